@@ -1,0 +1,62 @@
+# make          builds ./engine (a C compiler and libc are all it needs)
+# make check    runs every test (unit tests need Check: see README.md)
+# make bench    prints the speed figures
+# make SAN=1 check   the same tests under AddressSanitizer and UBSan
+# BUILD=dir puts objects and test binaries there (default build/).
+
+CC ?= cc
+BUILD ?= build
+CFLAGS ?= -O2 -g
+WARN = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wshadow \
+       -Wmissing-declarations -Wstrict-prototypes -Werror
+ifeq ($(SAN),1)
+BUILD = build-san
+CFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
+         -fno-sanitize-recover=all
+LDFLAGS += -fsanitize=address,undefined
+endif
+ALL_CFLAGS = $(WARN) $(CFLAGS)
+
+GAME_SRC = $(sort $(wildcard games/*.c))
+LIB_OBJ = $(BUILD)/engine.o $(GAME_SRC:%.c=$(BUILD)/%.o)
+TEST_SRC = $(sort $(wildcard tests/test_*.c))
+TESTS = $(TEST_SRC:%.c=$(BUILD)/%)
+HEADERS = engine.h $(wildcard games/*.h) $(wildcard tests/*.h)
+
+CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -pthread)
+
+.PHONY: all check unit transcripts bench clean need-check
+
+all: engine
+
+engine: $(BUILD)/engine
+	cp $< $@
+
+$(BUILD)/engine: $(BUILD)/main.o $(LIB_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^
+
+$(BUILD)/%.o: %.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: tests/%.c $(LIB_OBJ) $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(LIB_OBJ) $(LDFLAGS) $(CHECK_LIBS)
+
+need-check:
+	@sh scripts/need-check
+
+check: need-check unit transcripts
+
+unit: $(TESTS)
+	@set -e; for t in $(TESTS); do echo "== $$t"; $$t; done
+
+transcripts: $(BUILD)/engine
+	@sh tests/transcripts.sh $(BUILD)/engine
+
+bench: $(BUILD)/engine
+	@python3 scripts/bench $(BUILD)/engine
+
+clean:
+	rm -rf build build-san engine

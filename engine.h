@@ -1,0 +1,35 @@
+/* engine.h: the protocol engine as a library, so that main.c and the tests
+ * drive the same code.  See protocol.md for the protocol itself. */
+#ifndef ENGINE_H
+#define ENGINE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "games/text.h"
+
+#define ENGINE_NAME "quintet"
+#define ENGINE_VERSION "0.1.0"
+#define LINE_MAX_BYTES 65536 /* longest command line, control bytes not counted */
+
+struct session;
+
+/* A session with no game, the default settings and a seed from the clock. */
+struct session *session_new(void);
+void session_free(struct session *s);
+
+/* Where search information goes (stderr by default; NULL for none). */
+void session_set_log(struct session *s, FILE *log);
+
+/* Executes one command line (without its '\n'; control bytes are dropped
+ * here) and appends the framed response, if any, to out.  `too_long` says the
+ * line was cut at LINE_MAX_BYTES.  Returns 1 after `quit`, else 0. */
+int engine_line(struct session *s, const char *line, size_t len, int too_long,
+		struct text *out);
+
+/* Reads commands from in_fd until quit or end of input, answering on
+ * out_fd.  Output is flushed whenever the engine is about to wait for input.
+ * Returns 0, or -1 when out_fd cannot be written. */
+int engine_run(struct session *s, int in_fd, int out_fd);
+
+#endif

@@ -1,0 +1,93 @@
+/* game.c: helpers shared by every game: options, legality, square names. */
+#include "game.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct game_option *find(struct game_options *o, const char *key)
+{
+	for (int i = 0; i < o->n; i++)
+		if (strcmp(o->v[i].key, key) == 0) {
+			o->v[i].used = 1;
+			return &o->v[i];
+		}
+	return NULL;
+}
+
+int opt_int(struct game_options *o, const char *key, long min, long max,
+	    long *out, char *err)
+{
+	struct game_option *p = find(o, key);
+	if (!p)
+		return 0;
+	const char *s = p->value;
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (*s < '0' || *s > '9' || *end || errno || v < min || v > max) {
+		snprintf(err, GAME_ERR_MAX, "%s must be a number from %ld to %ld",
+			 key, min, max);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int opt_flag(struct game_options *o, const char *key, int *out, char *err)
+{
+	struct game_option *p = find(o, key);
+	if (!p)
+		return 0;
+	if (!*p->value || strcmp(p->value, "1") == 0)
+		*out = 1;
+	else if (strcmp(p->value, "0") == 0)
+		*out = 0;
+	else {
+		snprintf(err, GAME_ERR_MAX, "%s is on/off: write %s, %s=1 or %s=0",
+			 key, key, key, key);
+		return -1;
+	}
+	return 0;
+}
+
+const char *opt_str(struct game_options *o, const char *key)
+{
+	struct game_option *p = find(o, key);
+	return p ? p->value : NULL;
+}
+
+int game_is_legal(const struct game *g, const void *st, const struct move *mv)
+{
+	struct move *list = malloc(sizeof *list * (size_t)g->max_moves);
+	if (!list)
+		return 0;
+	int n = g->moves(st, list), found = 0;
+	for (int i = 0; i < n && !found; i++)
+		found = move_equal(&list[i], mv);
+	free(list);
+	return found;
+}
+
+void square_name(int x, int y, char *buf)
+{
+	sprintf(buf, "%c%d", 'a' + x, y + 1);
+}
+
+int square_read(const char **s, int *x, int *y)
+{
+	const char *p = *s;
+	if (*p < 'a' || *p > 'z' || p[1] < '1' || p[1] > '9')
+		return -1;
+	int col = *p++ - 'a', row = 0;
+	/* at most two digits: no board is taller than 26 rows */
+	for (int i = 0; i < 2 && *p >= '0' && *p <= '9'; i++)
+		row = row * 10 + (*p++ - '0');
+	if (*p >= '0' && *p <= '9')
+		return -1;
+	*x = col;
+	*y = row - 1;
+	*s = p;
+	return 0;
+}

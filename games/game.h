@@ -1,0 +1,184 @@
+/* game.h: the one interface through which the engine and the AI see a game.
+ *
+ * A game is a `const struct game` of function pointers over a flat state: a
+ * plain struct of `state_size` bytes with no pointers, set up by `init` from
+ * options and a seed.  States are copied with memcpy, so "undo" is a pop of a
+ * saved copy and a search can copy-then-apply.  Because states are compared
+ * byte for byte in the tests (undo and history replays must give the exact
+ * same bytes), a game must write its state deterministically: the caller
+ * zeroes the state before `init`, and `play`/`roll` never leave stale bytes
+ * that depend on the path taken.
+ *
+ * Players are numbered 1..players().  Chance (a die) is a state of its own:
+ * status() says GAME_ROLL, chance() lists the outcomes with their odds, and
+ * roll() applies one.  Nothing in a state is random; randomness comes in only
+ * through `init`'s seed and the outcomes the caller picks.
+ *
+ * To add a game: write games/<name>.c exporting one `const struct game`,
+ * declare it below, and add it to the table in games/registry.c. */
+#ifndef GAME_H
+#define GAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rng.h"
+#include "text.h"
+
+#define GAME_MAX_PLAYERS 4
+#define GAME_MAX_OPTIONS 16 /* key=value pairs in one newgame */
+#define GAME_MAX_CHANCE 16  /* outcomes of one chance event */
+#define GAME_ERR_MAX 256    /* bytes of an error message, NUL included */
+#define MOVE_TEXT_MAX 1024  /* bytes of a move's text, NUL included */
+
+/* A move, in whatever encoding its game chooses (a square number, a jump
+ * chain, a drawn line).  Unused words must be zero so that moves compare
+ * with move_equal.  Four words hold the longest move of every game: a Take It
+ * Away chain captures at most 48 pieces (the jumper never leaves its own
+ * colour of the 2x2 parity classes, so it can only jump the other 48
+ * squares), 3 bits each. */
+#define MOVE_WORDS 4
+struct move {
+	uint64_t w[MOVE_WORDS];
+};
+
+static inline int move_equal(const struct move *a, const struct move *b)
+{
+	for (int i = 0; i < MOVE_WORDS; i++)
+		if (a->w[i] != b->w[i])
+			return 0;
+	return 1;
+}
+
+enum game_phase {
+	GAME_PLAY, /* `player` must move */
+	GAME_ROLL, /* `player` must roll first: a chance event */
+	GAME_OVER, /* finished: `player` won, or 0 for a draw */
+};
+
+struct game_status {
+	enum game_phase phase;
+	int player;
+};
+
+/* The key=value options of a newgame, as the engine read them.  A bare word
+ * `float` arrives with value "" (use opt_flag).  A game marks what it reads
+ * as used; the engine refuses whatever is left unused. */
+struct game_option {
+	const char *key;
+	const char *value;
+	int used;
+};
+
+struct game_options {
+	int n;
+	struct game_option v[GAME_MAX_OPTIONS];
+};
+
+struct game {
+	const char *name;    /* protocol name, lowercase: "checkertoe" */
+	const char *title;   /* the game's published name */
+	const char *summary; /* one line for list_games: players, options */
+	size_t state_size;   /* bytes of the flat state */
+	int max_moves;       /* no state has more legal moves than this */
+
+	/* Sets up a new game in `st` (state_size zeroed bytes) from the options
+	 * and the seed of its random set-up.  Returns 0, or -1 with the reason
+	 * in err (GAME_ERR_MAX bytes): a bad value, options that cannot be
+	 * combined.  Unknown keys are the caller's to refuse. */
+	int (*init)(void *st, struct game_options *opt, uint64_t seed,
+		    char *err);
+
+	/* Writes the options that rebuild this exact set-up when given to init
+	 * with any seed: every option explicit, random set-ups written out
+	 * ("first=2", "board=...").  Space-separated, no leading space. */
+	void (*describe)(const void *st, struct text *out);
+
+	/* Number of players (seats), 1..GAME_MAX_PLAYERS. */
+	int (*players)(const void *st);
+
+	/* Who is to move or roll, or who won. */
+	struct game_status (*status)(const void *st);
+
+	/* Lists the legal moves of the player to move into out (max_moves
+	 * entries), always in the same order for the same state.  Returns the
+	 * count; 0 when the game is over or a roll is due.  A game may have a
+	 * GAME_PLAY state with no listed moves only when its moves cannot be
+	 * listed (a drawn line); it must then give random_move. */
+	int (*moves)(const void *st, struct move *out);
+
+	/* At a GAME_ROLL state: the outcomes (die faces) into values and their
+	 * probabilities into probs, GAME_MAX_CHANCE at most.  Returns the
+	 * count. */
+	int (*chance)(const void *st, int *values, double *probs);
+
+	/* Applies a chance outcome returned by chance(). */
+	void (*roll)(void *st, int value);
+
+	/* Applies a legal move (from moves(), parse() or random_move()). */
+	void (*play)(void *st, const struct move *mv);
+
+	/* Reads a move's text (already lowercased, no spaces).  Returns 0 for a
+	 * legal move, or -1 with the reason in err; the engine prefixes
+	 * "illegal move: ". */
+	int (*parse)(const void *st, const char *text, struct move *mv,
+		     char *err);
+
+	/* Writes a legal move of this state as text (MOVE_TEXT_MAX bytes). */
+	void (*format)(const void *st, const struct move *mv, char *buf);
+
+	/* Each player's points now, by the game's own count (see SPEC.md);
+	 * writes players() numbers. */
+	void (*score)(const void *st, int *points);
+
+	/* Draws the board for a person: several lines, none empty, each ending
+	 * in '\n'. */
+	void (*show)(const void *st, struct text *out);
+
+	/* Optional (may be NULL). */
+
+	/* A random legal move of the player to move, cheaply: a playout policy
+	 * for the AI.  Required when moves() can be empty in a GAME_PLAY
+	 * state.  Returns 0, or -1 when there is no move. */
+	int (*random_move)(const void *st, struct rng *r, struct move *mv);
+
+	/* A heuristic value of an unfinished state for each player, each in
+	 * [0, 1] (1 = surely wins), for searches that stop early. */
+	void (*evaluate)(const void *st, double *value);
+
+	/* Machine-readable geometry for a GUI (the `geometry` command). */
+	void (*geometry)(const void *st, struct text *out);
+};
+
+/* The registered games, in list_games order, NULL-terminated. */
+extern const struct game *const game_table[];
+const struct game *game_find(const char *name);
+
+extern const struct game game_checkertoe;
+extern const struct game game_takebacktoe;
+extern const struct game game_takeitaway;
+extern const struct game game_abstractoe;
+extern const struct game game_tiptoe;
+
+/* Option helpers for init.  Each marks the key used when present and
+ * returns 0, or -1 with a reason in err (GAME_ERR_MAX bytes). */
+
+/* An integer option in [min, max]; *out keeps def when the key is absent. */
+int opt_int(struct game_options *o, const char *key, long min, long max,
+	    long *out, char *err);
+/* An on/off option: absent (keeps *out), bare word or 1 (on), 0 (off). */
+int opt_flag(struct game_options *o, const char *key, int *out, char *err);
+/* A string option; NULL when absent. */
+const char *opt_str(struct game_options *o, const char *key);
+
+/* Finds mv among the legal moves of st: returns 1 when it is one.  For
+ * parse() of games whose legality is just "one of moves()". */
+int game_is_legal(const struct game *g, const void *st, const struct move *mv);
+
+/* Writes "a1".."z26" for column x, row y (both from 0). */
+void square_name(int x, int y, char *buf);
+/* Reads a square name at *s ("c3", "aa" is not one); advances *s past it.
+ * Returns 0 and sets x, y (from 0), or -1 when there is no square there. */
+int square_read(const char **s, int *x, int *y);
+
+#endif

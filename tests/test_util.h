@@ -1,0 +1,101 @@
+/* test_util.h: helpers shared by the Check unit tests.
+ *
+ * Each tests/test_*.c is its own program: it defines `static Suite *suite(void)`
+ * and ends with TEST_MAIN().  The helpers drive the engine in memory through
+ * engine_line, exactly as a frontend would through the pipe. */
+#ifndef TEST_UTIL_H
+#define TEST_UTIL_H
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../engine.h"
+#include "../games/game.h"
+
+/* Sends one line; returns the whole framed response ("= c3\n\n"), valid
+ * until the next call. */
+static inline const char *send_line(struct session *s, const char *line)
+{
+	static struct text out;
+	if (!out.s)
+		text_init(&out);
+	text_clear(&out);
+	engine_line(s, line, strlen(line), 0, &out);
+	return out.s;
+}
+
+/* Sends one line and returns the response text without "= " and the final
+ * empty line; fails the test when the command fails.  Valid until the next
+ * call. */
+static inline const char *ok(struct session *s, const char *line)
+{
+	static char buf[1 << 16];
+	const char *r = send_line(s, line);
+	ck_assert_msg(r[0] == '=', "'%s' failed: %s", line, r);
+	const char *body = strchr(r, ' ') + 1;
+	size_t n = strlen(body);
+	ck_assert(n >= 2 && n - 2 < sizeof buf);
+	memcpy(buf, body, n - 2);
+	buf[n - 2] = '\0';
+	return buf;
+}
+
+/* Sends one line that must fail; returns the message (valid until the next
+ * call). */
+static inline const char *bad(struct session *s, const char *line)
+{
+	static char buf[1 << 12];
+	const char *r = send_line(s, line);
+	ck_assert_msg(r[0] == '?', "'%s' should fail, got: %s", line, r);
+	snprintf(buf, sizeof buf, "%s", strchr(r, ' ') + 1);
+	return buf;
+}
+
+/* A quiet session (no search log on stderr). */
+static inline struct session *quiet_session(void)
+{
+	struct session *s = session_new();
+	session_set_log(s, NULL);
+	return s;
+}
+
+/* Sets up a game state directly through struct game (no engine). */
+static inline void *new_state(const struct game *g, const char *opts, uint64_t seed)
+{
+	static char buf[1024];
+	struct game_options o = {0};
+	snprintf(buf, sizeof buf, "%s", opts);
+	for (char *p = strtok(buf, " "); p; p = strtok(NULL, " ")) {
+		char *eq = strchr(p, '=');
+		if (eq)
+			*eq = '\0';
+		o.v[o.n++] = (struct game_option){p, eq ? eq + 1 : "", 0};
+	}
+	void *st = calloc(1, g->state_size);
+	char err[GAME_ERR_MAX] = "";
+	ck_assert_msg(g->init(st, &o, seed, err) == 0, "init %s: %s", opts, err);
+	return st;
+}
+
+/* Plays the move written as text (must be legal) on st. */
+static inline void play_text(const struct game *g, void *st, const char *text)
+{
+	struct move mv;
+	char err[GAME_ERR_MAX] = "";
+	ck_assert_msg(g->parse(st, text, &mv, err) == 0, "%s: %s", text, err);
+	g->play(st, &mv);
+}
+
+#define TEST_MAIN()                                                          \
+	int main(void)                                                       \
+	{                                                                    \
+		SRunner *sr = srunner_create(suite());                       \
+		srunner_run_all(sr, CK_NORMAL);                              \
+		int failed = srunner_ntests_failed(sr);                      \
+		srunner_free(sr);                                            \
+		return failed ? EXIT_FAILURE : EXIT_SUCCESS;                 \
+	}
+
+#endif
