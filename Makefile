@@ -5,16 +5,16 @@
 # BUILD=dir puts objects and test binaries there (default build/).
 
 CC ?= cc
-BUILD ?= build
 CFLAGS ?= -O2 -g
 WARN = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wshadow \
        -Wmissing-declarations -Wstrict-prototypes -Werror
 ifeq ($(SAN),1)
-BUILD = build-san
+BUILD ?= build-san
 CFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
          -fno-sanitize-recover=all
 LDFLAGS += -fsanitize=address,undefined
 endif
+BUILD ?= build
 ALL_CFLAGS = $(WARN) $(CFLAGS)
 
 GAME_SRC = $(sort $(wildcard games/*.c))
