@@ -26,7 +26,7 @@ HEADERS = engine.h $(wildcard games/*.h) $(wildcard tests/*.h)
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -pthread)
 
-.PHONY: all check unit transcripts bench clean need-check
+.PHONY: all check unit transcripts scripts-check bench clean need-check
 
 all: engine
 
@@ -47,7 +47,12 @@ $(BUILD)/tests/%: tests/%.c $(LIB_OBJ) $(HEADERS)
 need-check:
 	@sh scripts/need-check
 
-check: need-check unit transcripts
+SCRIPT_TESTS = $(sort $(wildcard tests/check-*.sh))
+
+check: need-check unit transcripts scripts-check
+
+scripts-check: $(BUILD)/engine
+	@set -e; for t in $(SCRIPT_TESTS); do echo "== $$t"; sh $$t $(BUILD)/engine; done
 
 unit: $(TESTS)
 	@set -e; for t in $(TESTS); do echo "== $$t"; $$t; done
@@ -55,8 +60,17 @@ unit: $(TESTS)
 transcripts: $(BUILD)/engine
 	@sh tests/transcripts.sh $(BUILD)/engine
 
-bench: $(BUILD)/engine
+# tests/bench_*.c are benchmark programs over the game interface (not tests)
+BENCH_SRC = $(sort $(wildcard tests/bench_*.c))
+BENCHES = $(BENCH_SRC:%.c=$(BUILD)/%)
+
+$(BUILD)/tests/bench_%: tests/bench_%.c $(LIB_OBJ) $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LDFLAGS)
+
+bench: $(BUILD)/engine $(BENCHES)
 	@python3 scripts/bench $(BUILD)/engine
+	@set -e; for b in $(BENCHES); do $$b; done
 
 clean:
 	rm -rf build build-san engine
