@@ -721,11 +721,17 @@ int engine_line(struct session *s, const char *raw, size_t len, int too_long,
 
 	char *argv[MAX_ARGS + 2];
 	int argc = 0, extra = 0;
-	for (char *p = strtok(line, " "); p; p = strtok(NULL, " ")) {
+	for (char *p = line; *p;) {
+		if (*p == ' ') {
+			*p++ = '\0';
+			continue;
+		}
 		if (argc < MAX_ARGS + 2)
 			argv[argc++] = p;
 		else
 			extra = 1;
+		while (*p && *p != ' ')
+			p++;
 	}
 	if (argc == 0) {
 		free(line);

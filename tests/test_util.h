@@ -53,6 +53,17 @@ static inline const char *bad(struct session *s, const char *line)
 	return buf;
 }
 
+/* Copies a response into a buffer of its own (the helpers' buffers are
+ * reused by the next call); the test fails when it does not fit.  Use
+ * KEEP(buf, ok(s, "showboard")) with a char array buf. */
+static inline void keep(char *dst, size_t size, const char *src)
+{
+	size_t n = strlen(src);
+	ck_assert_msg(n < size, "response of %zu bytes does not fit", n);
+	memcpy(dst, src, n + 1);
+}
+#define KEEP(buf, str) keep(buf, sizeof buf, str)
+
 /* A quiet session (no search log on stderr). */
 static inline struct session *quiet_session(void)
 {
