@@ -1,0 +1,221 @@
+/* test_checkertoe.c: the base rules of Tic-Tac-Toe On A Checkerboard, on
+ * hand-built positions and against an independent count of every line. */
+#include "test_util.h"
+
+/* Plays the checkers of player 1 (xs) and player 2 (os) alternately in a
+ * game where player 1 starts; the lists are space-separated squares. */
+static struct session *position(const char *xs, const char *os)
+{
+	struct session *s = quiet_session();
+	ok(s, "newgame checkertoe seed=1 first=1");
+	char a[256], b[256], cmd[32];
+	snprintf(a, sizeof a, "%s", xs);
+	snprintf(b, sizeof b, "%s", os);
+	char *pa, *pb, *x = strtok_r(a, " ", &pa), *o = strtok_r(b, " ", &pb);
+	while (x || o) {
+		if (x) {
+			snprintf(cmd, sizeof cmd, "play %s", x);
+			ok(s, cmd);
+			x = strtok_r(NULL, " ", &pa);
+		}
+		if (o) {
+			snprintf(cmd, sizeof cmd, "play %s", o);
+			ok(s, cmd);
+			o = strtok_r(NULL, " ", &pb);
+		}
+	}
+	return s;
+}
+
+static void expect_score(const char *xs, const char *os, const char *score)
+{
+	struct session *s = position(xs, os);
+	ck_assert_str_eq(ok(s, "score"), score);
+	session_free(s);
+}
+
+START_TEST(test_start)
+{
+	struct session *s = quiet_session();
+	ok(s, "newgame checkertoe seed=9 first=2");
+	ck_assert_str_eq(ok(s, "status"), "play 2");
+	ck_assert_str_eq(ok(s, "moves"), "a1 b1 c1 d1 e1 a2 b2 c2 d2 e2 a3 b3 c3 d3 "
+					 "e3 a4 b4 c4 d4 e4 a5 b5 c5 d5 e5");
+	ck_assert_str_eq(ok(s, "score"), "0 0");
+	ck_assert(strstr(bad(s, "newgame checkertoe players=3"), "unknown option"));
+	/* without first=, the seed decides, and both players get to start */
+	int starts[3] = {0};
+	char cmd[64];
+	for (int seed = 0; seed < 40; seed++) {
+		snprintf(cmd, sizeof cmd, "newgame checkertoe seed=%d", seed);
+		ok(s, cmd);
+		starts[ok(s, "status")[5] - '0']++;
+	}
+	ck_assert(starts[1] > 5 && starts[2] > 5);
+	session_free(s);
+}
+END_TEST
+
+START_TEST(test_lines_of_three)
+{
+	/* player 2's checkers are scattered so that they form no line */
+	expect_score("a1 b1 c1", "a5 c5 e3", "1 0");		/* row */
+	expect_score("b1 b2 b3", "a5 c5 e3", "1 0");		/* column */
+	expect_score("a1 b2 c3", "a5 c5 e3", "1 0");		/* diagonal */
+	expect_score("e1 d2 c3", "a5 c5 e3", "1 0");		/* other diagonal */
+	expect_score("a2 b2 c2 d2", "a5 c5 e3 a4", "2 0");	/* four: two */
+	expect_score("a2 b2 c2 d2 e2", "a5 c5 e3 a4 e4", "3 0"); /* five: three */
+	expect_score("a1 b1 d1", "a5 c5 e3", "0 0");		/* gap: none */
+	expect_score("a1 b2 d4", "a5 c5 e3", "0 0");
+	expect_score("a5 c5 e3", "a1 b1 c1", "0 1");		/* player 2 too */
+	/* a corner: row, column and diagonal through a1, and a3-b2-c1 */
+	expect_score("a1 b1 c1 a2 a3 b2 c3", "e5 e4 c5 e1 e2 d4 b5", "4 0");
+}
+END_TEST
+
+START_TEST(test_empty_square_counts_for_both)
+{
+	/* The checkerboard pattern with c3 empty: both long diagonals run
+	 * through c3, so do b3-c3-d3 and c2-c3-c4.  Counted by hand: X has
+	 * 3 + 3 on the long diagonals and 1 each on a3-b4-c5, c1-d2-e3,
+	 * a3-b2-c1, c5-d4-e3; O has 2 on each of the four length-4
+	 * diagonals and 1 each on b3-c3-d3 and c2-c3-c4. */
+	const char *xs = "a1 c1 e1 b2 d2 a3 e3 b4 d4 a5 c5 e5";
+	const char *os = "b1 d1 a2 c2 e2 b3 d3 a4 c4 e4 b5 d5";
+	struct session *s = position(xs, os);
+	ck_assert_str_eq(ok(s, "status"), "over draw");
+	ck_assert_str_eq(ok(s, "score"), "10 10");
+	ck_assert_str_eq(ok(s, "moves"), "");
+	/* before the last checker (O's d5) the empty squares count for
+	 * nobody: X keeps its four short lines, O loses the lines through c3
+	 * and one of a2-b3-c4-d5 */
+	ok(s, "undo");
+	ck_assert_str_eq(ok(s, "status"), "play 2");
+	ck_assert_str_eq(ok(s, "score"), "4 7");
+	session_free(s);
+
+	/* a decided game: move one O into the middle instead */
+	s = position("a1 c1 e1 b2 d2 a3 e3 b4 d4 a5 c5 e5",
+		     "b1 d1 a2 c2 e2 c3 d3 a4 c4 e4 b5 d5");
+	/* now b3 is empty: X loses both long diagonals (c3 is O) but gains
+	 * b2-b3-b4; O keeps its four diagonals (b3 now counts for O too)
+	 * and gets b3-c3-d3 and c2-c3-c4 */
+	ck_assert_str_eq(ok(s, "score"), "5 10");
+	ck_assert_str_eq(ok(s, "status"), "over 2");
+	session_free(s);
+}
+END_TEST
+
+/* An independent count: reads showboard's grid and counts every line of
+ * three of one player's checkers (and, when over, the empty square). */
+static void oracle(const char *board, int over, int *pts, int *nlines)
+{
+	char grid[5][5];
+	const char *p = board + strspn(board, "\n");
+	for (int y = 4; y >= 0; y--) {
+		p += strspn(p, " 0123456789"); /* past the row number */
+		for (int x = 0; x < 5; x++) {
+			grid[y][x] = *p++;
+			p += strspn(p, " ");
+		}
+		p = strchr(p, '\n') + 1;
+	}
+	static const int dirs[4][2] = {{1, 0}, {0, 1}, {1, 1}, {1, -1}};
+	pts[0] = pts[1] = *nlines = 0;
+	for (int y = 0; y < 5; y++)
+		for (int x = 0; x < 5; x++)
+			for (int d = 0; d < 4; d++) {
+				int ex = x + 2 * dirs[d][0], ey = y + 2 * dirs[d][1];
+				if (ex < 0 || ex > 4 || ey < 0 || ey > 4)
+					continue;
+				++*nlines;
+				for (int pl = 0; pl < 2; pl++) {
+					char me = pl ? 'O' : 'X';
+					int good = 1;
+					for (int k = 0; k < 3; k++) {
+						char c = grid[y + k * dirs[d][1]][x + k * dirs[d][0]];
+						good &= c == me || (over && c == '.');
+					}
+					pts[pl] += good;
+				}
+			}
+}
+
+START_TEST(test_random_games_against_oracle)
+{
+	struct session *s = quiet_session();
+	ok(s, "set level 0");
+	ok(s, "set seed 77");
+	for (int g = 0; g < 200; g++) {
+		char cmd[64];
+		snprintf(cmd, sizeof cmd, "newgame checkertoe seed=%d", g);
+		ok(s, cmd);
+		for (int i = 0; i < 24; i++) {
+			ok(s, "genmove");
+			char board[1024], score[32];
+			KEEP(board, ok(s, "showboard"));
+			KEEP(score, ok(s, "score"));
+			int pts[2], n;
+			oracle(board, i == 23, pts, &n);
+			ck_assert_int_eq(n, 48); /* the 5x5 board has 48 lines */
+			snprintf(cmd, sizeof cmd, "%d %d", pts[0], pts[1]);
+			ck_assert_msg(!strcmp(score, cmd), "score %s, counted %s on\n%s", score, cmd, board);
+		}
+		char st[32], board[1024];
+		int pts[2], n;
+		KEEP(st, ok(s, "status"));
+		KEEP(board, ok(s, "showboard"));
+		oracle(board, 1, pts, &n);
+		ck_assert_str_eq(st, pts[0] > pts[1]	 ? "over 1"
+				     : pts[1] > pts[0] ? "over 2"
+						       : "over draw");
+		ck_assert(strchr(board, '.') != NULL); /* one square stays empty */
+	}
+	session_free(s);
+}
+END_TEST
+
+START_TEST(test_ai_beats_random)
+{
+	/* "most games": the placeholder and the real search alike must win
+	 * clearly more than they lose against uniform random moves */
+	int wins = 0, losses = 0;
+	for (int g = 0; g < 20; g++) {
+		struct session *s = quiet_session();
+		char cmd[64];
+		snprintf(cmd, sizeof cmd, "newgame checkertoe seed=%d first=%d", g,
+			 1 + g % 2);
+		ok(s, cmd);
+		snprintf(cmd, sizeof cmd, "set seed %d", g);
+		ok(s, cmd);
+		ok(s, "set playouts 3000");
+		while (strncmp(ok(s, "status"), "play", 4) == 0) {
+			int ai_turn = ok(s, "status")[5] == '1';
+			ok(s, ai_turn ? "set level 2" : "set level 0");
+			ok(s, "genmove");
+		}
+		const char *st = ok(s, "status");
+		wins += !strcmp(st, "over 1");
+		losses += !strcmp(st, "over 2");
+		session_free(s);
+	}
+	ck_assert_msg(wins >= 15 && wins > 3 * losses, "won %d, lost %d of 20", wins,
+		      losses);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *su = suite_create("checkertoe");
+	TCase *tc = tcase_create("rules");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_start);
+	tcase_add_test(tc, test_lines_of_three);
+	tcase_add_test(tc, test_empty_square_counts_for_both);
+	tcase_add_test(tc, test_random_games_against_oracle);
+	tcase_add_test(tc, test_ai_beats_random);
+	suite_add_tcase(su, tc);
+	return su;
+}
+
+TEST_MAIN()
