@@ -5,6 +5,7 @@
 
 const struct game *const game_table[] = {
 	&game_checkertoe,
+	&game_takebacktoe,
 	NULL,
 };
 

@@ -1,0 +1,374 @@
+/* takebacktoe.c: Take-Back-Toe, a dice game on a 4x3 grid of stacks.
+ *
+ * 40 chips start as four stacks of 10 across the middle row.  Each turn the
+ * player rolls a die and moves exactly that many chips from one space to an
+ * orthogonally adjacent one, never reversing the opponent's last move; with
+ * no legal move the turn is a pass.  Whoever's home row (row 1 for player 1,
+ * row 3 for player 2) ends a turn holding three or four equal stacks wins,
+ * whoever made the move.  See protocol.md and SPEC.md for the exact reading.
+ *
+ * Spaces are numbered y * 4 + x (a1 = 0, d3 = 11).  A move is stored as
+ * w[0] = 1 + from + 16 * to, so that `pass` is the all-zero move. */
+#include "game.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define COLS 4
+#define ROWS 3
+#define SPACES (COLS * ROWS)
+#define SQ(x, y) ((y) * COLS + (x))
+#define MAX_MOVES 34 /* 17 edges of the grid, both ways */
+#define DEFAULT_MAXTURNS 1000
+
+struct state {
+	uint8_t cnt[SPACES]; /* chips on each space */
+	uint8_t first;       /* who took the first turn: 1 or 2 */
+	uint8_t mover;       /* who rolls or moves now: 1 or 2 */
+	uint8_t die;         /* the roll showing; 0 while a roll is due */
+	uint8_t winner;      /* 1 or 2 once someone won, else 0 */
+	uint8_t win_size;    /* the height of the winning stacks */
+	/* The previous turn's move, which the mover may not reverse; last_n is
+	 * 0 after a pass and at the start (then nothing is forbidden). */
+	uint8_t last_from, last_to, last_n;
+	uint32_t turns;    /* turns played (moves and passes) */
+	uint32_t maxturns; /* the game is a draw once turns reaches this */
+};
+
+/* The neighbours of every space, ending in -1, in the order moves() lists
+ * them: down, left, right, up as showboard draws the board. */
+static const int8_t nbr[SPACES][5] = {
+	{1, 4, -1},      {0, 2, 5, -1},     {1, 3, 6, -1},     {2, 7, -1},
+	{0, 5, 8, -1},   {1, 4, 6, 9, -1},  {2, 5, 7, 10, -1}, {3, 6, 11, -1},
+	{4, 9, -1},      {5, 8, 10, -1},    {6, 9, 11, -1},    {7, 10, -1},
+};
+
+static int adjacent(int a, int b)
+{
+	for (const int8_t *p = nbr[a]; *p >= 0; p++)
+		if (*p == b)
+			return 1;
+	return 0;
+}
+
+/* The height of three or four equal stacks in row y, or 0 when there are
+ * none.  Any three of the row's four spaces include its first or its
+ * second, so only those two heights need counting. */
+static int row_win(const struct state *s, int y)
+{
+	const uint8_t *r = &s->cnt[SQ(0, y)];
+	for (int i = 0; i < 2; i++) {
+		int v = r[i], same = 0;
+		if (!v)
+			continue;
+		for (int j = 0; j < COLS; j++)
+			same += r[j] == v;
+		if (same >= 3)
+			return v;
+	}
+	return 0;
+}
+
+static struct move make_move(int from, int to)
+{
+	struct move m = {{0}};
+	m.w[0] = (uint64_t)(1 + from + 16 * to);
+	return m;
+}
+
+static int move_from(const struct move *m)
+{
+	return (int)((m->w[0] - 1) % 16);
+}
+
+static int move_to(const struct move *m)
+{
+	return (int)((m->w[0] - 1) / 16);
+}
+
+/* Whether from->to is the reverse of the previous turn's move under the
+ * current die. */
+static int takes_back(const struct state *s, int from, int to)
+{
+	return s->last_n == s->die && s->last_n && from == s->last_to &&
+	       to == s->last_from;
+}
+
+static int tb_init(void *st, struct game_options *opt, uint64_t seed, char *err)
+{
+	struct state *s = st;
+	long first = 0, maxturns = DEFAULT_MAXTURNS;
+	if (opt_int(opt, "first", 1, 2, &first, err) < 0 ||
+	    opt_int(opt, "maxturns", 1, 1000000, &maxturns, err) < 0)
+		return -1;
+	if (!first) {
+		/* the rules start with a random player */
+		struct rng r;
+		rng_seed(&r, seed);
+		first = 1 + (long)rng_below(&r, 2);
+	}
+	for (int x = 0; x < COLS; x++)
+		s->cnt[SQ(x, 1)] = 10;
+	s->first = (uint8_t)first;
+	s->mover = (uint8_t)first;
+	s->maxturns = (uint32_t)maxturns;
+	return 0;
+}
+
+static void tb_describe(const void *st, struct text *out)
+{
+	const struct state *s = st;
+	text_printf(out, "first=%d maxturns=%u", s->first,
+		    (unsigned)s->maxturns);
+}
+
+static int tb_players(const void *st)
+{
+	(void)st;
+	return 2;
+}
+
+static struct game_status tb_status(const void *st)
+{
+	const struct state *s = st;
+	if (s->winner)
+		return (struct game_status){GAME_OVER, s->winner};
+	if (s->turns >= s->maxturns)
+		return (struct game_status){GAME_OVER, 0};
+	return (struct game_status){s->die ? GAME_PLAY : GAME_ROLL, s->mover};
+}
+
+static int over(const struct state *s)
+{
+	return s->winner || s->turns >= s->maxturns;
+}
+
+/* The moves of the die showing, without the pass. */
+static int real_moves(const struct state *s, struct move *out)
+{
+	int n = 0;
+	for (int from = 0; from < SPACES; from++) {
+		if (s->cnt[from] < s->die)
+			continue;
+		for (const int8_t *p = nbr[from]; *p >= 0; p++)
+			if (!takes_back(s, from, *p))
+				out[n++] = make_move(from, *p);
+	}
+	return n;
+}
+
+static int tb_moves(const void *st, struct move *out)
+{
+	const struct state *s = st;
+	if (!s->die || over(s))
+		return 0;
+	int n = real_moves(s, out);
+	if (n == 0)
+		out[n++] = (struct move){{0}};
+	return n;
+}
+
+static int tb_chance(const void *st, int *values, double *probs)
+{
+	(void)st;
+	for (int i = 0; i < 6; i++) {
+		values[i] = i + 1;
+		probs[i] = 1.0 / 6;
+	}
+	return 6;
+}
+
+static void tb_roll(void *st, int value)
+{
+	struct state *s = st;
+	s->die = (uint8_t)value;
+}
+
+static void tb_play(void *st, const struct move *mv)
+{
+	struct state *s = st;
+	if (mv->w[0] == 0) {
+		/* a pass changes no stack, so it cannot make a win, and it
+		 * forbids nothing on the next turn */
+		s->last_from = s->last_to = s->last_n = 0;
+	} else {
+		int from = move_from(mv), to = move_to(mv);
+		s->cnt[from] = (uint8_t)(s->cnt[from] - s->die);
+		s->cnt[to] = (uint8_t)(s->cnt[to] + s->die);
+		s->last_from = (uint8_t)from;
+		s->last_to = (uint8_t)to;
+		s->last_n = s->die;
+		/* only rows 1 and 3 are home rows, and one move touches at
+		 * most one of them, so at most one player can win here */
+		for (int p = 1; p <= 2 && !s->winner; p++) {
+			int h = row_win(s, p == 1 ? 0 : ROWS - 1);
+			if (h) {
+				s->winner = (uint8_t)p;
+				s->win_size = (uint8_t)h;
+			}
+		}
+	}
+	s->die = 0;
+	s->turns++;
+	s->mover = (uint8_t)(3 - s->mover);
+}
+
+/* Reads a space name of this board at *p. */
+static int read_space(const char **p, int *sq)
+{
+	int x, y;
+	if (square_read(p, &x, &y) < 0 || x >= COLS || y < 0 || y >= ROWS)
+		return -1;
+	*sq = SQ(x, y);
+	return 0;
+}
+
+static void space_name(int sq, char *buf)
+{
+	square_name(sq % COLS, sq / COLS, buf);
+}
+
+static int tb_parse(const void *st, const char *text, struct move *mv,
+		    char *err)
+{
+	const struct state *s = st;
+	struct move list[MAX_MOVES];
+	if (over(s)) {
+		snprintf(err, GAME_ERR_MAX, "the game is over");
+		return -1;
+	}
+	if (!s->die) {
+		snprintf(err, GAME_ERR_MAX, "player %d must roll first",
+			 s->mover);
+		return -1;
+	}
+	int n = real_moves(s, list);
+	if (strcmp(text, "pass") == 0) {
+		if (n) {
+			snprintf(err, GAME_ERR_MAX,
+				 "pass is legal only when no move is");
+			return -1;
+		}
+		*mv = (struct move){{0}};
+		return 0;
+	}
+	const char *p = text;
+	int from, to;
+	if (read_space(&p, &from) < 0 || *p++ != '-' ||
+	    read_space(&p, &to) < 0 || *p) {
+		snprintf(err, GAME_ERR_MAX,
+			 "write a move as from-to, a1 to d3 (b2-b1), or pass");
+		return -1;
+	}
+	char a[8], b[8];
+	space_name(from, a);
+	space_name(to, b);
+	if (!adjacent(from, to)) {
+		snprintf(err, GAME_ERR_MAX,
+			 "%s and %s are not orthogonally adjacent", a, b);
+		return -1;
+	}
+	if (s->cnt[from] < s->die) {
+		snprintf(err, GAME_ERR_MAX,
+			 "%s has %d chips, fewer than the %d rolled", a,
+			 s->cnt[from], s->die);
+		return -1;
+	}
+	if (takes_back(s, from, to)) {
+		snprintf(err, GAME_ERR_MAX,
+			 "%s-%s takes back the opponent's last move", a, b);
+		return -1;
+	}
+	*mv = make_move(from, to);
+	return 0;
+}
+
+static void tb_format(const void *st, const struct move *mv, char *buf)
+{
+	(void)st;
+	if (mv->w[0] == 0) {
+		strcpy(buf, "pass");
+		return;
+	}
+	space_name(move_from(mv), buf);
+	buf[2] = '-';
+	space_name(move_to(mv), buf + 3);
+}
+
+static void tb_score(const void *st, int *points)
+{
+	const struct state *s = st;
+	points[0] = s->winner == 1 ? s->win_size : 0;
+	points[1] = s->winner == 2 ? s->win_size : 0;
+}
+
+static void tb_show(const void *st, struct text *out)
+{
+	const struct state *s = st;
+	static const char *const owner[ROWS] = {"player 1's row", "neutral row",
+						"player 2's row"};
+	text_puts(out, "     a   b   c   d\n");
+	for (int y = ROWS - 1; y >= 0; y--) {
+		text_printf(out, "%d ", y + 1);
+		for (int x = 0; x < COLS; x++)
+			text_printf(out, " %3d", s->cnt[SQ(x, y)]);
+		text_printf(out, "   %s\n", owner[y]);
+	}
+	struct game_status g = tb_status(s);
+	if (g.phase == GAME_OVER) {
+		if (g.player)
+			text_printf(out,
+				    "game over after %u turns: player %d wins "
+				    "with stacks of %d\n",
+				    (unsigned)s->turns, g.player, s->win_size);
+		else
+			text_printf(out, "game over: draw after %u turns\n",
+				    (unsigned)s->turns);
+		return;
+	}
+	text_printf(out, "turn %u of %u: player %d ", (unsigned)s->turns + 1,
+		    (unsigned)s->maxturns, s->mover);
+	if (s->die)
+		text_printf(out, "to move %d chips (die shows %d)\n", s->die,
+			    s->die);
+	else
+		text_puts(out, "to roll\n");
+	if (s->last_n) {
+		char a[8], b[8];
+		space_name(s->last_to, a);
+		space_name(s->last_from, b);
+		text_printf(out, "no take-back: %s-%s is forbidden", a, b);
+		text_printf(out, " on a roll of %d\n", s->last_n);
+	}
+}
+
+static int tb_random_move(const void *st, struct rng *r, struct move *mv)
+{
+	struct move list[MAX_MOVES];
+	int n = tb_moves(st, list);
+	if (n == 0)
+		return -1;
+	*mv = list[rng_below(r, (uint32_t)n)];
+	return 0;
+}
+
+const struct game game_takebacktoe = {
+	.name = "takebacktoe",
+	.title = "Take-Back-Toe",
+	.summary = "2 players, dice; options first=1|2 maxturns=N",
+	.state_size = sizeof(struct state),
+	.max_moves = MAX_MOVES,
+	.init = tb_init,
+	.describe = tb_describe,
+	.players = tb_players,
+	.status = tb_status,
+	.moves = tb_moves,
+	.chance = tb_chance,
+	.roll = tb_roll,
+	.play = tb_play,
+	.parse = tb_parse,
+	.format = tb_format,
+	.score = tb_score,
+	.show = tb_show,
+	.random_move = tb_random_move,
+};

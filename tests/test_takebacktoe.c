@@ -1,0 +1,508 @@
+/* test_takebacktoe.c: Take-Back-Toe's rules, through struct game and through
+ * the protocol.
+ *
+ * Positions are built by playing real turns from the start (the state is
+ * private to the game), so each test also checks that the turns leading to
+ * it were legal. */
+#include "test_util.h"
+
+static const struct game *g = &game_takebacktoe;
+
+/* The legal moves of st as one line, as `moves` writes them. */
+static const char *moves_text(const void *st)
+{
+	static char buf[4096];
+	struct move list[64];
+	char mv[MOVE_TEXT_MAX];
+	ck_assert_int_le(g->max_moves, 64);
+	int n = g->moves(st, list);
+	ck_assert_int_le(n, g->max_moves);
+	buf[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		g->format(st, &list[i], mv);
+		if (i)
+			strcat(buf, " ");
+		strcat(buf, mv);
+	}
+	return buf;
+}
+
+/* Plays whole turns on st: "5 a2-a1 6 pass ..." (a roll, then its move). */
+static void turns(void *st, const char *script)
+{
+	char buf[1024], *save = NULL;
+	snprintf(buf, sizeof buf, "%s", script);
+	for (char *die = strtok_r(buf, " ", &save); die;
+	     die = strtok_r(NULL, " ", &save)) {
+		char *mv = strtok_r(NULL, " ", &save);
+		ck_assert_ptr_nonnull(mv);
+		ck_assert_int_eq(g->status(st).phase, GAME_ROLL);
+		g->roll(st, die[0] - '0');
+		ck_assert_int_eq(g->status(st).phase, GAME_PLAY);
+		play_text(g, st, mv);
+	}
+}
+
+static void expect_status(const void *st, enum game_phase phase, int player)
+{
+	struct game_status s = g->status(st);
+	ck_assert_int_eq(s.phase, phase);
+	ck_assert_int_eq(s.player, player);
+}
+
+static void expect_score(const void *st, int p1, int p2)
+{
+	int pts[2] = {-1, -1};
+	g->score(st, pts);
+	ck_assert_int_eq(pts[0], p1);
+	ck_assert_int_eq(pts[1], p2);
+}
+
+/* Whether parse() accepts text on st. */
+static int accepts(const void *st, const char *text)
+{
+	struct move mv;
+	char err[GAME_ERR_MAX] = "";
+	return g->parse(st, text, &mv, err) == 0;
+}
+
+/* Every stack 5: a2 a1 c1 c2 by player 1, b2 b3 d2 d3 by player 2, whose
+ * last move was d2-d3.  Player 1 is to roll. */
+#define ALL_FIVES "5 a2-a1 5 b2-b3 5 c2-c1 5 d2-d3"
+
+START_TEST(start_position)
+{
+	struct session *s = quiet_session();
+	ok(s, "newgame takebacktoe seed=3 first=2");
+	ck_assert_str_eq(ok(s, "status"), "roll 2");
+	ck_assert_str_eq(ok(s, "moves"), "");
+	ck_assert_str_eq(ok(s, "score"), "0 0");
+	ck_assert_str_eq(ok(s, "showboard"),
+			 "\n     a   b   c   d\n"
+			 "3    0   0   0   0   player 2's row\n"
+			 "2   10  10  10  10   neutral row\n"
+			 "1    0   0   0   0   player 1's row\n"
+			 "turn 1 of 1000: player 2 to roll");
+	ck_assert_str_eq(ok(s, "history"),
+			 "\nnewgame takebacktoe seed=3 first=2 maxturns=1000");
+	ck_assert_ptr_nonnull(strstr(bad(s, "play b2-b1"), "must roll"));
+	ck_assert_ptr_nonnull(strstr(bad(s, "genmove"), "must roll"));
+	ck_assert_ptr_nonnull(strstr(bad(s, "play pass"), "must roll"));
+	session_free(s);
+
+	/* the seed picks the first player; both happen */
+	int seen[3] = {0};
+	for (uint64_t seed = 1; seed <= 40; seed++) {
+		void *st = new_state(g, "", seed);
+		int p = g->status(st).player;
+		ck_assert(p == 1 || p == 2);
+		seen[p]++;
+		free(st);
+	}
+	ck_assert_int_gt(seen[1], 0);
+	ck_assert_int_gt(seen[2], 0);
+}
+END_TEST
+
+START_TEST(options)
+{
+	struct session *s = quiet_session();
+	ok(s, "newgame takebacktoe seed=9 first=1 maxturns=50");
+	ck_assert_str_eq(ok(s, "history"),
+			 "\nnewgame takebacktoe seed=9 first=1 maxturns=50");
+	bad(s, "newgame takebacktoe first=3");
+	bad(s, "newgame takebacktoe first=0");
+	bad(s, "newgame takebacktoe maxturns=0");
+	bad(s, "newgame takebacktoe maxturns=x");
+	bad(s, "newgame takebacktoe colour=red");
+	/* failed newgames keep the game */
+	ck_assert_str_eq(ok(s, "history"),
+			 "\nnewgame takebacktoe seed=9 first=1 maxturns=50");
+	session_free(s);
+}
+END_TEST
+
+START_TEST(every_first_roll_has_14_moves)
+{
+	static const char *const expect =
+		"a2-a1 a2-b2 a2-a3 b2-b1 b2-a2 b2-c2 b2-b3 "
+		"c2-c1 c2-b2 c2-d2 c2-c3 d2-d1 d2-c2 d2-d3";
+	struct session *s = quiet_session();
+	for (int first = 1; first <= 2; first++) {
+		char cmd[64];
+		snprintf(cmd, sizeof cmd, "newgame takebacktoe seed=1 first=%d",
+			 first);
+		ok(s, cmd);
+		for (int d = 1; d <= 6; d++) {
+			snprintf(cmd, sizeof cmd, "roll %d", d);
+			ck_assert_str_eq(ok(s, cmd), cmd + 5);
+			ck_assert_str_eq(ok(s, "moves"), expect);
+			ok(s, "undo");
+			ck_assert_str_eq(ok(s, "moves"), "");
+		}
+	}
+	session_free(s);
+}
+END_TEST
+
+START_TEST(bad_rolls)
+{
+	struct session *s = quiet_session();
+	ok(s, "newgame takebacktoe seed=1 first=1");
+	bad(s, "roll 0");
+	bad(s, "roll 7");
+	bad(s, "roll x");
+	bad(s, "roll -1");
+	bad(s, "roll 3x");
+	ck_assert_str_eq(ok(s, "status"), "roll 1");
+	ck_assert_str_eq(ok(s, "roll 3"), "3");
+	/* no second roll before the move */
+	bad(s, "roll");
+	bad(s, "roll 3");
+	ok(s, "undo");
+	ck_assert_str_eq(ok(s, "status"), "roll 1");
+	ck_assert_str_eq(ok(s, "history"),
+			 "\nnewgame takebacktoe seed=1 first=1 maxturns=1000");
+	/* the engine's own rolls are faces of the die */
+	int seen[7] = {0};
+	for (int i = 0; i < 120; i++) {
+		const char *v = ok(s, "roll");
+		ck_assert(strlen(v) == 1 && v[0] >= '1' && v[0] <= '6');
+		seen[v[0] - '0']++;
+		ok(s, "undo");
+	}
+	for (int v = 1; v <= 6; v++)
+		ck_assert_int_gt(seen[v], 0);
+	session_free(s);
+}
+END_TEST
+
+START_TEST(six_with_no_stack_of_six_passes)
+{
+	void *st = new_state(g, "first=1", 1);
+	turns(st, ALL_FIVES);
+	expect_status(st, GAME_ROLL, 1);
+	g->roll(st, 6);
+	ck_assert_str_eq(moves_text(st), "pass");
+	ck_assert(!accepts(st, "a1-a2"));
+	play_text(g, st, "pass");
+	expect_status(st, GAME_ROLL, 2);
+	/* with a move possible, pass is refused */
+	g->roll(st, 5);
+	ck_assert(!accepts(st, "pass"));
+	ck_assert(accepts(st, "a1-b1"));
+	free(st);
+
+	struct session *s = quiet_session();
+	ok(s, "newgame takebacktoe seed=1 first=1");
+	for (const char *p = "5 a2-a1 5 b2-b3 5 c2-c1 5 d2-d3 "; *p; p += 8) {
+		char cmd[32];
+		snprintf(cmd, sizeof cmd, "roll %c", p[0]);
+		ok(s, cmd);
+		snprintf(cmd, sizeof cmd, "play %.5s", p + 2);
+		ok(s, cmd);
+	}
+	ok(s, "roll 6");
+	ck_assert_str_eq(ok(s, "moves"), "pass");
+	ck_assert_str_eq(ok(s, "genmove"), "pass");
+	ck_assert_str_eq(ok(s, "status"), "roll 2");
+	session_free(s);
+}
+END_TEST
+
+START_TEST(take_back_forbids_only_the_reverse)
+{
+	void *st = new_state(g, "first=1", 1);
+	turns(st, "5 a2-a1");
+	/* a1 and a2 hold 5, b2 c2 d2 10.  Player 2 rolls the same 5: of the
+	 * 16 moves of 5 chips exactly a1-a2 is gone */
+	void *t = malloc(g->state_size);
+	memcpy(t, st, g->state_size);
+	g->roll(t, 5);
+	ck_assert_str_eq(moves_text(t), "a1-b1 a2-a1 a2-b2 a2-a3 "
+					"b2-b1 b2-a2 b2-c2 b2-b3 "
+					"c2-c1 c2-b2 c2-d2 c2-c3 "
+					"d2-d1 d2-c2 d2-d3");
+	ck_assert(!accepts(t, "a1-a2"));
+	ck_assert(accepts(t, "a2-a1")); /* the same move again is fine */
+	ck_assert(accepts(t, "a1-b1"));
+
+	/* another roll: moving 4 chips back between the same spaces is
+	 * legal */
+	memcpy(t, st, g->state_size);
+	g->roll(t, 4);
+	ck_assert_str_eq(moves_text(t), "a1-b1 a1-a2 a2-a1 a2-b2 a2-a3 "
+					"b2-b1 b2-a2 b2-c2 b2-b3 "
+					"c2-c1 c2-b2 c2-d2 c2-c3 "
+					"d2-d1 d2-c2 d2-d3");
+	ck_assert(accepts(t, "a1-a2"));
+
+	/* only the last move counts: after player 2 moves elsewhere, player
+	 * 1 may move a1-a2 back (it is player 1's own move anyway), and
+	 * player 2's earlier move is forgotten one turn later */
+	memcpy(t, st, g->state_size);
+	turns(t, "5 b2-b3");
+	g->roll(t, 5);
+	ck_assert(accepts(t, "a1-a2"));
+	ck_assert(!accepts(t, "b3-b2"));
+	play_text(g, t, "c2-c1");
+	g->roll(t, 5);
+	ck_assert(!accepts(t, "c1-c2"));
+	ck_assert(accepts(t, "b3-b2"));
+
+	/* a pass forbids nothing: after d2-d3 and player 1's pass, player 2
+	 * may reverse d2-d3, and player 1's move before the pass (c2-c1)
+	 * forbids nothing either */
+	memcpy(t, st, g->state_size);
+	turns(t, "5 b2-b3 5 c2-c1 5 d2-d3");
+	g->roll(t, 5);
+	ck_assert(!accepts(t, "d3-d2"));
+	memcpy(t, st, g->state_size);
+	turns(t, "5 b2-b3 5 c2-c1 5 d2-d3 6 pass");
+	g->roll(t, 5);
+	ck_assert(accepts(t, "d3-d2"));
+	ck_assert(accepts(t, "c1-c2"));
+	ck_assert_ptr_nonnull(strstr(moves_text(t), "d3-d2"));
+	free(t);
+	free(st);
+}
+END_TEST
+
+START_TEST(three_equal_stacks_win)
+{
+	void *st = new_state(g, "first=1", 1);
+	turns(st, "2 d2-d1 5 b2-b3 5 a2-a1 1 d2-d3 5 c2-c1 2 c2-c3");
+	/* row 1 is 5 0 5 2 */
+	expect_status(st, GAME_ROLL, 1);
+	expect_score(st, 0, 0);
+	turns(st, "5 b2-b1");
+	/* row 1 is 5 5 5 2 */
+	expect_status(st, GAME_OVER, 1);
+	expect_score(st, 5, 0);
+	struct move list[64];
+	ck_assert_int_eq(g->moves(st, list), 0);
+	ck_assert(!accepts(st, "a1-a2"));
+	free(st);
+}
+END_TEST
+
+START_TEST(four_equal_stacks_win)
+{
+	void *st = new_state(g, "first=1", 1);
+	turns(st, "2 a2-a1 1 a2-a3 2 b2-b1 1 b2-b3 4 d2-d1 3 c2-c3");
+	/* row 1 is 2 2 0 4 */
+	expect_status(st, GAME_ROLL, 1);
+	turns(st, "2 d1-c1");
+	expect_status(st, GAME_OVER, 1);
+	expect_score(st, 2, 0);
+	free(st);
+}
+END_TEST
+
+START_TEST(empty_spaces_do_not_win)
+{
+	void *st = new_state(g, "first=1", 1);
+	turns(st, "5 a2-a1");
+	/* row 1 is 5 0 0 0 and row 3 0 0 0 0 */
+	expect_status(st, GAME_ROLL, 2);
+	turns(st, "3 b2-b3 4 c2-c1 3 d2-d3");
+	/* row 1 is 5 0 4 0, row 3 0 3 0 3 */
+	expect_status(st, GAME_ROLL, 1);
+	/* emptying a row back: row 1 0 0 4 0, three empty spaces again */
+	turns(st, "5 a1-a2");
+	expect_status(st, GAME_ROLL, 2);
+	expect_score(st, 0, 0);
+	free(st);
+}
+END_TEST
+
+START_TEST(move_can_hand_the_opponent_the_win)
+{
+	void *st = new_state(g, "first=1", 1);
+	turns(st, "1 a2-a3 1 b2-b3");
+	expect_status(st, GAME_ROLL, 1);
+	/* player 1 completes three stacks of 1 in player 2's row */
+	turns(st, "1 c2-c3");
+	expect_status(st, GAME_OVER, 2);
+	expect_score(st, 0, 1);
+	free(st);
+
+	/* the same through the protocol */
+	struct session *s = quiet_session();
+	ok(s, "newgame takebacktoe seed=1 first=1");
+	ok(s, "roll 1");
+	ok(s, "play a2-a3");
+	ok(s, "roll 1");
+	ok(s, "play b2-b3");
+	ok(s, "roll 1");
+	ok(s, "play 1 c2-c3");
+	ck_assert_str_eq(ok(s, "status"), "over 2");
+	ck_assert_str_eq(ok(s, "score"), "0 1");
+	ck_assert_str_eq(ok(s, "moves"), "");
+	ck_assert_ptr_nonnull(strstr(bad(s, "roll"), "over"));
+	bad(s, "play a3-a2");
+	bad(s, "genmove");
+	ck_assert_ptr_nonnull(strstr(ok(s, "showboard"), "player 2 wins"));
+	ok(s, "undo");
+	ck_assert_str_eq(ok(s, "status"), "play 1");
+	session_free(s);
+}
+END_TEST
+
+START_TEST(maxturns_draw)
+{
+	void *st = new_state(g, "first=2 maxturns=4", 1);
+	turns(st, "1 a2-a1 1 b2-b1 6 a2-a3");
+	expect_status(st, GAME_ROLL, 1);
+	turns(st, "2 c2-c3");
+	expect_status(st, GAME_OVER, 0);
+	expect_score(st, 0, 0);
+	free(st);
+
+	/* a win on the last turn stays a win */
+	st = new_state(g, "first=1 maxturns=3", 1);
+	turns(st, "1 a2-a3 1 b2-b3 1 c2-c3");
+	expect_status(st, GAME_OVER, 2);
+	expect_score(st, 0, 1);
+	free(st);
+
+	/* passes count as turns */
+	st = new_state(g, "first=1 maxturns=5", 1);
+	turns(st, ALL_FIVES " 6 pass");
+	expect_status(st, GAME_OVER, 0);
+	free(st);
+}
+END_TEST
+
+START_TEST(move_text)
+{
+	void *st = new_state(g, "first=1", 1);
+	ck_assert(!accepts(st, "b2-b1")); /* no roll yet */
+	g->roll(st, 3);
+	static const char *const refused[] = {
+		"",	 "pass",  "b2",	    "b2-",   "b2-b2", "b2-c3", "b2-b4",
+		"e2-d2", "a2-a0", "b2b1",   "b2-b1x", "b2--b1", "b1-b2",
+		"a1-b1", "z9-z8", "-",	    "a10-a9", "b2-d2", "b2 b1",
+		"a2-a12"};
+	for (size_t i = 0; i < sizeof refused / sizeof *refused; i++)
+		ck_assert_msg(!accepts(st, refused[i]), "accepted %s",
+			      refused[i]);
+	struct move mv;
+	char err[GAME_ERR_MAX] = "", buf[MOVE_TEXT_MAX];
+	ck_assert_int_eq(g->parse(st, "c2-d2", &mv, err), 0);
+	g->format(st, &mv, buf);
+	ck_assert_str_eq(buf, "c2-d2");
+	ck_assert_int_eq(g->parse(st, "a1-b1", &mv, err), -1);
+	ck_assert_ptr_nonnull(strstr(err, "fewer"));
+	ck_assert_int_eq(g->parse(st, "b2-c3", &mv, err), -1);
+	ck_assert_ptr_nonnull(strstr(err, "adjacent"));
+	free(st);
+
+	struct session *s = quiet_session();
+	ok(s, "newgame takebacktoe seed=1 first=1");
+	ok(s, "roll 2");
+	ck_assert_str_eq(
+		bad(s, "play B2-C3"),
+		"illegal move: b2 and c3 are not orthogonally adjacent\n\n");
+	ok(s, "play B2-B1");
+	ck_assert_str_eq(ok(s, "history"),
+			 "\nnewgame takebacktoe seed=1 first=1 maxturns=1000\n"
+			 "roll 2\nplay b2-b1");
+	session_free(s);
+}
+END_TEST
+
+START_TEST(showboard_shows_die_and_take_back)
+{
+	struct session *s = quiet_session();
+	ok(s, "newgame takebacktoe seed=1 first=1 maxturns=30");
+	ok(s, "roll 4");
+	ok(s, "play c2-c3");
+	ok(s, "roll 4");
+	ck_assert_str_eq(ok(s, "showboard"),
+			 "\n     a   b   c   d\n"
+			 "3    0   0   4   0   player 2's row\n"
+			 "2   10  10   6  10   neutral row\n"
+			 "1    0   0   0   0   player 1's row\n"
+			 "turn 2 of 30: player 2 to move 4 chips "
+			 "(die shows 4)\n"
+			 "no take-back: c3-c2 is forbidden on a roll of 4");
+	session_free(s);
+}
+END_TEST
+
+START_TEST(random_games_keep_40_chips)
+{
+	struct rng r;
+	rng_seed(&r, 42);
+	struct move list[64];
+	for (int game = 0; game < 200; game++) {
+		const char *opts = game % 2 ? "maxturns=200" : "first=2";
+		void *st = new_state(g, opts, (uint64_t)game);
+		for (int step = 0; g->status(st).phase != GAME_OVER; step++) {
+			ck_assert_int_lt(step, 2100);
+			if (g->status(st).phase == GAME_ROLL) {
+				g->roll(st, 1 + (int)rng_below(&r, 6));
+				continue;
+			}
+			int n = g->moves(st, list);
+			ck_assert_int_ge(n, 1);
+			ck_assert_int_le(n, g->max_moves);
+			for (int i = 0; i < n; i++) {
+				char buf[MOVE_TEXT_MAX];
+				struct move back;
+				char err[GAME_ERR_MAX];
+				g->format(st, &list[i], buf);
+				ck_assert_int_eq(
+					g->parse(st, buf, &back, err), 0);
+				ck_assert(move_equal(&back, &list[i]));
+			}
+			g->play(st, &list[rng_below(&r, (uint32_t)n)]);
+		}
+		/* the board drawing adds up to 40 chips */
+		struct text t;
+		text_init(&t);
+		g->show(st, &t);
+		int sum = 0, v;
+		const char *p = strchr(t.s, '\n') + 1;
+		for (int row = 0; row < 3; row++) {
+			p += 2;
+			for (int c = 0; c < 4; c++) {
+				int used;
+				ck_assert_int_eq(
+					sscanf(p, "%d%n", &v, &used), 1);
+				sum += v;
+				p += used;
+			}
+			p = strchr(p, '\n') + 1;
+		}
+		ck_assert_int_eq(sum, 40);
+		text_free(&t);
+		free(st);
+	}
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("takebacktoe");
+	TCase *tc = tcase_create("rules");
+	tcase_add_test(tc, start_position);
+	tcase_add_test(tc, options);
+	tcase_add_test(tc, every_first_roll_has_14_moves);
+	tcase_add_test(tc, bad_rolls);
+	tcase_add_test(tc, six_with_no_stack_of_six_passes);
+	tcase_add_test(tc, take_back_forbids_only_the_reverse);
+	tcase_add_test(tc, three_equal_stacks_win);
+	tcase_add_test(tc, four_equal_stacks_win);
+	tcase_add_test(tc, empty_spaces_do_not_win);
+	tcase_add_test(tc, move_can_hand_the_opponent_the_win);
+	tcase_add_test(tc, maxturns_draw);
+	tcase_add_test(tc, move_text);
+	tcase_add_test(tc, showboard_shows_die_and_take_back);
+	tcase_add_test(tc, random_games_keep_40_chips);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+TEST_MAIN()
