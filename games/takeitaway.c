@@ -1,0 +1,791 @@
+/* takeitaway.c: Take It Away (Sid Sackson), for 2 to 4 players.
+ *
+ * 64 pieces (34 white, 20 red, 10 blue) fill an 8x8 board at random.  The
+ * first move removes a white piece; after that every move is a chain of
+ * jumps by any piece over its neighbours (8 directions) onto empty squares,
+ * each jumped piece captured by the mover.  A chain goes on while the piece
+ * can still jump.  A player may drop out ("take it away") at the start of a
+ * turn; the last one left plays on alone and pays for what stays on the
+ * board.  See protocol.md for the options and the notation.
+ *
+ * Squares are numbered y * 8 + x (a1 = 0, h8 = 63), so three 64-bit masks
+ * hold the board.  A move is packed into struct move:
+ *   w[0] bits 0-1   kind: 1 removal, 2 drop, 3 jump chain
+ *   w[0] bits 2-7   the removed square or the chain's start square
+ *   w[0] bits 8-13  the number of jumps in the chain (1..48)
+ *   w[1..3]         the jump directions, 3 bits each, 21 to a word
+ * A chain captures at most 48 pieces (the jumper keeps the parity of its x
+ * and of its y, so it only ever jumps over the 48 squares of the other three
+ * parity classes), so 3 words of directions are plenty.  Every other bit is
+ * zero, so equal moves compare equal with move_equal. */
+#include "game.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define BIT(sq) ((uint64_t)1 << (sq))
+#define FULL (~(uint64_t)0)
+#define FILE_A 0x0101010101010101ULL
+#define FILE_H 0x8080808080808080ULL
+#define A8 56 /* the corner left empty in the plain game */
+
+#define MAX_CHAIN 48	 /* jumps in one chain, at most (see above) */
+#define DIRS_PER_WORD 21 /* 3-bit directions in one 64-bit word */
+#define OPEN_REMOVALS 8	 /* removals that start the open game */
+
+/* The number of complete chains can grow exponentially on a sparse board
+ * (a chain may loop through squares it visited before), so no bound holds
+ * for every state.  moves() lists at most MAX_MOVES of them, in its fixed
+ * order, and stops there; parse() checks a chain on its own, so every
+ * legal chain can still be played.  In 6 million positions of random games
+ * the longest list held 7903 chains; a larger cap would mostly cost memory,
+ * since the AI keeps buffers of max_moves moves (the solver one per ply). */
+#define MAX_MOVES 16384
+
+enum kind { K_REMOVE = 1, K_DROP = 2, K_JUMP = 3 };
+
+/* Directions, counter-clockwise from east. */
+static const int DX[8] = {1, 1, 0, -1, -1, -1, 0, 1};
+static const int DY[8] = {0, 1, 1, 1, 0, -1, -1, -1};
+
+struct state {
+	uint64_t occ;		     /* squares holding a piece */
+	uint64_t red, blue;	     /* their colours; white is the rest */
+	int16_t points[GAME_MAX_PLAYERS];   /* captured value */
+	uint8_t caps[GAME_MAX_PLAYERS][3];  /* captured white, red, blue */
+	uint8_t nplayers;	     /* 2..4 */
+	uint8_t to_move;	     /* 1..nplayers */
+	uint8_t active;		     /* bit p-1: player p has not dropped */
+	uint8_t removals;	     /* opening removals made */
+	uint8_t open, nodrop, plain; /* variants */
+	uint8_t penalty;	     /* 2 or 4 */
+};
+
+/* ---- the board ---- */
+
+/* Moves every bit of b one step in direction d; bits that leave the board
+ * vanish. */
+static uint64_t shift(uint64_t b, int d)
+{
+	if (DX[d] > 0)
+		b = (b & ~FILE_H) << 1;
+	else if (DX[d] < 0)
+		b = (b & ~FILE_A) >> 1;
+	if (DY[d] > 0)
+		b <<= 8;
+	else if (DY[d] < 0)
+		b >>= 8;
+	return b;
+}
+
+/* Squares whose piece can jump in direction d: a piece next to it that way
+ * and an empty square beyond. */
+static uint64_t jumpers(uint64_t occ, int d)
+{
+	int back = (d + 4) & 7;
+	return occ & shift(occ, back) & shift(shift(~occ, back), back);
+}
+
+static uint64_t all_jumpers(uint64_t occ)
+{
+	uint64_t j = 0;
+	for (int d = 0; d < 8; d++)
+		j |= jumpers(occ, d);
+	return j;
+}
+
+/* The square two steps from sq in direction d, or -1 off the board. */
+static int land(int sq, int d)
+{
+	int x = sq % 8 + 2 * DX[d], y = sq / 8 + 2 * DY[d];
+	return ((x | y) & ~7) ? -1 : y * 8 + x;
+}
+
+static int over_sq(int sq, int d)
+{
+	return sq + DY[d] * 8 + DX[d];
+}
+
+/* Can the piece on sq jump in direction d, with occ the pieces? */
+static int can_jump(uint64_t occ, int sq, int d)
+{
+	int to = land(sq, d);
+	return to >= 0 && (occ & BIT(over_sq(sq, d))) && !(occ & BIT(to));
+}
+
+static int can_jump_any(uint64_t occ, int sq)
+{
+	for (int d = 0; d < 8; d++)
+		if (can_jump(occ, sq, d))
+			return 1;
+	return 0;
+}
+
+static int value(const struct state *s, int sq)
+{
+	if (s->plain)
+		return 1;
+	return (s->blue & BIT(sq)) ? 3 : (s->red & BIT(sq)) ? 2 : 1;
+}
+
+static int colour(const struct state *s, int sq)
+{
+	return (s->blue & BIT(sq)) ? 2 : (s->red & BIT(sq)) ? 1 : 0;
+}
+
+static int board_value(const struct state *s)
+{
+	int v = 0;
+	for (uint64_t b = s->occ; b; b &= b - 1)
+		v += value(s, __builtin_ctzll(b));
+	return v;
+}
+
+static int nactive(const struct state *s)
+{
+	return __builtin_popcount(s->active);
+}
+
+static int removal_phase(const struct state *s)
+{
+	return s->open ? s->removals < OPEN_REMOVALS : s->occ == FULL;
+}
+
+static int is_over(const struct state *s)
+{
+	return !removal_phase(s) && !all_jumpers(s->occ);
+}
+
+static int drop_allowed(const struct state *s)
+{
+	return !s->nodrop && !s->plain && nactive(s) > 1 && !is_over(s);
+}
+
+/* ---- the move encoding ---- */
+
+static int mv_kind(const struct move *m)
+{
+	return (int)(m->w[0] & 3);
+}
+
+static int mv_square(const struct move *m)
+{
+	return (int)((m->w[0] >> 2) & 63);
+}
+
+static int mv_len(const struct move *m)
+{
+	return (int)((m->w[0] >> 8) & 63);
+}
+
+static int mv_dir(const struct move *m, int i)
+{
+	return (int)((m->w[1 + i / DIRS_PER_WORD] >> (3 * (i % DIRS_PER_WORD))) & 7);
+}
+
+static struct move make_chain(int start, const uint8_t *dirs, int len)
+{
+	struct move m = {{K_JUMP | (uint64_t)start << 2 | (uint64_t)len << 8}};
+	for (int i = 0; i < len; i++)
+		m.w[1 + i / DIRS_PER_WORD] |= (uint64_t)dirs[i]
+					      << (3 * (i % DIRS_PER_WORD));
+	return m;
+}
+
+/* ---- set-up ---- */
+
+static int read_board(struct state *s, const char *b, char *err)
+{
+	if (strlen(b) != 64) {
+		snprintf(err, GAME_ERR_MAX,
+			 "board= needs 64 characters (w, r, b or .), row 8 first; got %zu",
+			 strlen(b));
+		return -1;
+	}
+	int n[3] = {0, 0, 0}, empty = 0;
+	for (int i = 0; i < 64; i++) {
+		int sq = (7 - i / 8) * 8 + i % 8;
+		switch (b[i]) {
+		case 'w': n[0]++; break;
+		case 'r': n[1]++; s->red |= BIT(sq); break;
+		case 'b': n[2]++; s->blue |= BIT(sq); break;
+		case '.': empty++; continue;
+		default:
+			snprintf(err, GAME_ERR_MAX,
+				 "board= may hold only w, r, b and . (character %d)",
+				 i + 1);
+			return -1;
+		}
+		s->occ |= BIT(sq);
+	}
+	if (s->plain) {
+		if (!empty) {
+			snprintf(err, GAME_ERR_MAX,
+				 "plain needs a board with at least one empty square");
+			return -1;
+		}
+		return 0;
+	}
+	static const char *const names[3] = {"white", "red", "blue"};
+	static const int set[3] = {34, 20, 10};
+	for (int c = 0; c < 3; c++)
+		if (n[c] > set[c]) {
+			snprintf(err, GAME_ERR_MAX,
+				 "board= has %d %s pieces; the set has only %d",
+				 n[c], names[c], set[c]);
+			return -1;
+		}
+	return 0;
+}
+
+static void random_board(struct state *s, uint64_t seed)
+{
+	char c[64];
+	memset(c, 'w', 34);
+	memset(c + 34, 'r', 20);
+	memset(c + 54, 'b', 10);
+	struct rng r;
+	rng_seed(&r, seed);
+	for (int i = 63; i > 0; i--) {
+		int j = (int)rng_below(&r, (uint32_t)i + 1);
+		char t = c[i];
+		c[i] = c[j];
+		c[j] = t;
+	}
+	s->occ = FULL;
+	for (int sq = 0; sq < 64; sq++) {
+		if (c[sq] == 'r')
+			s->red |= BIT(sq);
+		else if (c[sq] == 'b')
+			s->blue |= BIT(sq);
+	}
+}
+
+static int ta_init(void *st, struct game_options *opt, uint64_t seed, char *err)
+{
+	struct state *s = st;
+	long players = 0, penalty = 2;
+	int open = 0, nodrop = 0, plain = 0;
+	if (opt_int(opt, "players", 2, 4, &players, err) < 0 ||
+	    opt_int(opt, "penalty", 2, 4, &penalty, err) < 0 ||
+	    opt_flag(opt, "open", &open, err) < 0 ||
+	    opt_flag(opt, "nodrop", &nodrop, err) < 0 ||
+	    opt_flag(opt, "plain", &plain, err) < 0)
+		return -1;
+	if (penalty == 3) {
+		snprintf(err, GAME_ERR_MAX, "penalty must be 2 or 4");
+		return -1;
+	}
+	if (plain && open) {
+		snprintf(err, GAME_ERR_MAX,
+			 "plain and open cannot be combined: the plain game starts with jumps");
+		return -1;
+	}
+	if (plain && players && players != 2) {
+		snprintf(err, GAME_ERR_MAX, "plain is a game for 2 players");
+		return -1;
+	}
+	s->nplayers = (uint8_t)(players ? players : 2);
+	s->penalty = (uint8_t)penalty;
+	s->open = (uint8_t)open;
+	s->nodrop = (uint8_t)nodrop;
+	s->plain = (uint8_t)plain;
+	s->to_move = 1;
+	s->active = (uint8_t)((1u << s->nplayers) - 1);
+	const char *b = opt_str(opt, "board");
+	if (b) {
+		if (read_board(s, b, err) < 0)
+			return -1;
+	} else if (plain) {
+		s->occ = FULL & ~BIT(A8);
+	} else {
+		random_board(s, seed);
+	}
+	if (open && s->occ != FULL) {
+		snprintf(err, GAME_ERR_MAX,
+			 "open needs a full board: its first 8 moves remove white pieces");
+		return -1;
+	}
+	return 0;
+}
+
+static void ta_describe(const void *st, struct text *out)
+{
+	const struct state *s = st;
+	char b[65];
+	for (int i = 0; i < 64; i++) {
+		int sq = (7 - i / 8) * 8 + i % 8;
+		b[i] = !(s->occ & BIT(sq)) ? '.' : "wrb"[colour(s, sq)];
+	}
+	b[64] = '\0';
+	text_printf(out, "players=%d board=%s open=%d nodrop=%d penalty=%d plain=%d",
+		    s->nplayers, b, s->open, s->nodrop, s->penalty, s->plain);
+}
+
+static int ta_players(const void *st)
+{
+	const struct state *s = st;
+	return s->nplayers;
+}
+
+/* ---- score and status ---- */
+
+static void ta_score(const void *st, int *points)
+{
+	const struct state *s = st;
+	/* the last player left pays for the pieces that stay, once it is over */
+	int pay = nactive(s) == 1 && is_over(s) ? s->penalty * board_value(s) : 0;
+	for (int p = 0; p < s->nplayers; p++)
+		points[p] = s->points[p] - ((s->active >> p & 1) ? pay : 0);
+}
+
+static struct game_status ta_status(const void *st)
+{
+	const struct state *s = st;
+	if (!is_over(s))
+		return (struct game_status){GAME_PLAY, s->to_move};
+	int pts[GAME_MAX_PLAYERS], best = 0;
+	ta_score(s, pts);
+	for (int p = 1; p < s->nplayers; p++)
+		if (pts[p] > pts[best])
+			best = p;
+	for (int p = 0; p < s->nplayers; p++)
+		if (p != best && pts[p] == pts[best])
+			return (struct game_status){GAME_OVER, 0};
+	return (struct game_status){GAME_OVER, best + 1};
+}
+
+/* ---- listing moves ---- */
+
+struct gen {
+	struct move *out;
+	int n, cap;
+	int start;
+	uint8_t dirs[MAX_CHAIN];
+};
+
+/* Extends the chain of the piece now on sq (occ without that piece); every
+ * chain that cannot go on is written out.  Returns -1 once the list is
+ * full. */
+static int extend(struct gen *g, uint64_t occ, int sq, int len)
+{
+	int any = 0;
+	for (int d = 0; d < 8; d++) {
+		if (!can_jump(occ, sq, d))
+			continue;
+		any = 1;
+		if (len >= MAX_CHAIN) /* impossible by parity; never overrun */
+			break;
+		g->dirs[len] = (uint8_t)d;
+		if (extend(g, occ & ~BIT(over_sq(sq, d)), land(sq, d), len + 1) < 0)
+			return -1;
+	}
+	if (!any || len >= MAX_CHAIN) {
+		if (g->n >= g->cap)
+			return -1;
+		g->out[g->n++] = make_chain(g->start, g->dirs, len);
+	}
+	return 0;
+}
+
+static int ta_moves(const void *st, struct move *out)
+{
+	const struct state *s = st;
+	if (is_over(s))
+		return 0;
+	int n = 0;
+	if (drop_allowed(s))
+		out[n++] = (struct move){{K_DROP}};
+	if (removal_phase(s)) {
+		for (uint64_t b = s->occ & ~s->red & ~s->blue; b; b &= b - 1)
+			out[n++] = (struct move){
+				{K_REMOVE | (uint64_t)__builtin_ctzll(b) << 2}};
+		return n;
+	}
+	struct gen g = {.out = out, .n = n, .cap = MAX_MOVES};
+	for (uint64_t b = all_jumpers(s->occ); b; b &= b - 1) {
+		g.start = __builtin_ctzll(b);
+		if (extend(&g, s->occ & ~BIT(g.start), g.start, 0) < 0)
+			break;
+	}
+	return g.n;
+}
+
+static int ta_chance(const void *st, int *values, double *probs)
+{
+	(void)st, (void)values, (void)probs;
+	return 0;
+}
+
+static void ta_roll(void *st, int value)
+{
+	(void)st, (void)value;
+}
+
+/* ---- playing ---- */
+
+static void next_player(struct state *s)
+{
+	for (int i = 1; i <= s->nplayers; i++) {
+		int p = (s->to_move - 1 + i) % s->nplayers;
+		if (s->active >> p & 1) {
+			s->to_move = (uint8_t)(p + 1);
+			return;
+		}
+	}
+}
+
+static void capture(struct state *s, int sq)
+{
+	int p = s->to_move - 1;
+	s->points[p] = (int16_t)(s->points[p] + value(s, sq));
+	s->caps[p][colour(s, sq)]++;
+	s->occ &= ~BIT(sq);
+	s->red &= ~BIT(sq);
+	s->blue &= ~BIT(sq);
+}
+
+static void ta_play(void *st, const struct move *mv)
+{
+	struct state *s = st;
+	int sq = mv_square(mv);
+	switch (mv_kind(mv)) {
+	case K_DROP:
+		s->active &= (uint8_t)~(1u << (s->to_move - 1));
+		break;
+	case K_REMOVE:
+		capture(s, sq);
+		s->removals++;
+		break;
+	case K_JUMP: {
+		/* the jumper carries its colour along */
+		uint64_t red = s->red & BIT(sq), blue = s->blue & BIT(sq);
+		s->occ &= ~BIT(sq);
+		s->red &= ~BIT(sq);
+		s->blue &= ~BIT(sq);
+		for (int i = 0, len = mv_len(mv); i < len; i++) {
+			int d = mv_dir(mv, i);
+			capture(s, over_sq(sq, d));
+			sq = land(sq, d);
+		}
+		s->occ |= BIT(sq);
+		if (red)
+			s->red |= BIT(sq);
+		if (blue)
+			s->blue |= BIT(sq);
+		break;
+	}
+	}
+	next_player(s);
+}
+
+/* ---- move text ---- */
+
+/* A short printable copy of bad input for an error message: never echo raw
+ * bytes. */
+static void clean(const char *s, char *buf, size_t size)
+{
+	size_t n = 0;
+	for (; *s && n + 4 < size; s++)
+		buf[n++] = (*s > ' ' && *s < 127) ? *s : '?';
+	if (*s)
+		buf[n++] = '.', buf[n++] = '.', buf[n++] = '.';
+	buf[n] = '\0';
+}
+
+static int ta_parse(const void *st, const char *text, struct move *mv, char *err)
+{
+	const struct state *s = st;
+	if (is_over(s)) {
+		snprintf(err, GAME_ERR_MAX, "the game is over");
+		return -1;
+	}
+	if (strcmp(text, "drop") == 0) {
+		if (s->plain || s->nodrop)
+			snprintf(err, GAME_ERR_MAX, "dropping out is off in this game");
+		else if (nactive(s) == 1)
+			snprintf(err, GAME_ERR_MAX, "the last player left may not drop");
+		else {
+			*mv = (struct move){{K_DROP}};
+			return 0;
+		}
+		return -1;
+	}
+	int sq[MAX_CHAIN + 1], n = 0;
+	const char *p = text;
+	for (;;) {
+		int x, y;
+		const char *at = p;
+		if (square_read(&p, &x, &y) < 0 || x > 7 || y < 0 || y > 7) {
+			char c[24];
+			clean(at, c, sizeof c);
+			if (!*at)
+				snprintf(err, GAME_ERR_MAX, "a square must follow -");
+			else
+				snprintf(err, GAME_ERR_MAX,
+					 "%s: expected a square a1-h8 or drop", c);
+			return -1;
+		}
+		if (n > MAX_CHAIN) {
+			snprintf(err, GAME_ERR_MAX,
+				 "a chain has at most %d jumps", MAX_CHAIN);
+			return -1;
+		}
+		sq[n++] = y * 8 + x;
+		if (!*p)
+			break;
+		if (*p != '-') {
+			char c[24];
+			clean(p, c, sizeof c);
+			snprintf(err, GAME_ERR_MAX,
+				 "%s: squares of a chain are joined by -", c);
+			return -1;
+		}
+		p++;
+	}
+	char name[8];
+	square_name(sq[0] % 8, sq[0] / 8, name);
+	if (removal_phase(s)) {
+		if (n > 1) {
+			snprintf(err, GAME_ERR_MAX,
+				 "no jumps yet: remove a white piece first");
+			return -1;
+		}
+		if (!(s->occ & BIT(sq[0])) || colour(s, sq[0]) != 0) {
+			snprintf(err, GAME_ERR_MAX, "%s holds no white piece", name);
+			return -1;
+		}
+		*mv = (struct move){{K_REMOVE | (uint64_t)sq[0] << 2}};
+		return 0;
+	}
+	if (n == 1) {
+		snprintf(err, GAME_ERR_MAX,
+			 "a jump is written as its squares: %s-... (the board has an empty square, so no removal)",
+			 name);
+		return -1;
+	}
+	if (!(s->occ & BIT(sq[0]))) {
+		snprintf(err, GAME_ERR_MAX, "%s is empty", name);
+		return -1;
+	}
+	uint64_t occ = s->occ & ~BIT(sq[0]);
+	uint8_t dirs[MAX_CHAIN];
+	for (int i = 1; i < n; i++) {
+		int dx = sq[i] % 8 - sq[i - 1] % 8, dy = sq[i] / 8 - sq[i - 1] / 8;
+		char a[8], b[8];
+		square_name(sq[i - 1] % 8, sq[i - 1] / 8, a);
+		square_name(sq[i] % 8, sq[i] / 8, b);
+		int d = -1;
+		for (int k = 0; k < 8; k++)
+			if (2 * DX[k] == dx && 2 * DY[k] == dy)
+				d = k;
+		if (d < 0) {
+			snprintf(err, GAME_ERR_MAX,
+				 "%s-%s is not a jump: a jump goes exactly 2 squares in a line",
+				 a, b);
+			return -1;
+		}
+		if (!(occ & BIT(over_sq(sq[i - 1], d)))) {
+			snprintf(err, GAME_ERR_MAX,
+				 "%s-%s jumps over an empty square", a, b);
+			return -1;
+		}
+		if (occ & BIT(sq[i])) {
+			snprintf(err, GAME_ERR_MAX, "%s-%s lands on a piece", a, b);
+			return -1;
+		}
+		dirs[i - 1] = (uint8_t)d;
+		occ &= ~BIT(over_sq(sq[i - 1], d));
+	}
+	if (can_jump_any(occ, sq[n - 1])) {
+		square_name(sq[n - 1] % 8, sq[n - 1] / 8, name);
+		snprintf(err, GAME_ERR_MAX,
+			 "the chain stops early: the piece on %s can still jump", name);
+		return -1;
+	}
+	*mv = make_chain(sq[0], dirs, n - 1);
+	return 0;
+}
+
+static void ta_format(const void *st, const struct move *mv, char *buf)
+{
+	(void)st;
+	int sq = mv_square(mv);
+	if (mv_kind(mv) == K_DROP) {
+		strcpy(buf, "drop");
+		return;
+	}
+	square_name(sq % 8, sq / 8, buf);
+	if (mv_kind(mv) != K_JUMP)
+		return;
+	size_t at = strlen(buf);
+	for (int i = 0, len = mv_len(mv); i < len; i++) {
+		sq = land(sq, mv_dir(mv, i));
+		buf[at++] = '-';
+		square_name(sq % 8, sq / 8, buf + at);
+		at += strlen(buf + at);
+	}
+}
+
+/* ---- drawing ---- */
+
+static void ta_show(const void *st, struct text *out)
+{
+	const struct state *s = st;
+	int pts[GAME_MAX_PLAYERS];
+	ta_score(s, pts);
+	text_puts(out, "   a b c d e f g h\n");
+	for (int y = 7; y >= 0; y--) {
+		text_printf(out, "%d ", y + 1);
+		for (int x = 0; x < 8; x++) {
+			int sq = y * 8 + x;
+			text_putc(out, ' ');
+			text_putc(out, (s->occ & BIT(sq)) ? "WRB"[colour(s, sq)] : '.');
+		}
+		text_printf(out, "  %d\n", y + 1);
+	}
+	text_puts(out, "   a b c d e f g h\n");
+	if (s->plain)
+		text_puts(out, "plain game: every piece is worth 1\n");
+	else
+		text_printf(out, "W white 1, R red 2, B blue 3; on the board %d; "
+				 "penalty %dx%s\n",
+			    board_value(s), s->penalty,
+			    s->nodrop ? ", no dropping out" : "");
+	int over = is_over(s);
+	for (int p = 0; p < s->nplayers; p++) {
+		text_printf(out, "player %d: captured %dW %dR %dB, score %d%s\n", p + 1,
+			    s->caps[p][0], s->caps[p][1], s->caps[p][2], pts[p],
+			    !(s->active >> p & 1) ? " (dropped)"
+			    : (!over && p + 1 == s->to_move) ? " <- to move"
+							     : "");
+	}
+	struct game_status g = ta_status(s);
+	if (g.phase == GAME_PLAY) {
+		if (removal_phase(s))
+			text_printf(out, "player %d to remove a white piece", g.player);
+		else
+			text_printf(out, "player %d to jump", g.player);
+		if (s->open && removal_phase(s))
+			text_printf(out, " (open game: removal %d of %d)",
+				    s->removals + 1, OPEN_REMOVALS);
+		if (nactive(s) == 1)
+			text_puts(out, " (alone)");
+		text_putc(out, '\n');
+	} else if (g.player) {
+		text_printf(out, "game over: player %d wins\n", g.player);
+	} else {
+		text_puts(out, "game over: draw\n");
+	}
+}
+
+/* ---- for the AI ---- */
+
+/* A random chain: a random first jump among all of them, then a random jump
+ * at each step while the piece can go on.  In the removal phase, a random
+ * white piece.  Never drops: playouts then measure what the board is worth
+ * when played out, which is what decides whether dropping pays. */
+static int ta_random_move(const void *st, struct rng *r, struct move *mv)
+{
+	const struct state *s = st;
+	if (removal_phase(s)) {
+		uint64_t w = s->occ & ~s->red & ~s->blue;
+		if (!w)
+			return -1;
+		for (uint32_t k = rng_below(r, (uint32_t)__builtin_popcountll(w)); k; k--)
+			w &= w - 1;
+		*mv = (struct move){{K_REMOVE | (uint64_t)__builtin_ctzll(w) << 2}};
+		return 0;
+	}
+	uint64_t j[8];
+	int total = 0;
+	for (int d = 0; d < 8; d++) {
+		j[d] = jumpers(s->occ, d);
+		total += __builtin_popcountll(j[d]);
+	}
+	if (!total)
+		return -1;
+	int k = (int)rng_below(r, (uint32_t)total), d = 0;
+	while (k >= __builtin_popcountll(j[d]))
+		k -= __builtin_popcountll(j[d++]);
+	uint64_t b = j[d];
+	for (; k; k--)
+		b &= b - 1;
+	int start = __builtin_ctzll(b), sq = start, len = 0;
+	uint8_t dirs[MAX_CHAIN];
+	uint64_t occ = s->occ & ~BIT(start);
+	for (;;) {
+		dirs[len++] = (uint8_t)d;
+		occ &= ~BIT(over_sq(sq, d));
+		sq = land(sq, d);
+		if (len >= MAX_CHAIN)
+			break;
+		int can[8], n = 0;
+		for (int e = 0; e < 8; e++)
+			if (can_jump(occ, sq, e))
+				can[n++] = e;
+		if (!n)
+			break;
+		d = can[rng_below(r, (uint32_t)n)];
+	}
+	*mv = make_chain(start, dirs, len);
+	return 0;
+}
+
+/* Each player's chance from the score lead over the best other player,
+ * measured against what is still on the board.  A player left alone is
+ * judged by where it is heading: it takes most of what is left but pays for
+ * the rest.  The share left behind grows as the board thins out; random
+ * solo play leaves about 15% of the value when little has been taken and
+ * 70-80% once most has gone, which 0.15 + 0.7 x^2 (x the share of all
+ * value taken so far) follows closely. */
+static void ta_evaluate(const void *st, double *value)
+{
+	const struct state *s = st;
+	int pts[GAME_MAX_PLAYERS];
+	ta_score(s, pts);
+	int left = board_value(s), total = left;
+	double proj[GAME_MAX_PLAYERS];
+	for (int p = 0; p < s->nplayers; p++) {
+		total += s->points[p];
+		proj[p] = pts[p];
+	}
+	if (nactive(s) == 1 && !is_over(s) && total > 0) {
+		double x = 1.0 - (double)left / total;
+		double share = 0.15 + 0.7 * x * x;
+		int p = __builtin_ctz(s->active);
+		proj[p] += left * (1.0 - share) - s->penalty * share * left;
+	}
+	double scale = 4.0 + left / 6.0;
+	for (int p = 0; p < s->nplayers; p++) {
+		double best = -1e9;
+		for (int q = 0; q < s->nplayers; q++)
+			if (q != p && proj[q] > best)
+				best = proj[q];
+		double lead = (proj[p] - best) / scale;
+		value[p] = 0.5 + 0.5 * lead / (1.0 + (lead < 0 ? -lead : lead));
+	}
+}
+
+const struct game game_takeitaway = {
+	.name = "takeitaway",
+	.title = "Take It Away",
+	.summary = "2-4 players; options players=2..4 board=... open nodrop "
+		   "penalty=2|4 plain",
+	.state_size = sizeof(struct state),
+	.max_moves = MAX_MOVES,
+	.init = ta_init,
+	.describe = ta_describe,
+	.players = ta_players,
+	.status = ta_status,
+	.moves = ta_moves,
+	.chance = ta_chance,
+	.roll = ta_roll,
+	.play = ta_play,
+	.parse = ta_parse,
+	.format = ta_format,
+	.score = ta_score,
+	.show = ta_show,
+	.random_move = ta_random_move,
+	.evaluate = ta_evaluate,
+};
