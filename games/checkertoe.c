@@ -1,4 +1,4 @@
-/* checkertoe.c: Tic-Tac-Toe On A Checkerboard.
+/* checkertoe.c: Tic-Tac-Toe On A Checkerboard and its three variations.
  *
  * Two players place checkers in turn on a 5x5 board, 12 each, so one square
  * stays empty.  At the end every three squares in a line (row, column or
@@ -6,8 +6,19 @@
  * square, count one tic-tac-toe for that player; a line of four therefore
  * counts two and a line of five three.  Most tic-tac-toes wins.
  *
+ * Variations, freely combined except float with size=6:
+ * - size=6: a 6x6 board, 18 checkers each, so no square stays empty.
+ * - float: an 8x8 board on which the 5x5 layout forms as checkers go down;
+ *   the first on a centre square, each later one only where the bounding
+ *   box of all checkers stays within 5x5.
+ * - exchange: after the last placement the starting player, then the other,
+ *   may swap one own checker with one of the opponent's, or pass; the second
+ *   may not touch the two checkers the first swapped.
+ *
  * Squares are numbered y * 8 + x on an 8-wide grid so that one 64-bit mask
- * per player holds the position. */
+ * per player holds the position, even on the 8x8 float board; lines are
+ * counted with shifts of whole masks, so a playout costs a few word
+ * operations per move. */
 #include "game.h"
 
 #include <stdio.h>
@@ -16,73 +27,143 @@
 #define W 8 /* stride of a square number */
 #define SQ(x, y) ((y) * W + (x))
 #define BIT(sq) ((uint64_t)1 << (sq))
+#define COLS(lo, hi) ((((uint64_t)2 << (hi)) - ((uint64_t)1 << (lo))) * 0x0101010101010101ull)
+#define LAYOUT 5 /* the float layout is at most LAYOUT x LAYOUT */
+
+/* move.w[2]: what a move is (placements leave it 0) */
+enum { MV_PLACE, MV_EXCHANGE, MV_PASS };
 
 struct state {
 	uint64_t men[2];  /* squares of player 1, player 2 */
 	uint64_t area;    /* the squares of the board */
+	uint64_t locked;  /* after the first exchange: its two squares */
 	uint8_t size;     /* the board is size x size */
 	uint8_t first;    /* player who placed first: 1 or 2 */
 	uint8_t placed;   /* checkers on the board */
-	uint8_t total;    /* checkers in the game: 24 */
+	uint8_t total;    /* checkers in the game: 24 or 36 */
+	uint8_t floating; /* float: the layout forms on the 8x8 board */
+	uint8_t exchange; /* exchange: two exchange turns follow placement */
+	uint8_t turns;    /* exchange turns taken (exchanges and passes) */
+	uint8_t box[4];   /* float: x0, x1, y0, y1 of the checkers so far */
 };
 
-/* Every line of three squares inside an n x n board, as masks. */
-struct lines {
-	int n;
-	uint64_t mask[2 * 8 * 8];
-};
+/* Start squares of the lines of three inside an 8-wide grid: a line going
+ * right (or up-right) must start in columns a-f, one going up-left in c-h,
+ * or its squares would wrap into the next row. */
+#define START_LEFT COLS(0, 5)
+#define START_RIGHT COLS(2, 7)
 
-static const struct lines *lines_for(int size)
+/* Lines of three within the squares of m: a line of four holds two, a line
+ * of five three. */
+static int lines_in(uint64_t m)
 {
-	static struct lines cache[9];
-	struct lines *l = &cache[size];
-	if (l->n)
-		return l;
-	static const int dir[4][2] = {{1, 0}, {0, 1}, {1, 1}, {1, -1}};
-	for (int y = 0; y < size; y++)
-		for (int x = 0; x < size; x++)
-			for (int d = 0; d < 4; d++) {
-				int x2 = x + 2 * dir[d][0], y2 = y + 2 * dir[d][1];
-				if (x2 < 0 || x2 >= size || y2 < 0 || y2 >= size)
-					continue;
-				l->mask[l->n++] = BIT(SQ(x, y)) |
-						  BIT(SQ(x + dir[d][0], y + dir[d][1])) |
-						  BIT(SQ(x2, y2));
-			}
-	return l;
+	return __builtin_popcountll(m & m >> 1 & m >> 2 & START_LEFT) +
+	       __builtin_popcountll(m & m >> W & m >> 2 * W) +
+	       __builtin_popcountll(m & m >> (W + 1) & m >> 2 * (W + 1) & START_LEFT) +
+	       __builtin_popcountll(m & m >> (W - 1) & m >> 2 * (W - 1) & START_RIGHT);
+}
+
+/* Rows lo..hi of the grid (0 <= lo <= hi <= 7). */
+static uint64_t rows(int lo, int hi)
+{
+	uint64_t top = hi == 7 ? ~(uint64_t)0 : BIT(W * (hi + 1)) - 1;
+	return top & ~(BIT(W * lo) - 1);
+}
+
+static int placing(const struct state *s)
+{
+	return s->placed < s->total;
+}
+
+static int over(const struct state *s)
+{
+	return !placing(s) && (!s->exchange || s->turns == 2);
 }
 
 static int to_move(const struct state *s)
 {
-	/* players alternate, starting with `first` */
-	return (s->placed % 2 == 0) ? s->first : 3 - s->first;
+	/* players alternate, starting with `first`; the placements are an
+	 * even number, so the exchange turns start with `first` too */
+	return ((s->placed + s->turns) % 2 == 0) ? s->first : 3 - s->first;
+}
+
+/* The squares a checker may go on now (occupied ones included): in a float
+ * game those that keep the layout within 5x5, else the board. */
+static uint64_t allowed(const struct state *s)
+{
+	if (!s->floating)
+		return s->area;
+	if (s->placed == 0)
+		return COLS(3, 4) & rows(3, 4);
+	const uint8_t *b = s->box;
+	int xlo = b[1] >= LAYOUT - 1 ? b[1] - (LAYOUT - 1) : 0;
+	int xhi = b[0] + LAYOUT - 1 <= 7 ? b[0] + LAYOUT - 1 : 7;
+	int ylo = b[3] >= LAYOUT - 1 ? b[3] - (LAYOUT - 1) : 0;
+	int yhi = b[2] + LAYOUT - 1 <= 7 ? b[2] + LAYOUT - 1 : 7;
+	return COLS(xlo, xhi) & rows(ylo, yhi);
+}
+
+/* The squares whose lines count: the board, or in a float game the
+ * bounding box of the checkers (the final 5x5 layout once all are down). */
+static uint64_t layout(const struct state *s)
+{
+	if (!s->floating)
+		return s->area;
+	if (s->placed == 0)
+		return 0;
+	return COLS(s->box[0], s->box[1]) & rows(s->box[2], s->box[3]);
+}
+
+/* Tic-tac-toes of player p (0 or 1).  Once the game is over the one empty
+ * square of the layout counts for both players (with size=6 there is none);
+ * before the end, exchange turns included, only a player's own checkers
+ * count, as SPEC.md reads the score of a game still running.  Lines of own
+ * checkers always lie inside the layout, which is why a float game needs
+ * no other clipping. */
+static int count(const struct state *s, int p)
+{
+	uint64_t ok = s->men[p];
+	if (over(s))
+		ok |= layout(s) & ~(s->men[0] | s->men[1]);
+	return lines_in(ok);
 }
 
 static int ct_init(void *st, struct game_options *opt, uint64_t seed, char *err)
 {
 	struct state *s = st;
-	long first = 0;
-	if (opt_int(opt, "first", 1, 2, &first, err) < 0)
+	long first = 0, size = 5;
+	int floating = 0, exchange = 0;
+	if (opt_int(opt, "first", 1, 2, &first, err) < 0 ||
+	    opt_int(opt, "size", 5, 6, &size, err) < 0 ||
+	    opt_flag(opt, "float", &floating, err) < 0 ||
+	    opt_flag(opt, "exchange", &exchange, err) < 0)
 		return -1;
+	if (floating && size != 5) {
+		snprintf(err, GAME_ERR_MAX,
+			 "float forms a 5x5 layout: it cannot be combined with size=%ld",
+			 size);
+		return -1;
+	}
 	if (!first) {
 		/* the rules toss coins for the starting player */
 		struct rng r;
 		rng_seed(&r, seed);
 		first = 1 + (long)rng_below(&r, 2);
 	}
-	s->size = 5;
+	s->size = floating ? 8 : (uint8_t)size;
 	s->first = (uint8_t)first;
-	s->total = 24;
-	for (int y = 0; y < s->size; y++)
-		for (int x = 0; x < s->size; x++)
-			s->area |= BIT(SQ(x, y));
+	s->total = size == 6 ? 36 : 24;
+	s->floating = (uint8_t)floating;
+	s->exchange = (uint8_t)exchange;
+	s->area = COLS(0, s->size - 1) & rows(0, s->size - 1);
 	return 0;
 }
 
 static void ct_describe(const void *st, struct text *out)
 {
 	const struct state *s = st;
-	text_printf(out, "first=%d", s->first);
+	text_printf(out, "first=%d size=%d float=%d exchange=%d", s->first,
+		    s->total == 36 ? 6 : 5, s->floating, s->exchange);
 }
 
 static int ct_players(const void *st)
@@ -91,40 +172,44 @@ static int ct_players(const void *st)
 	return 2;
 }
 
-/* Tic-tac-toes of player p (0 or 1).  Once the game is over the empty
- * square counts for both players. */
-static int count(const struct state *s, int p)
-{
-	const struct lines *l = lines_for(s->size);
-	uint64_t ok = s->men[p];
-	if (s->placed == s->total)
-		ok |= s->area & ~(s->men[0] | s->men[1]);
-	int n = 0;
-	for (int i = 0; i < l->n; i++)
-		n += (l->mask[i] & ~ok) == 0;
-	return n;
-}
-
 static struct game_status ct_status(const void *st)
 {
 	const struct state *s = st;
-	if (s->placed < s->total)
+	if (!over(s))
 		return (struct game_status){GAME_PLAY, to_move(s)};
 	int a = count(s, 0), b = count(s, 1);
 	return (struct game_status){GAME_OVER, a > b ? 1 : b > a ? 2 : 0};
 }
 
+/* The checkers of the mover and of the opponent that may take part in an
+ * exchange now. */
+static void exchangeable(const struct state *s, uint64_t *mine, uint64_t *theirs)
+{
+	int p = to_move(s) - 1;
+	*mine = s->men[p] & ~s->locked;
+	*theirs = s->men[1 - p] & ~s->locked;
+}
+
 static int ct_moves(const void *st, struct move *out)
 {
 	const struct state *s = st;
-	if (s->placed == s->total)
-		return 0;
-	uint64_t free_sq = s->area & ~(s->men[0] | s->men[1]);
 	int n = 0;
-	while (free_sq) {
-		out[n++] = (struct move){{(uint64_t)__builtin_ctzll(free_sq)}};
-		free_sq &= free_sq - 1;
+	if (over(s))
+		return 0;
+	if (placing(s)) {
+		uint64_t free_sq = allowed(s) & ~(s->men[0] | s->men[1]);
+		for (; free_sq; free_sq &= free_sq - 1)
+			out[n++] = (struct move){{(uint64_t)__builtin_ctzll(free_sq)}};
+		return n;
 	}
+	uint64_t mine, theirs;
+	exchangeable(s, &mine, &theirs);
+	for (uint64_t a = mine; a; a &= a - 1)
+		for (uint64_t b = theirs; b; b &= b - 1)
+			out[n++] = (struct move){{(uint64_t)__builtin_ctzll(a),
+						  (uint64_t)__builtin_ctzll(b),
+						  MV_EXCHANGE}};
+	out[n++] = (struct move){{0, 0, MV_PASS}};
 	return n;
 }
 
@@ -142,28 +227,130 @@ static void ct_roll(void *st, int value)
 static void ct_play(void *st, const struct move *mv)
 {
 	struct state *s = st;
-	s->men[to_move(s) - 1] |= BIT(mv->w[0]);
-	s->placed++;
+	int p = to_move(s) - 1;
+	if (mv->w[2] == MV_PLACE) {
+		int sq = (int)mv->w[0];
+		s->men[p] |= BIT(sq);
+		if (s->floating) {
+			uint8_t x = (uint8_t)(sq % W), y = (uint8_t)(sq / W);
+			uint8_t *b = s->box;
+			if (s->placed == 0) {
+				b[0] = b[1] = x;
+				b[2] = b[3] = y;
+			}
+			b[0] = x < b[0] ? x : b[0];
+			b[1] = x > b[1] ? x : b[1];
+			b[2] = y < b[2] ? y : b[2];
+			b[3] = y > b[3] ? y : b[3];
+		}
+		s->placed++;
+		return;
+	}
+	if (mv->w[2] == MV_EXCHANGE) {
+		uint64_t a = BIT(mv->w[0]), b = BIT(mv->w[1]);
+		s->men[p] = (s->men[p] & ~a) | b;
+		s->men[1 - p] = (s->men[1 - p] & ~b) | a;
+		/* the second exchanger may not touch these two checkers */
+		if (s->turns == 0)
+			s->locked = a | b;
+	}
+	s->turns++;
+}
+
+/* Reads one square of the board at *p into *sq; -1 when there is none. */
+static int read_square(const struct state *s, const char **p, int *sq)
+{
+	int x, y;
+	if (square_read(p, &x, &y) < 0 || x >= s->size || y < 0 || y >= s->size)
+		return -1;
+	*sq = SQ(x, y);
+	return 0;
+}
+
+/* Why a placement on sq (empty, on the board) breaks the float layout. */
+static void float_reason(const struct state *s, int sq, const char *text,
+			 char *err)
+{
+	if (s->placed == 0) {
+		snprintf(err, GAME_ERR_MAX,
+			 "the first checker goes on a centre square: d4, e4, d5 or e5");
+		return;
+	}
+	int x = sq % W, y = sq / W;
+	int x0 = x < s->box[0] ? x : s->box[0], x1 = x > s->box[1] ? x : s->box[1];
+	int y0 = y < s->box[2] ? y : s->box[2], y1 = y > s->box[3] ? y : s->box[3];
+	if (x1 - x0 >= LAYOUT)
+		snprintf(err, GAME_ERR_MAX,
+			 "%s would make the layout %d columns wide (5 at most)", text,
+			 x1 - x0 + 1);
+	else
+		snprintf(err, GAME_ERR_MAX,
+			 "%s would make the layout %d rows tall (5 at most)", text,
+			 y1 - y0 + 1);
+}
+
+static int parse_exchange(const struct state *s, const char *text,
+			  struct move *mv, char *err)
+{
+	if (strcmp(text, "pass") == 0) {
+		*mv = (struct move){{0, 0, MV_PASS}};
+		return 0;
+	}
+	const char *p = text;
+	int a, b;
+	if (read_square(s, &p, &a) < 0 || *p++ != ':' || read_square(s, &p, &b) < 0 ||
+	    *p) {
+		snprintf(err, GAME_ERR_MAX,
+			 "all checkers are placed: exchange with your square:their "
+			 "square (c3:d4) or pass");
+		return -1;
+	}
+	int me = to_move(s) - 1;
+	char name[8];
+	if (!(s->men[me] & BIT(a))) {
+		square_name(a % W, a / W, name);
+		snprintf(err, GAME_ERR_MAX, "%s is not your checker (write yours first)",
+			 name);
+		return -1;
+	}
+	if (!(s->men[1 - me] & BIT(b))) {
+		square_name(b % W, b / W, name);
+		snprintf(err, GAME_ERR_MAX, "%s is not your opponent's checker", name);
+		return -1;
+	}
+	if (s->locked & (BIT(a) | BIT(b))) {
+		square_name((s->locked & BIT(a) ? a : b) % W,
+			    (s->locked & BIT(a) ? a : b) / W, name);
+		snprintf(err, GAME_ERR_MAX,
+			 "the checker on %s was exchanged by the first player", name);
+		return -1;
+	}
+	*mv = (struct move){{(uint64_t)a, (uint64_t)b, MV_EXCHANGE}};
+	return 0;
 }
 
 static int ct_parse(const void *st, const char *text, struct move *mv, char *err)
 {
 	const struct state *s = st;
-	int x, y;
+	if (over(s)) {
+		snprintf(err, GAME_ERR_MAX, "the game is over");
+		return -1;
+	}
+	if (!placing(s))
+		return parse_exchange(s, text, mv, err);
 	const char *p = text;
-	if (square_read(&p, &x, &y) < 0 || *p || x >= s->size || y < 0 ||
-	    y >= s->size) {
+	int sq;
+	if (read_square(s, &p, &sq) < 0 || *p) {
 		snprintf(err, GAME_ERR_MAX, "%s is not a square of the %dx%d board",
 			 text, s->size, s->size);
 		return -1;
 	}
-	if (s->placed == s->total) {
-		snprintf(err, GAME_ERR_MAX, "the game is over");
-		return -1;
-	}
-	int sq = SQ(x, y);
 	if ((s->men[0] | s->men[1]) & BIT(sq)) {
 		snprintf(err, GAME_ERR_MAX, "%s is occupied", text);
+		return -1;
+	}
+	if (!(allowed(s) & BIT(sq))) {
+		float_reason(s, sq, text, err);
 		return -1;
 	}
 	*mv = (struct move){{(uint64_t)sq}};
@@ -173,7 +360,16 @@ static int ct_parse(const void *st, const char *text, struct move *mv, char *err
 static void ct_format(const void *st, const struct move *mv, char *buf)
 {
 	(void)st;
+	if (mv->w[2] == MV_PASS) {
+		strcpy(buf, "pass");
+		return;
+	}
 	square_name((int)(mv->w[0] % W), (int)(mv->w[0] / W), buf);
+	if (mv->w[2] == MV_EXCHANGE) {
+		size_t n = strlen(buf);
+		buf[n] = ':';
+		square_name((int)(mv->w[1] % W), (int)(mv->w[1] / W), buf + n + 1);
+	}
 }
 
 static void ct_score(const void *st, int *points)
@@ -188,11 +384,16 @@ static void ct_show(const void *st, struct text *out)
 	const struct state *s = st;
 	int pts[2];
 	ct_score(s, pts);
+	/* float: '-' marks squares no checker may reach any more */
+	uint64_t reach = placing(s) ? allowed(s) : layout(s);
 	for (int y = s->size - 1; y >= 0; y--) {
 		text_printf(out, "%2d ", y + 1);
 		for (int x = 0; x < s->size; x++) {
 			uint64_t b = BIT(SQ(x, y));
-			text_puts(out, s->men[0] & b ? " X" : s->men[1] & b ? " O" : " .");
+			text_puts(out, s->men[0] & b   ? " X"
+				       : s->men[1] & b ? " O"
+				       : reach & b     ? " ."
+						       : " -");
 		}
 		text_putc(out, '\n');
 	}
@@ -204,36 +405,65 @@ static void ct_show(const void *st, struct text *out)
 	int left2 = s->total / 2 - __builtin_popcountll(s->men[1]);
 	text_printf(out, "X player 1: %d in hand, %d tic-tac-toes\n", left1, pts[0]);
 	text_printf(out, "O player 2: %d in hand, %d tic-tac-toes\n", left2, pts[1]);
+	if (s->locked) {
+		char a[8], b[8];
+		int sa = __builtin_ctzll(s->locked), sb = 63 - __builtin_clzll(s->locked);
+		square_name(sa % W, sa / W, a);
+		square_name(sb % W, sb / W, b);
+		text_printf(out, "exchanged, not to be used again: %s %s\n", a, b);
+	}
 	struct game_status g = ct_status(s);
 	if (g.phase == GAME_PLAY)
-		text_printf(out, "%c (player %d) to place\n", g.player == 1 ? 'X' : 'O',
-			    g.player);
+		text_printf(out, "%c (player %d) to %s\n", g.player == 1 ? 'X' : 'O',
+			    g.player, placing(s) ? "place" : "exchange or pass");
 	else if (g.player)
 		text_printf(out, "game over: player %d wins\n", g.player);
 	else
 		text_puts(out, "game over: draw\n");
 }
 
+/* The k-th set bit of m (k < popcount(m)). */
+static int nth_bit(uint64_t m, uint32_t k)
+{
+	for (; k; k--)
+		m &= m - 1;
+	return __builtin_ctzll(m);
+}
+
 static int ct_random_move(const void *st, struct rng *r, struct move *mv)
 {
 	const struct state *s = st;
-	uint64_t free_sq = s->area & ~(s->men[0] | s->men[1]);
-	if (s->placed == s->total || !free_sq)
+	if (over(s))
 		return -1;
-	/* pick the k-th set bit */
-	for (uint32_t k = rng_below(r, (uint32_t)__builtin_popcountll(free_sq)); k;
-	     k--)
-		free_sq &= free_sq - 1;
-	*mv = (struct move){{(uint64_t)__builtin_ctzll(free_sq)}};
+	if (placing(s)) {
+		uint64_t free_sq = allowed(s) & ~(s->men[0] | s->men[1]);
+		if (!free_sq)
+			return -1;
+		int sq = nth_bit(free_sq, rng_below(r, (uint32_t)__builtin_popcountll(free_sq)));
+		*mv = (struct move){{(uint64_t)sq}};
+		return 0;
+	}
+	/* uniform over moves(): every pair of checkers, and pass */
+	uint64_t mine, theirs;
+	exchangeable(s, &mine, &theirs);
+	uint32_t na = (uint32_t)__builtin_popcountll(mine);
+	uint32_t nb = (uint32_t)__builtin_popcountll(theirs);
+	uint32_t k = rng_below(r, na * nb + 1);
+	if (k == na * nb)
+		*mv = (struct move){{0, 0, MV_PASS}};
+	else
+		*mv = (struct move){{(uint64_t)nth_bit(mine, k / nb),
+				     (uint64_t)nth_bit(theirs, k % nb), MV_EXCHANGE}};
 	return 0;
 }
 
 const struct game game_checkertoe = {
 	.name = "checkertoe",
 	.title = "Tic-Tac-Toe On A Checkerboard",
-	.summary = "2 players; options first=1|2",
+	.summary = "2 players; options first=1|2 size=5|6 float exchange",
 	.state_size = sizeof(struct state),
-	.max_moves = 64,
+	/* exchange on the 6x6 board: 18 x 18 pairs and pass */
+	.max_moves = 18 * 18 + 1,
 	.init = ct_init,
 	.describe = ct_describe,
 	.players = ct_players,

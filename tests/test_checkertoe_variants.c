@@ -1,0 +1,417 @@
+/* test_checkertoe_variants.c: the three variations of Tic-Tac-Toe On A
+ * Checkerboard (size=6, float, exchange), through the protocol. */
+#include "test_util.h"
+
+/* Sends "play M" for every square of xs and os alternately, xs first. */
+static void play_both(struct session *s, const char *xs, const char *os)
+{
+	char a[512], b[512], cmd[32];
+	snprintf(a, sizeof a, "%s", xs);
+	snprintf(b, sizeof b, "%s", os);
+	char *pa, *pb, *x = strtok_r(a, " ", &pa), *o = strtok_r(b, " ", &pb);
+	while (x || o) {
+		if (x) {
+			snprintf(cmd, sizeof cmd, "play %s", x);
+			ok(s, cmd);
+			x = strtok_r(NULL, " ", &pa);
+		}
+		if (o) {
+			snprintf(cmd, sizeof cmd, "play %s", o);
+			ok(s, cmd);
+			o = strtok_r(NULL, " ", &pb);
+		}
+	}
+}
+
+/* The character showboard draws on square x, y (from 0) of a board with
+ * `rows` rows. */
+static char cell(const char *board, int rows, int x, int y)
+{
+	const char *p = board + strspn(board, "\n");
+	for (int i = 0; i < rows - 1 - y; i++)
+		p = strchr(p, '\n') + 1;
+	p += strspn(p, " 0123456789");
+	return p[2 * x];
+}
+
+static int count_words(const char *s)
+{
+	int n = 0;
+	for (const char *p = s; *p; p++)
+		n += *p != ' ' && (p == s || p[-1] == ' ');
+	return n;
+}
+
+static int has_word(const char *list, const char *w)
+{
+	size_t n = strlen(w);
+	for (const char *p = strstr(list, w); p; p = strstr(p + 1, w))
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+			return 1;
+	return 0;
+}
+
+START_TEST(test_options)
+{
+	struct session *s = quiet_session();
+	ok(s, "newgame checkertoe seed=5 first=2");
+	ck_assert(strstr(ok(s, "history"),
+			 "newgame checkertoe seed=5 first=2 size=5 float=0 exchange=0"));
+	ok(s, "newgame checkertoe seed=5 first=1 size=6 exchange");
+	ck_assert(strstr(ok(s, "history"), "first=1 size=6 float=0 exchange=1"));
+	ok(s, "newgame checkertoe seed=5 first=1 float=1 exchange=1");
+	ck_assert(strstr(ok(s, "history"), "first=1 size=5 float=1 exchange=1"));
+	ok(s, "newgame checkertoe seed=5 first=1 float=0 exchange=0 size=5");
+	ck_assert(strstr(ok(s, "history"), "first=1 size=5 float=0 exchange=0"));
+	/* float builds a 5x5 layout: size=6 makes no sense with it */
+	ck_assert(strstr(bad(s, "newgame checkertoe float size=6"), "float"));
+	/* the failed newgame kept the game */
+	ck_assert(strstr(ok(s, "history"), "first=1 size=5 float=0 exchange=0"));
+	ck_assert(strstr(bad(s, "newgame checkertoe size=7"), "size"));
+	ck_assert(strstr(bad(s, "newgame checkertoe size=4"), "size"));
+	ck_assert(strstr(bad(s, "newgame checkertoe exchange=yes"), "exchange"));
+	ck_assert(strstr(bad(s, "newgame checkertoe float=2"), "float"));
+	session_free(s);
+}
+END_TEST
+
+/* 6x6, first=1, placed so that the board ends
+ *   6  X X X X O O
+ *   5  O O X O X O
+ *   4  X O X O O X
+ *   3  X O X X O O
+ *   2  O X O X X O
+ *   1  X X O O X O
+ *      a b c d e f */
+static const char *six_x = "a1 b1 e1 b2 d2 e2 a3 c3 d3 a4 c4 f4 c5 e5 a6 b6 c6 d6";
+static const char *six_o = "c1 d1 f1 a2 c2 f2 b3 e3 f3 b4 d4 e4 a5 b5 d5 f5 e6 f6";
+
+START_TEST(test_six_by_six)
+{
+	struct session *s = quiet_session();
+	ok(s, "newgame checkertoe seed=1 first=1 size=6");
+	ck_assert_str_eq(ok(s, "moves"),
+			 "a1 b1 c1 d1 e1 f1 a2 b2 c2 d2 e2 f2 a3 b3 c3 d3 e3 f3 "
+			 "a4 b4 c4 d4 e4 f4 a5 b5 c5 d5 e5 f5 a6 b6 c6 d6 e6 f6");
+	ck_assert(strstr(bad(s, "play g1"), "illegal move"));
+	ck_assert(strstr(bad(s, "play a7"), "illegal move"));
+	play_both(s, six_x, six_o);
+	/* Counted by hand.  X: a6-b6-c6-d6 (four in a row: two),
+	 * c3-c4-c5-c6 (two), a1-b2-c3, e1-d2-c3, e2-d3-c4 and f4-e5-d6: 8.
+	 * O: b3-b4-b5, f1-f2-f3, d1-c2-b3, f2-e3-d4 and f3-e4-d5: 5.  Every
+	 * square is taken, so no empty square helps anybody. */
+	ck_assert_str_eq(ok(s, "score"), "8 5");
+	ck_assert_str_eq(ok(s, "status"), "over 1");
+	ck_assert_str_eq(ok(s, "moves"), "");
+	ck_assert(strstr(ok(s, "showboard"), "0 in hand") != NULL);
+	ck_assert(strchr(ok(s, "showboard"), '.') == NULL);
+	/* one move earlier f6 was empty and counted for nobody: the same
+	 * lines, as none runs through f6 */
+	ok(s, "undo");
+	ck_assert_str_eq(ok(s, "status"), "play 2");
+	ck_assert_str_eq(ok(s, "score"), "8 5");
+	/* and 18 checkers each: the 36th was player 2's */
+	ck_assert(strstr(ok(s, "showboard"), "O player 2: 1 in hand"));
+	session_free(s);
+}
+END_TEST
+
+START_TEST(test_float_start_and_columns)
+{
+	struct session *s = quiet_session();
+	ok(s, "newgame checkertoe seed=1 first=1 float");
+	ck_assert_str_eq(ok(s, "moves"), "d4 e4 d5 e5");
+	ck_assert(strstr(bad(s, "play a1"), "centre"));
+	ck_assert(strstr(bad(s, "play i1"), "illegal move"));
+	ok(s, "play d4");
+	ok(s, "play h4"); /* columns d-h: five */
+	const char *m = ok(s, "moves");
+	ck_assert_int_eq(count_words(m), 5 * 8 - 2);
+	ck_assert(!has_word(m, "c4") && !has_word(m, "c1") && has_word(m, "d8"));
+	ck_assert(strstr(bad(s, "play c4"), "6 columns"));
+	ck_assert(strstr(bad(s, "play a8"), "columns"));
+	ck_assert(strstr(bad(s, "play h4"), "occupied"));
+	ok(s, "play e8"); /* rows 4-8: five */
+	ck_assert(strstr(bad(s, "play e3"), "6 rows"));
+	ck_assert(!has_word(ok(s, "moves"), "e3"));
+	ck_assert_str_eq(ok(s, "status"), "play 2");
+	session_free(s);
+}
+END_TEST
+
+/* Reads a square name; x, y from 0. */
+static void square_of(const char *t, int *x, int *y)
+{
+	*x = t[0] - 'a';
+	*y = t[1] - '1';
+}
+
+/* In random float games, `moves` lists exactly the empty squares that keep
+ * the bounding box of all checkers within 5 columns and 5 rows. */
+START_TEST(test_float_moves_are_the_layout)
+{
+	struct session *s = quiet_session();
+	ok(s, "set level 0");
+	ok(s, "set seed 3");
+	for (int g = 0; g < 20; g++) {
+		char cmd[64];
+		snprintf(cmd, sizeof cmd, "newgame checkertoe float seed=%d", g);
+		ok(s, cmd);
+		int taken[8][8] = {{0}}, x0 = 8, x1 = -1, y0 = 8, y1 = -1;
+		for (int i = 0; i < 24; i++) {
+			char want[512] = "", got[512], name[16];
+			for (int y = 0; y < 8; y++)
+				for (int x = 0; x < 8; x++) {
+					int w = (x > x1 ? x : x1) - (x < x0 ? x : x0);
+					int h = (y > y1 ? y : y1) - (y < y0 ? y : y0);
+					int ok_sq = i == 0 ? (x == 3 || x == 4) && (y == 3 || y == 4)
+							   : w < 5 && h < 5;
+					if (taken[y][x] || !ok_sq)
+						continue;
+					snprintf(name, sizeof name, "%c%d", 'a' + x, y + 1);
+					if (*want)
+						strcat(want, " ");
+					strcat(want, name);
+				}
+			KEEP(got, ok(s, "moves"));
+			ck_assert_str_eq(got, want);
+			int x, y;
+			square_of(ok(s, "genmove"), &x, &y);
+			taken[y][x] = 1;
+			x0 = x < x0 ? x : x0, x1 = x > x1 ? x : x1;
+			y0 = y < y0 ? y : y0, y1 = y > y1 ? y : y1;
+		}
+		ck_assert_int_eq(x1 - x0, 4);
+		ck_assert_int_eq(y1 - y0, 4);
+		ck_assert(strncmp(ok(s, "status"), "over", 4) == 0);
+	}
+	session_free(s);
+}
+END_TEST
+
+/* A float game is the 5x5 game moved on the big board: the same placements
+ * shifted give the same score at every step, so only lines inside the
+ * layout count and only its own empty square counts at the end (the big
+ * board's other empty squares do not). */
+START_TEST(test_float_scores_like_the_moved_5x5)
+{
+	struct session *plain = quiet_session(), *fl = quiet_session();
+	ok(plain, "set level 0");
+	ok(plain, "set seed 11");
+	for (int g = 0; g < 30; g++) {
+		char cmd[256], sq[24][8];
+		snprintf(cmd, sizeof cmd, "newgame checkertoe first=1 seed=%d", g);
+		ok(plain, cmd);
+		for (int i = 0; i < 24; i++)
+			KEEP(sq[i], ok(plain, "genmove"));
+		ok(plain, cmd);
+		int x, y;
+		square_of(sq[0], &x, &y);
+		/* a shift that puts the first checker on a centre square (d or e,
+		 * 4 or 5) and keeps the 5x5 area on the 8x8 board */
+		int dx = x <= 3 ? 3 - x : 0, dy = y <= 3 ? 3 - y : 0;
+		ok(fl, "newgame checkertoe first=1 float seed=1");
+		for (int i = 0; i < 24; i++) {
+			char a[32], b[32];
+			square_of(sq[i], &x, &y);
+			snprintf(cmd, sizeof cmd, "play %c%d", 'a' + x + dx, y + dy + 1);
+			ok(fl, cmd);
+			snprintf(cmd, sizeof cmd, "play %s", sq[i]);
+			ok(plain, cmd);
+			KEEP(a, ok(plain, "score"));
+			KEEP(b, ok(fl, "score"));
+			ck_assert_str_eq(a, b);
+		}
+		char a[32], b[32];
+		KEEP(a, ok(plain, "status"));
+		KEEP(b, ok(fl, "status"));
+		ck_assert_str_eq(a, b);
+	}
+	session_free(plain);
+	session_free(fl);
+}
+END_TEST
+
+/* The checkerboard pattern with c3 empty, first=1. */
+static const char *pat_x = "a1 c1 e1 b2 d2 a3 e3 b4 d4 a5 c5 e5";
+static const char *pat_o = "b1 d1 a2 c2 e2 b3 d3 a4 c4 e4 b5 d5";
+
+START_TEST(test_exchange_swaps_and_locks)
+{
+	struct session *s = quiet_session();
+	ok(s, "newgame checkertoe seed=1 first=1 exchange");
+	play_both(s, pat_x, pat_o);
+	/* all placed: the starting player exchanges or passes */
+	ck_assert_str_eq(ok(s, "status"), "play 1");
+	const char *m = ok(s, "moves");
+	ck_assert_int_eq(count_words(m), 12 * 12 + 1);
+	ck_assert(has_word(m, "a1:b1") && has_word(m, "pass"));
+	ck_assert(!has_word(m, "b1:a1") && !has_word(m, "c3"));
+	ck_assert(strstr(bad(s, "play c3"), "illegal move"));
+	ck_assert(strstr(bad(s, "play b1:a1"), "not your checker"));
+	ck_assert(strstr(bad(s, "play a1:c1"), "not your opponent"));
+	ck_assert(strstr(bad(s, "play a1:c3"), "not your opponent"));
+	ck_assert(strstr(bad(s, "play a1-b1"), "illegal move"));
+
+	ok(s, "play a1:b1");
+	char board[1024];
+	KEEP(board, ok(s, "showboard"));
+	ck_assert_int_eq(cell(board, 5, 0, 0), 'O');
+	ck_assert_int_eq(cell(board, 5, 1, 0), 'X');
+	ck_assert_str_eq(ok(s, "status"), "play 2");
+	/* player 2 may not use either exchanged checker: the O now on a1
+	 * nor the X now on b1 */
+	ck_assert(strstr(bad(s, "play a1:c1"), "exchanged"));
+	ck_assert(strstr(bad(s, "play d1:b1"), "exchanged"));
+	m = ok(s, "moves");
+	ck_assert_int_eq(count_words(m), 11 * 11 + 1);
+	ck_assert(!strstr(m, "a1") && !strstr(m, "b1") && has_word(m, "d1:c1"));
+
+	/* a pass ends the game */
+	ok(s, "play pass");
+	ck_assert_str_eq(ok(s, "moves"), "");
+	char score[32], status[32];
+	KEEP(score, ok(s, "score"));
+	KEEP(status, ok(s, "status"));
+	ck_assert(strstr(ok(s, "history"), "play a1:b1\nplay pass"));
+	ck_assert(strstr(bad(s, "play pass"), "over"));
+
+	/* the same as a plain game placed that way from the start */
+	struct session *t = quiet_session();
+	ok(t, "newgame checkertoe seed=1 first=1");
+	play_both(t, "b1 c1 e1 b2 d2 a3 e3 b4 d4 a5 c5 e5",
+		  "a1 d1 a2 c2 e2 b3 d3 a4 c4 e4 b5 d5");
+	ck_assert_str_eq(ok(t, "score"), score);
+	ck_assert_str_eq(ok(t, "status"), status);
+	session_free(t);
+
+	/* undo gives back the exchange turn and the original board */
+	ok(s, "undo");
+	ok(s, "undo");
+	ck_assert_int_eq(count_words(ok(s, "moves")), 12 * 12 + 1);
+	KEEP(board, ok(s, "showboard"));
+	ck_assert_int_eq(cell(board, 5, 0, 0), 'X');
+	ck_assert_int_eq(cell(board, 5, 1, 0), 'O');
+	session_free(s);
+}
+END_TEST
+
+START_TEST(test_exchange_pass_then_free)
+{
+	struct session *s = quiet_session();
+	ok(s, "newgame checkertoe seed=1 first=2 exchange");
+	/* player 2 starts, so it places pat_x and exchanges first */
+	play_both(s, pat_x, pat_o);
+	ck_assert_str_eq(ok(s, "status"), "play 2");
+	/* the game is not over yet: only own checkers count (the X pattern
+	 * has 4 such lines, the O pattern 8) */
+	ck_assert_str_eq(ok(s, "score"), "8 4");
+	ok(s, "play pass");
+	/* nothing was exchanged: player 1 may use any pair */
+	ck_assert_str_eq(ok(s, "status"), "play 1");
+	ck_assert_int_eq(count_words(ok(s, "moves")), 12 * 12 + 1);
+	/* player 1 (X, on the pat_o squares) swaps its b1 with player 2's b2 */
+	ok(s, "play b1:b2");
+	char board[1024];
+	KEEP(board, ok(s, "showboard"));
+	ck_assert_int_eq(cell(board, 5, 1, 0), 'O');
+	ck_assert_int_eq(cell(board, 5, 1, 1), 'X');
+	ck_assert(strncmp(ok(s, "status"), "over", 4) == 0);
+	/* two passes end the game as placed: a draw, 10 10, the empty c3
+	 * now counting for both */
+	ok(s, "undo");
+	ok(s, "play pass");
+	ck_assert_str_eq(ok(s, "status"), "over draw");
+	ck_assert_str_eq(ok(s, "score"), "10 10");
+	session_free(s);
+}
+END_TEST
+
+START_TEST(test_exchange_combines)
+{
+	struct session *s = quiet_session();
+	ok(s, "newgame checkertoe seed=2 first=1 size=6 exchange");
+	play_both(s, six_x, six_o);
+	ck_assert_str_eq(ok(s, "status"), "play 1");
+	ck_assert_int_eq(count_words(ok(s, "moves")), 18 * 18 + 1);
+	ok(s, "play c6:e6");
+	/* player 2's checker that went from e6 to c6 is locked */
+	ck_assert(strstr(bad(s, "play c6:a6"), "exchanged"));
+	ck_assert(strstr(bad(s, "play e6:a6"), "not your checker"));
+	ck_assert_int_eq(count_words(ok(s, "moves")), 17 * 17 + 1);
+	ok(s, "play e4:f4");
+	ck_assert(strncmp(ok(s, "status"), "over", 4) == 0);
+
+	ok(s, "newgame checkertoe seed=2 first=1 float exchange");
+	/* the pattern moved up and right by three */
+	play_both(s, "d4 f4 h4 e5 g5 d6 h6 e7 g7 d8 f8 h8",
+		  "e4 g4 d5 f5 h5 e6 g6 d7 f7 h7 e8 g8");
+	ck_assert_str_eq(ok(s, "score"), "4 8");
+	ck_assert_int_eq(count_words(ok(s, "moves")), 12 * 12 + 1);
+	ck_assert(strstr(bad(s, "play a1:b1"), "illegal move"));
+	ok(s, "play d4:e4");
+	ok(s, "play pass");
+	ck_assert(strncmp(ok(s, "status"), "over", 4) == 0);
+	session_free(s);
+}
+END_TEST
+
+/* Random games of every variant: history rebuilds the same game, and undo
+ * all the way back gives the start again. */
+START_TEST(test_history_replays)
+{
+	static const char *opts[] = {"", "size=6", "float", "exchange",
+				     "float exchange", "size=6 exchange"};
+	struct session *s = quiet_session(), *t = quiet_session();
+	ok(s, "set level 0");
+	ok(s, "set seed 9");
+	for (int g = 0; g < 24; g++) {
+		char cmd[128], hist[4096], a[1024], b[1024];
+		snprintf(cmd, sizeof cmd, "newgame checkertoe seed=%d %s", g, opts[g % 6]);
+		ok(s, cmd);
+		char start[1024];
+		KEEP(start, ok(s, "showboard"));
+		int n = 0;
+		while (strncmp(ok(s, "status"), "play", 4) == 0) {
+			ok(s, "genmove");
+			n++;
+		}
+		KEEP(hist, ok(s, "history"));
+		char *save;
+		for (char *line = strtok_r(hist, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save))
+			ok(t, line);
+		KEEP(a, ok(s, "showboard"));
+		KEEP(b, ok(t, "showboard"));
+		ck_assert_str_eq(a, b);
+		KEEP(a, ok(s, "score"));
+		KEEP(b, ok(t, "score"));
+		ck_assert_str_eq(a, b);
+		while (n--)
+			ok(s, "undo");
+		ck_assert_str_eq(ok(s, "showboard"), start);
+	}
+	session_free(s);
+	session_free(t);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *su = suite_create("checkertoe_variants");
+	TCase *tc = tcase_create("variants");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_options);
+	tcase_add_test(tc, test_six_by_six);
+	tcase_add_test(tc, test_float_start_and_columns);
+	tcase_add_test(tc, test_float_moves_are_the_layout);
+	tcase_add_test(tc, test_float_scores_like_the_moved_5x5);
+	tcase_add_test(tc, test_exchange_swaps_and_locks);
+	tcase_add_test(tc, test_exchange_pass_then_free);
+	tcase_add_test(tc, test_exchange_combines);
+	tcase_add_test(tc, test_history_replays);
+	suite_add_tcase(su, tc);
+	return su;
+}
+
+TEST_MAIN()
