@@ -7,6 +7,7 @@ const struct game *const game_table[] = {
 	&game_checkertoe,
 	&game_takebacktoe,
 	&game_takeitaway,
+	&game_abstractoe,
 	NULL,
 };
 

@@ -1,0 +1,618 @@
+/* abstractoe.c: Abs-Trac-Toe.
+ *
+ * An irregular figure is cut by two vertical and two horizontal straight
+ * lines into a 3x3 grid of sections, then by one bending line into regions.
+ * Players claim vacant regions in turn; each pair of one player's regions
+ * that share a border of positive length scores that player a point.
+ *
+ * Everything lies on a lattice of W x H unit cells (W, H at most 24).  The
+ * figure is a set of cells whose boundary is the outline; the straight lines
+ * run along lattice lines; the bending line is a path along lattice edges
+ * from lattice point to lattice point.  A region is a connected set of cells
+ * of the figure, cells being linked across an edge that no line and no
+ * outline covers.  Two regions share a border when a lattice edge separates
+ * a cell of one from a cell of the other, so touching at a corner never
+ * counts.
+ *
+ * Lattice points (vertices) are named like squares: column letter from `a`
+ * (x = 0) and row number from 1 (y = 0), so a cell and its lower-left
+ * corner share a name.  A drawn line is written as its corner points,
+ * `b4-h4-h9-m9`.
+ *
+ * A move is encoded as one 256-bit number (struct move, bit i of word i/64):
+ * bit 0 is the kind.  A claim (kind 0) has the region in bits 1-7.  A line
+ * (kind 1) has its start vertex y * (W + 1) + x in bits 1-10, its length in
+ * unit steps in bits 11-17 and each step's direction in two bits from bit 18
+ * on, which leaves room for ABT_MAX_STEPS = (256 - 18) / 2 steps.
+ *
+ * The lattice geometry (checking, reading and drawing figures and lines)
+ * is in abstractoe_board.c; this file holds the game around it. */
+#include "abstractoe_board.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAXW ABT_MAXW
+#define MAXH ABT_MAXH
+#define MAX_STEPS ABT_MAX_STEPS
+#define MAX_REGIONS ABT_MAX_REGIONS
+#define MAX_PAIRS (3 * MAX_REGIONS) /* a planar graph: edges < 3 V */
+
+static const char MARK[GAME_MAX_PLAYERS] = {'X', 'O', '#', '@'};
+
+/* The board as its region map and the list of bordering pairs, so that a
+ * claim and a score need no geometry; the figure is the map's nonzero
+ * cells. */
+struct state {
+	uint8_t w, h;
+	uint8_t vx[2], hy[2];
+	uint8_t players;   /* 1..4; 1 is the solo puzzle */
+	uint8_t draw;      /* the game began with player 1 drawing the line */
+	uint8_t drawn;     /* the bending line is on the board */
+	uint8_t nregions;  /* regions now: the 9 sections until the line */
+	uint8_t claims;    /* regions claimed so far */
+	uint8_t unused;
+	uint16_t npairs;   /* pairs of regions sharing a border */
+	struct move line;  /* the bending line as a line move (zero before) */
+	uint8_t cell[MAXW * MAXH];   /* region of cell y * MAXW + x, 0 outside */
+	uint8_t owner[MAX_REGIONS + 1]; /* player (solo: mark) or 0 */
+	uint8_t pair[MAX_PAIRS][2];  /* a < b, sorted */
+};
+
+/* ---- move bits ---- */
+
+static uint64_t get_bits(const struct move *m, int pos, int n)
+{
+	uint64_t v = 0;
+	for (int i = 0; i < n; i++, pos++)
+		v |= ((m->w[pos / 64] >> (pos % 64)) & 1) << i;
+	return v;
+}
+
+static void put_bits(struct move *m, int pos, int n, uint64_t v)
+{
+	for (int i = 0; i < n; i++, pos++)
+		if ((v >> i) & 1)
+			m->w[pos / 64] |= (uint64_t)1 << (pos % 64);
+}
+
+static struct move claim_move(int region)
+{
+	return (struct move){{(uint64_t)region << 1}};
+}
+
+static int is_line_move(const struct move *m)
+{
+	return (int)(m->w[0] & 1);
+}
+
+static struct move walk_encode(const struct abt_walk *wk, int w)
+{
+	struct move m = {{0}};
+	put_bits(&m, 0, 1, 1);
+	put_bits(&m, 1, 10, (uint64_t)(wk->y0 * (w + 1) + wk->x0));
+	put_bits(&m, 11, 7, (uint64_t)wk->n);
+	for (int i = 0; i < wk->n; i++)
+		put_bits(&m, 18 + 2 * i, 2, wk->dir[i]);
+	return m;
+}
+
+static void walk_decode(const struct move *m, int w, struct abt_walk *wk)
+{
+	int v = (int)get_bits(m, 1, 10);
+	wk->x0 = v % (w + 1);
+	wk->y0 = v / (w + 1);
+	wk->n = (int)get_bits(m, 11, 7);
+	if (wk->n > MAX_STEPS)
+		wk->n = MAX_STEPS;
+	for (int i = 0; i < wk->n; i++)
+		wk->dir[i] = (uint8_t)get_bits(m, 18 + 2 * i, 2);
+}
+
+static void geo_of(const struct state *s, struct abt_geo *g)
+{
+	memset(g, 0, sizeof *g);
+	g->w = s->w, g->h = s->h;
+	for (int i = 0; i < 2; i++)
+		g->vx[i] = s->vx[i], g->hy[i] = s->hy[i];
+	for (int i = 0; i < MAXW * MAXH; i++)
+		g->in[i] = s->cell[i] != 0;
+}
+
+/* Writes the board into s: the geometry, the regions the straight lines
+ * and the walk (NULL: none yet) make, their adjacency.  The caller checked
+ * the geometry and the walk. */
+static void build(struct state *s, const struct abt_geo *g,
+		  const struct abt_walk *wk)
+{
+	int size[MAX_REGIONS + 1];
+	s->w = (uint8_t)g->w, s->h = (uint8_t)g->h;
+	for (int i = 0; i < 2; i++)
+		s->vx[i] = (uint8_t)g->vx[i], s->hy[i] = (uint8_t)g->hy[i];
+	int n = abt_regions(g, wk, s->cell, size);
+	s->nregions = (uint8_t)(n < 0 ? 0 : n);
+	s->drawn = wk != NULL;
+	memset(&s->line, 0, sizeof s->line);
+	if (wk)
+		s->line = walk_encode(wk, g->w);
+	/* pairs, sorted: mark them in a matrix, then read it in order */
+	uint64_t adj[MAX_REGIONS + 1][(MAX_REGIONS + 64) / 64] = {{0}};
+	for (int y = 0; y < g->h; y++)
+		for (int x = 0; x < g->w; x++) {
+			int a = s->cell[y * MAXW + x];
+			if (!a)
+				continue;
+			int b1 = x + 1 < g->w ? s->cell[y * MAXW + x + 1] : 0;
+			int b2 = y + 1 < g->h ? s->cell[(y + 1) * MAXW + x] : 0;
+			int nb[2] = {b1, b2};
+			for (int k = 0; k < 2; k++) {
+				int lo = a < nb[k] ? a : nb[k], hi = a + nb[k] - lo;
+				if (nb[k] && nb[k] != a)
+					adj[lo][hi / 64] |= (uint64_t)1 << (hi % 64);
+			}
+		}
+	memset(s->pair, 0, sizeof s->pair);
+	int np = 0;
+	for (int a = 1; a <= s->nregions; a++)
+		for (int b = a + 1; b <= s->nregions; b++)
+			if ((adj[a][b / 64] >> (b % 64) & 1) && np < MAX_PAIRS) {
+				s->pair[np][0] = (uint8_t)a;
+				s->pair[np][1] = (uint8_t)b;
+				np++;
+			}
+	s->npairs = (uint16_t)np;
+}
+
+/* ---- the game ---- */
+
+static int ab_init(void *st, struct game_options *opt, uint64_t seed, char *err)
+{
+	struct state *s = st;
+	long players = 2;
+	int draw = 0;
+	if (opt_int(opt, "players", 1, 4, &players, err) < 0 ||
+	    opt_flag(opt, "draw", &draw, err) < 0)
+		return -1;
+	const char *outline = opt_str(opt, "outline");
+	const char *vl = opt_str(opt, "vlines"), *hl = opt_str(opt, "hlines");
+	const char *line = opt_str(opt, "line");
+	if (draw && line)
+		return abt_fail(err,
+				"draw=1 and line= cannot be combined: with draw=1 player 1 draws the line");
+	if (!outline != !vl || !outline != !hl)
+		return abt_fail(err, "outline=, vlines= and hlines= go together");
+	struct rng r;
+	rng_seed(&r, seed);
+	struct abt_geo g;
+	if (outline) {
+		char e2[GAME_ERR_MAX];
+		memset(&g, 0, sizeof g);
+		if (abt_read_outline(outline, &g, err) < 0 ||
+		    abt_read_lines(vl, 1, g.w, g.vx, err) < 0 ||
+		    abt_read_lines(hl, 0, g.h, g.hy, err) < 0)
+			return -1;
+		if (abt_check_figure(&g, 1, e2) < 0)
+			return abt_fail(err, "outline: %.200s", e2);
+	} else {
+		abt_random_figure(&g, &r);
+	}
+	s->players = (uint8_t)players;
+	s->draw = (uint8_t)draw;
+	if (draw) {
+		build(s, &g, NULL);
+		return 0;
+	}
+	struct abt_walk wk;
+	if (line) {
+		char e2[GAME_ERR_MAX];
+		int k;
+		if (abt_read_walk(&g, line, &wk, e2) < 0 || abt_check_walk(&g, &wk, &k, e2) < 0)
+			return abt_fail(err, "line: %.200s", e2);
+	} else {
+		/* 12 to 25 regions: 2 to 15 crossings */
+		int kmin = 2 + (int)rng_below(&r, 10);
+		abt_random_line(&g, &r, kmin, kmin + 4, &wk);
+	}
+	build(s, &g, &wk);
+	return 0;
+}
+
+static void ab_describe(const void *st, struct text *out)
+{
+	const struct state *s = st;
+	text_printf(out, "players=%d outline=", s->players);
+	struct abt_geo g;
+	geo_of(s, &g);
+	abt_write_outline(&g, out);
+	text_printf(out, " vlines=%c,%c hlines=%d,%d", 'a' + s->vx[0], 'a' + s->vx[1],
+		    s->hy[0] + 1, s->hy[1] + 1);
+	if (s->draw) {
+		text_puts(out, " draw=1");
+	} else {
+		struct abt_walk wk;
+		char buf[MOVE_TEXT_MAX];
+		walk_decode(&s->line, s->w, &wk);
+		abt_write_walk(&wk, buf, sizeof buf);
+		text_printf(out, " line=%s", buf);
+	}
+}
+
+static int ab_players(const void *st)
+{
+	const struct state *s = st;
+	return s->players;
+}
+
+/* Points of each mark (solo: marks 1 and 2) into pts[4]. */
+static void points(const struct state *s, int *pts)
+{
+	for (int i = 0; i < GAME_MAX_PLAYERS; i++)
+		pts[i] = 0;
+	for (int i = 0; i < s->npairs; i++) {
+		int a = s->owner[s->pair[i][0]];
+		if (a && a == s->owner[s->pair[i][1]])
+			pts[a - 1]++;
+	}
+}
+
+/* The player (solo: the mark) who makes the next claim. */
+static int claimer(const struct state *s)
+{
+	if (s->players == 1)
+		return s->claims % 2 + 1;
+	return (s->claims + s->draw) % s->players + 1;
+}
+
+static struct game_status ab_status(const void *st)
+{
+	const struct state *s = st;
+	if (!s->drawn)
+		return (struct game_status){GAME_PLAY, 1};
+	if (s->claims < s->nregions)
+		return (struct game_status){GAME_PLAY, s->players == 1 ? 1 : claimer(s)};
+	if (s->players == 1)
+		return (struct game_status){GAME_OVER, 1};
+	int pts[GAME_MAX_PLAYERS], best = 0, nbest = 0;
+	points(s, pts);
+	for (int i = 0; i < s->players; i++)
+		if (pts[i] > pts[best])
+			best = i;
+	for (int i = 0; i < s->players; i++)
+		nbest += pts[i] == pts[best];
+	return (struct game_status){GAME_OVER, nbest == 1 ? best + 1 : 0};
+}
+
+static int ab_moves(const void *st, struct move *out)
+{
+	const struct state *s = st;
+	int n = 0;
+	if (!s->drawn)
+		return 0;
+	for (int r = 1; r <= s->nregions; r++)
+		if (!s->owner[r])
+			out[n++] = claim_move(r);
+	return n;
+}
+
+static int ab_chance(const void *st, int *values, double *probs)
+{
+	(void)st, (void)values, (void)probs;
+	return 0;
+}
+
+static void ab_roll(void *st, int value)
+{
+	(void)st, (void)value;
+}
+
+static void ab_play(void *st, const struct move *mv)
+{
+	struct state *s = st;
+	if (is_line_move(mv)) {
+		struct abt_geo g;
+		struct abt_walk wk;
+		geo_of(s, &g);
+		walk_decode(mv, s->w, &wk);
+		build(s, &g, &wk);
+		return;
+	}
+	int r = (int)(mv->w[0] >> 1);
+	if (r >= 1 && r <= s->nregions && !s->owner[r]) {
+		s->owner[r] = (uint8_t)claimer(s);
+		s->claims++;
+	}
+}
+
+static int ab_parse(const void *st, const char *text, struct move *mv, char *err)
+{
+	const struct state *s = st;
+	if (s->drawn && s->claims == s->nregions)
+		return abt_fail(err, "the game is over");
+	int digits = text[0] >= '0' && text[0] <= '9';
+	if (!s->drawn) {
+		struct abt_geo g;
+		struct abt_walk wk;
+		int k;
+		if (digits)
+			return abt_fail(err,
+					"player 1 must first draw the line, as lattice points such as b1-b5-f5");
+		geo_of(s, &g);
+		if (abt_read_walk(&g, text, &wk, err) < 0 || abt_check_walk(&g, &wk, &k, err) < 0)
+			return -1;
+		*mv = walk_encode(&wk, s->w);
+		return 0;
+	}
+	int r = 0;
+	const char *p = text;
+	while (*p >= '0' && *p <= '9' && r <= MAX_REGIONS)
+		r = r * 10 + (*p++ - '0');
+	if (!digits || *p || text[0] == '0' || r > s->nregions) {
+		if (!digits && strchr(text, '-'))
+			return abt_fail(err, "the line is already drawn");
+		return abt_fail(err,
+				"a move is a region number from 1 to %d",
+				s->nregions);
+	}
+	if (s->owner[r])
+		return abt_fail(err, "region %d is already claimed", r);
+	*mv = claim_move(r);
+	return 0;
+}
+
+static void ab_format(const void *st, const struct move *mv, char *buf)
+{
+	const struct state *s = st;
+	if (is_line_move(mv)) {
+		struct abt_walk wk;
+		walk_decode(mv, s->w, &wk);
+		abt_write_walk(&wk, buf, MOVE_TEXT_MAX);
+	} else {
+		snprintf(buf, MOVE_TEXT_MAX, "%d", (int)(mv->w[0] >> 1));
+	}
+}
+
+static void ab_score(const void *st, int *pts)
+{
+	const struct state *s = st;
+	int all[GAME_MAX_PLAYERS];
+	points(s, all);
+	for (int i = 0; i < s->players; i++)
+		pts[i] = all[i];
+}
+
+/* The cell of each region nearest its centre of mass, where showboard
+ * writes its number. */
+static void label_cells(const struct state *s, int *at)
+{
+	long sx[MAX_REGIONS + 1] = {0}, sy[MAX_REGIONS + 1] = {0};
+	long n[MAX_REGIONS + 1] = {0}, best[MAX_REGIONS + 1];
+	for (int y = 0; y < s->h; y++)
+		for (int x = 0; x < s->w; x++) {
+			int r = s->cell[y * MAXW + x];
+			sx[r] += x, sy[r] += y, n[r]++;
+		}
+	for (int r = 1; r <= s->nregions; r++)
+		best[r] = -1, at[r] = -1;
+	for (int y = s->h - 1; y >= 0; y--)
+		for (int x = 0; x < s->w; x++) {
+			int r = s->cell[y * MAXW + x];
+			if (!r)
+				continue;
+			/* squared distance times n^2, in whole numbers */
+			long dx = x * n[r] - sx[r], dy = y * n[r] - sy[r];
+			long d = dx * dx + dy * dy;
+			if (best[r] < 0 || d < best[r])
+				best[r] = d, at[r] = y * MAXW + x;
+		}
+}
+
+static int region_at(const struct state *s, int x, int y)
+{
+	if (x < 0 || y < 0 || x >= s->w || y >= s->h)
+		return 0;
+	return s->cell[y * MAXW + x];
+}
+
+static void ab_show(const void *st, struct text *out)
+{
+	const struct state *s = st;
+	int at[MAX_REGIONS + 1];
+	char row[3 * MAXW + 2];
+	label_cells(s, at);
+	/* rows of the map: vertex rows of the figure's extent only */
+	int top = 0, bottom = s->h;
+	for (int y = 0; y < s->h; y++)
+		for (int x = 0; x < s->w; x++)
+			if (s->cell[y * MAXW + x]) {
+				if (y + 1 > top)
+					top = y + 1;
+				if (y < bottom)
+					bottom = y;
+			}
+	for (int line = 2 * top; line >= 2 * bottom; line--) {
+		int width = 3 * s->w + 1;
+		memset(row, ' ', (size_t)width);
+		if (line % 2 == 0) {
+			int y = line / 2;
+			for (int x = 0; x <= s->w; x++) {
+				int a = region_at(s, x - 1, y - 1), b = region_at(s, x, y - 1);
+				int c = region_at(s, x - 1, y), d = region_at(s, x, y);
+				if (a != b || c != d || a != c || b != d)
+					row[3 * x] = '+';
+				else if (a && s->owner[a])
+					row[3 * x] = MARK[s->owner[a] - 1];
+				if (x == s->w)
+					break;
+				char e = b != d ? '-' : b && s->owner[b] ? MARK[s->owner[b] - 1] : ' ';
+				row[3 * x + 1] = row[3 * x + 2] = e;
+			}
+			text_printf(out, "%2d ", y + 1);
+		} else {
+			int y = line / 2;
+			for (int x = 0; x <= s->w; x++) {
+				int a = region_at(s, x - 1, y), b = region_at(s, x, y);
+				row[3 * x] = a != b ? '|' : a && s->owner[a] ? MARK[s->owner[a] - 1] : ' ';
+				if (x == s->w)
+					break;
+				if (b && at[b] == y * MAXW + x) {
+					char num[8];
+					snprintf(num, sizeof num, "%2d", b);
+					row[3 * x + 1] = num[0], row[3 * x + 2] = num[1];
+				} else if (b && s->owner[b]) {
+					row[3 * x + 1] = row[3 * x + 2] = MARK[s->owner[b] - 1];
+				}
+			}
+			text_puts(out, "   ");
+		}
+		while (width > 1 && row[width - 1] == ' ')
+			width--;
+		row[width] = '\0';
+		text_printf(out, "%s\n", row);
+	}
+	text_puts(out, "   ");
+	for (int x = 0; x <= s->w; x++)
+		text_printf(out, x ? "  %c" : "%c", 'a' + x);
+	text_putc(out, '\n');
+
+	int pts[GAME_MAX_PLAYERS];
+	points(s, pts);
+	int nmarks = s->players == 1 ? 2 : s->players;
+	for (int p = 1; p <= nmarks; p++) {
+		text_printf(out, "%c %s %d: %d points, regions", MARK[p - 1],
+			    s->players == 1 ? "mark" : "player", p, pts[p - 1]);
+		int any = 0;
+		for (int r = 1; r <= s->nregions; r++)
+			if (s->owner[r] == p)
+				text_printf(out, " %d", r), any = 1;
+		text_puts(out, any ? "\n" : " none\n");
+	}
+	struct game_status g = ab_status(s);
+	if (!s->drawn)
+		text_puts(out, "player 1 to draw the line\n");
+	else if (g.phase == GAME_PLAY && s->players == 1)
+		text_printf(out, "%d regions vacant; mark %d (%c) to place\n",
+			    s->nregions - s->claims, claimer(s), MARK[claimer(s) - 1]);
+	else if (g.phase == GAME_PLAY)
+		text_printf(out, "%d regions vacant; player %d (%c) to claim\n",
+			    s->nregions - s->claims, g.player, MARK[g.player - 1]);
+	else if (s->players == 1)
+		text_printf(out, "puzzle over: mark 1 scores %d\n", pts[0]);
+	else if (g.player)
+		text_printf(out, "game over: player %d wins\n", g.player);
+	else
+		text_puts(out, "game over: draw\n");
+}
+
+static void ab_geometry(const void *st, struct text *out)
+{
+	const struct state *s = st;
+	text_printf(out, "lattice %d %d\n", s->w, s->h);
+	text_printf(out, "vlines %d %d\nhlines %d %d\n", s->vx[0], s->vx[1], s->hy[0],
+		    s->hy[1]);
+	text_puts(out, "line");
+	if (!s->drawn) {
+		text_puts(out, " none");
+	} else {
+		struct abt_walk wk;
+		walk_decode(&s->line, s->w, &wk);
+		int x = wk.x0, y = wk.y0;
+		text_printf(out, " %d %d", x, y);
+		for (int i = 0; i < wk.n; i++) {
+			x += ABT_DX[wk.dir[i]], y += ABT_DY[wk.dir[i]];
+			if (i == wk.n - 1 || wk.dir[i + 1] != wk.dir[i])
+				text_printf(out, " %d %d", x, y);
+		}
+	}
+	text_printf(out, "\nregions %d\n", s->nregions);
+	for (int y = s->h - 1; y >= 0; y--) {
+		for (int x = 0; x < s->w; x++)
+			text_printf(out, x ? " %d" : "%d", s->cell[y * MAXW + x]);
+		text_putc(out, '\n');
+	}
+	text_puts(out, "adjacent");
+	for (int i = 0; i < s->npairs; i++)
+		text_printf(out, " %d-%d", s->pair[i][0], s->pair[i][1]);
+	text_puts(out, "\nowners");
+	for (int r = 1; r <= s->nregions; r++)
+		text_printf(out, " %d", s->owner[r]);
+	text_putc(out, '\n');
+}
+
+static int ab_random_move(const void *st, struct rng *r, struct move *mv)
+{
+	const struct state *s = st;
+	if (!s->drawn) {
+		struct abt_geo g;
+		struct abt_walk wk;
+		geo_of(s, &g);
+		int kmin = (int)rng_below(r, 8);
+		abt_random_line(&g, r, kmin, kmin + 6, &wk);
+		*mv = walk_encode(&wk, s->w);
+		return 0;
+	}
+	int vacant = s->nregions - s->claims;
+	if (vacant <= 0)
+		return -1;
+	int k = (int)rng_below(r, (uint32_t)vacant);
+	for (int i = 1; i <= s->nregions; i++)
+		if (!s->owner[i] && k-- == 0) {
+			*mv = claim_move(i);
+			return 0;
+		}
+	return -1;
+}
+
+/* Points so far plus half the borders a player could still complete
+ * (own region next to a vacant one), turned into a rough chance of
+ * winning by the lead over the best other player. */
+static void ab_evaluate(const void *st, double *value)
+{
+	const struct state *s = st;
+	double est[GAME_MAX_PLAYERS] = {0};
+	for (int i = 0; i < s->npairs; i++) {
+		int a = s->owner[s->pair[i][0]], b = s->owner[s->pair[i][1]];
+		if (a && a == b)
+			est[a - 1] += 1;
+		else if (a && !b)
+			est[a - 1] += 0.4;
+		else if (b && !a)
+			est[b - 1] += 0.4;
+	}
+	int np = s->players;
+	if (np == 1) {
+		value[0] = est[0] / (est[0] + 4.0);
+		return;
+	}
+	for (int p = 0; p < np; p++) {
+		double other = -1e9;
+		for (int q = 0; q < np; q++)
+			if (q != p && est[q] > other)
+				other = est[q];
+		double d = est[p] - other;
+		value[p] = 0.5 + 0.5 * d / (2.0 + (d < 0 ? -d : d));
+	}
+}
+
+const struct game game_abstractoe = {
+	.name = "abstractoe",
+	.title = "Abs-Trac-Toe",
+	.summary = "1-4 players; options players=1..4 draw outline= vlines= hlines= line=",
+	.state_size = sizeof(struct state),
+	.max_moves = MAX_REGIONS,
+	.init = ab_init,
+	.describe = ab_describe,
+	.players = ab_players,
+	.status = ab_status,
+	.moves = ab_moves,
+	.chance = ab_chance,
+	.roll = ab_roll,
+	.play = ab_play,
+	.parse = ab_parse,
+	.format = ab_format,
+	.score = ab_score,
+	.show = ab_show,
+	.random_move = ab_random_move,
+	.evaluate = ab_evaluate,
+	.geometry = ab_geometry,
+};

@@ -1,0 +1,749 @@
+/* abstractoe_board.c: the lattice geometry of Abs-Trac-Toe: checking a
+ * figure and a bending line against the rules, reading and writing them as
+ * text, numbering the regions they make, and drawing random ones. */
+#include "abstractoe_board.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define RAND_W 20 /* the lattice of boards from the seed */
+#define RAND_H 16
+
+int abt_fail(char *err, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, GAME_ERR_MAX, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* ---- the lattice ---- */
+
+static int g_in(const struct abt_geo *g, int x, int y)
+{
+	return x >= 0 && y >= 0 && x < g->w && y < g->h && g->in[y * ABT_MAXW + x];
+}
+
+static int is_vline(const struct abt_geo *g, int x)
+{
+	return x == g->vx[0] || x == g->vx[1];
+}
+
+static int is_hline(const struct abt_geo *g, int y)
+{
+	return y == g->hy[0] || y == g->hy[1];
+}
+
+enum { V_OUT, V_EDGE, V_IN };
+
+/* Where vertex (x, y) lies: outside, on the outline, or inside. */
+static int vkind(const struct abt_geo *g, int x, int y)
+{
+	int n = g_in(g, x - 1, y - 1) + g_in(g, x, y - 1) + g_in(g, x - 1, y) +
+		g_in(g, x, y);
+	return n == 0 ? V_OUT : n == 4 ? V_IN : V_EDGE;
+}
+
+/* A point where a straight line meets the outline. */
+static int is_meet(const struct abt_geo *g, int x, int y)
+{
+	return vkind(g, x, y) == V_EDGE && (is_vline(g, x) || is_hline(g, y));
+}
+
+static int is_cross(const struct abt_geo *g, int x, int y)
+{
+	return is_vline(g, x) && is_hline(g, y);
+}
+
+/* The two cells beside the edge from vertex (x, y) in direction d. */
+static void edge_cells(int x, int y, int d, int c[4])
+{
+	switch (d) {
+	case ABT_EAST:
+		c[0] = x, c[1] = y - 1, c[2] = x, c[3] = y;
+		break;
+	case ABT_WEST:
+		c[0] = x - 1, c[1] = y - 1, c[2] = x - 1, c[3] = y;
+		break;
+	case ABT_NORTH:
+		c[0] = x - 1, c[1] = y, c[2] = x, c[3] = y;
+		break;
+	default:
+		c[0] = x - 1, c[1] = y - 1, c[2] = x, c[3] = y - 1;
+	}
+}
+
+/* Cells of the figure beside the edge: 2 inside, 1 on the outline. */
+static int edge_inside(const struct abt_geo *g, int x, int y, int d)
+{
+	int c[4];
+	edge_cells(x, y, d, c);
+	return g_in(g, c[0], c[1]) + g_in(g, c[2], c[3]);
+}
+
+static int edge_on_line(const struct abt_geo *g, int x, int y, int d)
+{
+	return (d == ABT_EAST || d == ABT_WEST) ? is_hline(g, y) : is_vline(g, x);
+}
+
+static void vname(int x, int y, char *buf)
+{
+	square_name(x, y, buf);
+}
+
+/* ---- regions ---- */
+
+/* Walls between cells: hwall[y * ABT_MAXW + x] is the edge under cell (x, y)
+ * (vertex row y), vwall[y * (ABT_MAXW + 1) + x] the edge left of cell (x, y). */
+struct walls {
+	uint8_t h[(ABT_MAXH + 1) * ABT_MAXW];
+	uint8_t v[ABT_MAXH * (ABT_MAXW + 1)];
+};
+
+static void walls_of(const struct abt_geo *g, const struct abt_walk *wk,
+		     struct walls *wl)
+{
+	memset(wl, 0, sizeof *wl);
+	for (int i = 0; i < 2; i++) {
+		for (int y = 0; y < g->h; y++)
+			wl->v[y * (ABT_MAXW + 1) + g->vx[i]] = 1;
+		for (int x = 0; x < g->w; x++)
+			wl->h[g->hy[i] * ABT_MAXW + x] = 1;
+	}
+	if (!wk)
+		return;
+	int x = wk->x0, y = wk->y0;
+	for (int i = 0; i < wk->n; i++) {
+		int d = wk->dir[i];
+		if (d == ABT_EAST)
+			wl->h[y * ABT_MAXW + x] = 1;
+		else if (d == ABT_WEST)
+			wl->h[y * ABT_MAXW + x - 1] = 1;
+		else if (d == ABT_NORTH)
+			wl->v[y * (ABT_MAXW + 1) + x] = 1;
+		else
+			wl->v[(y - 1) * (ABT_MAXW + 1) + x] = 1;
+		x += ABT_DX[d], y += ABT_DY[d];
+	}
+}
+
+/* Numbers the regions into cell[] (scan order: top row first, left to
+ * right) and counts their cells into size[] (ABT_MAX_REGIONS + 1 entries).
+ * Returns the number of regions, or -1 past ABT_MAX_REGIONS. */
+static int label(const struct abt_geo *g, const struct walls *wl, uint8_t *cell,
+		 int *size)
+{
+	static const int ND[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+	int stack[ABT_MAXW * ABT_MAXH], n = 0;
+	memset(cell, 0, ABT_MAXW * ABT_MAXH);
+	for (int y = g->h - 1; y >= 0; y--)
+		for (int x = 0; x < g->w; x++) {
+			if (!g_in(g, x, y) || cell[y * ABT_MAXW + x])
+				continue;
+			if (n == ABT_MAX_REGIONS)
+				return -1;
+			n++;
+			size[n] = 0;
+			int sp = 0;
+			stack[sp++] = y * ABT_MAXW + x;
+			cell[y * ABT_MAXW + x] = (uint8_t)n;
+			while (sp) {
+				int c = stack[--sp], cx = c % ABT_MAXW, cy = c / ABT_MAXW;
+				size[n]++;
+				for (int k = 0; k < 4; k++) {
+					int nx = cx + ND[k][0], ny = cy + ND[k][1];
+					if (!g_in(g, nx, ny) || cell[ny * ABT_MAXW + nx])
+						continue;
+					int wall = k == 0 ? wl->v[cy * (ABT_MAXW + 1) + cx + 1]
+						   : k == 1 ? wl->v[cy * (ABT_MAXW + 1) + cx]
+						   : k == 2 ? wl->h[(cy + 1) * ABT_MAXW + cx]
+							    : wl->h[cy * ABT_MAXW + cx];
+					if (wall)
+						continue;
+					cell[ny * ABT_MAXW + nx] = (uint8_t)n;
+					stack[sp++] = ny * ABT_MAXW + nx;
+				}
+			}
+		}
+	return n;
+}
+
+/* ---- checking a figure and a line ---- */
+
+/* Flood over the cells with in[] == want, from every seed cell given;
+ * returns the cells reached.  Outside cells on the border of the lattice
+ * count as linked through the space around it. */
+static int flood(const struct abt_geo *g, int want, uint8_t *seen)
+{
+	static const int ND[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+	int stack[ABT_MAXW * ABT_MAXH], sp = 0, count = 0;
+	memset(seen, 0, ABT_MAXW * ABT_MAXH);
+	for (int y = 0; y < g->h; y++)
+		for (int x = 0; x < g->w; x++) {
+			if (g_in(g, x, y) != want)
+				continue;
+			int border = x == 0 || y == 0 || x == g->w - 1 || y == g->h - 1;
+			if (want ? sp == 0 && count == 0 : border) {
+				seen[y * ABT_MAXW + x] = 1;
+				stack[sp++] = y * ABT_MAXW + x;
+				count++;
+			}
+		}
+	while (sp) {
+		int c = stack[--sp], cx = c % ABT_MAXW, cy = c / ABT_MAXW;
+		for (int k = 0; k < 4; k++) {
+			int nx = cx + ND[k][0], ny = cy + ND[k][1];
+			if (nx < 0 || ny < 0 || nx >= g->w || ny >= g->h ||
+			    g_in(g, nx, ny) != want || seen[ny * ABT_MAXW + nx])
+				continue;
+			seen[ny * ABT_MAXW + nx] = 1;
+			stack[sp++] = ny * ABT_MAXW + nx;
+			count++;
+		}
+	}
+	return count;
+}
+
+/* Checks a figure with its straight lines: one piece, no holes, an outline
+ * that never touches itself, each straight line meeting the outline exactly
+ * twice and crossing both lines of the other kind inside the figure, nine
+ * sections of at least min_section cells.  Returns 0 or -1 with err. */
+int abt_check_figure(const struct abt_geo *g, int min_section, char *err)
+{
+	uint8_t seen[ABT_MAXW * ABT_MAXH];
+	char a[8];
+	int area = 0;
+	for (int y = 0; y < g->h; y++)
+		for (int x = 0; x < g->w; x++)
+			area += g_in(g, x, y);
+	if (!area)
+		return abt_fail(err, "the figure has no cells");
+	if (flood(g, 1, seen) != area)
+		return abt_fail(err, "the figure must be in one piece");
+	if (flood(g, 0, seen) != g->w * g->h - area)
+		return abt_fail(err, "the figure must have no holes");
+	for (int y = 1; y < g->h; y++)
+		for (int x = 1; x < g->w; x++) {
+			int p = g_in(g, x - 1, y - 1), q = g_in(g, x, y - 1);
+			if (p == g_in(g, x, y) && q == g_in(g, x - 1, y) && p != q) {
+				vname(x, y, a);
+				snprintf(err, GAME_ERR_MAX,
+					 "the outline touches itself at %s", a);
+				return -1;
+			}
+		}
+	for (int i = 0; i < 2; i++) {
+		int x = g->vx[i], lo = -1, hi = -1, gap = 0;
+		for (int y = 0; y < g->h; y++) {
+			if (g_in(g, x - 1, y) != g_in(g, x, y)) {
+				vname(x, y, a);
+				snprintf(err, GAME_ERR_MAX,
+					 "the straight line %c runs along the outline at %s",
+					 'a' + x, a);
+				return -1;
+			}
+			if (g_in(g, x, y)) {
+				gap |= hi >= 0 && hi < y - 1;
+				if (lo < 0)
+					lo = y;
+				hi = y;
+			}
+		}
+		if (gap)
+			return abt_fail(err,
+					"the straight line %c meets the outline more than twice",
+					'a' + x);
+		if (lo < 0 || lo > g->hy[0] - 1 || hi < g->hy[1])
+			return abt_fail(err,
+					"the straight line %c must cross both horizontal lines inside the figure",
+					'a' + x);
+	}
+	for (int i = 0; i < 2; i++) {
+		int y = g->hy[i], lo = -1, hi = -1, gap = 0;
+		for (int x = 0; x < g->w; x++) {
+			if (g_in(g, x, y - 1) != g_in(g, x, y)) {
+				vname(x, y, a);
+				snprintf(err, GAME_ERR_MAX,
+					 "the straight line %d runs along the outline at %s",
+					 y + 1, a);
+				return -1;
+			}
+			if (g_in(g, x, y)) {
+				gap |= hi >= 0 && hi < x - 1;
+				if (lo < 0)
+					lo = x;
+				hi = x;
+			}
+		}
+		if (gap)
+			return abt_fail(err,
+					"the straight line %d meets the outline more than twice",
+					y + 1);
+		if (lo < 0 || lo > g->vx[0] - 1 || hi < g->vx[1])
+			return abt_fail(err,
+					"the straight line %d must cross both vertical lines inside the figure",
+					y + 1);
+	}
+	struct walls wl;
+	uint8_t cell[ABT_MAXW * ABT_MAXH];
+	int size[ABT_MAX_REGIONS + 1];
+	walls_of(g, NULL, &wl);
+	int n = label(g, &wl, cell, size);
+	if (n != 9)
+		return abt_fail(err,
+				"the straight lines must cut the figure into 9 sections, not %d",
+				n);
+	for (int r = 1; r <= 9; r++)
+		if (size[r] < min_section)
+			return abt_fail(err, "a section is too small");
+	return 0;
+}
+
+/* Checks the rules of the bending line; returns 0 and the number of times
+ * it crosses a straight line into *cross, or -1 with the reason. */
+int abt_check_walk(const struct abt_geo *g, const struct abt_walk *wk, int *cross,
+		      char *err)
+{
+	uint8_t seen[ABT_NVERT] = {0};
+	char a[8], b[8];
+	int x = wk->x0, y = wk->y0, k = 0;
+	vname(x, y, a);
+	if (wk->n < 1)
+		return abt_fail(err, "a line needs at least one step");
+	if (x < 0 || y < 0 || x > g->w || y > g->h || vkind(g, x, y) != V_EDGE)
+		return abt_fail(err,
+				"the line must start on the outline, %s is not on it",
+				a);
+	if (is_meet(g, x, y))
+		return abt_fail(err,
+				"the line starts at %s, where a straight line meets the outline",
+				a);
+	seen[y * (ABT_MAXW + 1) + x] = 1;
+	for (int i = 0; i < wk->n; i++) {
+		int d = wk->dir[i], nx = x + ABT_DX[d], ny = y + ABT_DY[d];
+		vname(x, y, a);
+		if (nx < 0 || ny < 0 || nx > g->w || ny > g->h)
+			return abt_fail(err,
+					"the line leaves the lattice at %s", a);
+		vname(nx, ny, b);
+		/* on a lattice both of these can only be reached along a line
+		 * or the outline; name the rule the drawer had in mind */
+		if (is_cross(g, nx, ny))
+			return abt_fail(err,
+					"the line passes through %s, where two straight lines cross",
+					b);
+		if (i == wk->n - 1 && is_meet(g, nx, ny))
+			return abt_fail(err,
+					"the line ends at %s, where a straight line meets the outline",
+					b);
+		int in = edge_inside(g, x, y, d);
+		if (in == 1)
+			return abt_fail(err,
+					"the line runs along the outline from %s to %s",
+					a, b);
+		if (in == 0)
+			return abt_fail(err,
+					"the line goes outside the figure from %s to %s",
+					a, b);
+		if (edge_on_line(g, x, y, d)) {
+			/* coming off a straight line on the side it came from is
+			 * touching it; otherwise the line runs along it */
+			int j = i;
+			while (j < wk->n && edge_on_line(g, x + (j - i) * ABT_DX[d],
+							 y + (j - i) * ABT_DY[d], wk->dir[j]) &&
+			       wk->dir[j] == d)
+				j++;
+			if (i > 0 && j < wk->n && wk->dir[j] == (wk->dir[i - 1] + 2) % 4)
+				return abt_fail(err,
+						"the line touches a straight line at %s without crossing it",
+						a);
+			return abt_fail(err,
+					"the line runs along a straight line from %s to %s",
+					a, b);
+		}
+		if (seen[ny * (ABT_MAXW + 1) + nx])
+			return abt_fail(err,
+					"the line meets itself at %s (it may not cross or touch itself)",
+					b);
+		int kind = vkind(g, nx, ny);
+		if (i < wk->n - 1) {
+			if (kind == V_EDGE)
+				return abt_fail(err,
+						"the line touches the outline at %s between its ends",
+						b);
+			/* inside the figure a straight line can only be crossed:
+			 * turning would run along it, going back meets itself */
+			k += is_vline(g, nx) || is_hline(g, ny);
+		} else if (kind != V_EDGE) {
+			return abt_fail(err,
+					"the line must end on the outline, %s is not on it",
+					b);
+		}
+		seen[ny * (ABT_MAXW + 1) + nx] = 1;
+		x = nx, y = ny;
+	}
+	*cross = k;
+	return 0;
+}
+
+/* ---- text forms ---- */
+
+/* Reads a vertex name at *p within the lattice. */
+static int read_vertex(const struct abt_geo *g, const char **p, int *x, int *y)
+{
+	const char *s = *p;
+	if (*s < 'a' || *s > 'z' || s[1] < '1' || s[1] > '9')
+		return -1;
+	int vx = *s++ - 'a', vy = 0;
+	for (int i = 0; i < 2 && *s >= '0' && *s <= '9'; i++)
+		vy = vy * 10 + (*s++ - '0');
+	if ((*s >= '0' && *s <= '9') || vx > g->w || vy < 1 || vy > g->h + 1)
+		return -1;
+	*x = vx, *y = vy - 1, *p = s;
+	return 0;
+}
+
+/* Reads a line written as its corner points "b4-h4-h9" into a walk (not
+ * yet checked against the rules). */
+int abt_read_walk(const struct abt_geo *g, const char *text, struct abt_walk *wk,
+		     char *err)
+{
+	const char *p = text;
+	int x, y;
+	wk->n = 0;
+	if (read_vertex(g, &p, &x, &y) < 0)
+		goto bad;
+	wk->x0 = x, wk->y0 = y;
+	if (*p != '-')
+		goto bad;
+	while (*p == '-') {
+		int nx, ny;
+		p++;
+		if (read_vertex(g, &p, &nx, &ny) < 0)
+			goto bad;
+		if ((nx != x) == (ny != y)) {
+			char a[8], b[8];
+			vname(x, y, a), vname(nx, ny, b);
+			snprintf(err, GAME_ERR_MAX,
+				 "%s-%s is not a straight piece along the lattice (the corners must share a row or a column)",
+				 a, b);
+			return -1;
+		}
+		int d = nx > x ? ABT_EAST : nx < x ? ABT_WEST : ny > y ? ABT_NORTH : ABT_SOUTH;
+		while (x != nx || y != ny) {
+			if (wk->n == ABT_MAX_STEPS) {
+				snprintf(err, GAME_ERR_MAX,
+					 "the line is too long (at most %d unit steps)",
+					 ABT_MAX_STEPS);
+				return -1;
+			}
+			wk->dir[wk->n++] = (uint8_t)d;
+			x += ABT_DX[d], y += ABT_DY[d];
+		}
+	}
+	if (*p)
+		goto bad;
+	return 0;
+bad:
+	snprintf(err, GAME_ERR_MAX,
+		 "write a line as lattice points from a1 to %c%d joined by '-', such as b1-b5-f5",
+		 'a' + g->w, g->h + 1);
+	return -1;
+}
+
+/* Writes a walk as its corner points. */
+void abt_write_walk(const struct abt_walk *wk, char *buf, size_t size)
+{
+	int x = wk->x0, y = wk->y0;
+	size_t len = 0;
+	char v[8];
+	vname(x, y, v);
+	len += (size_t)snprintf(buf + len, size - len, "%s", v);
+	for (int i = 0; i < wk->n && len < size; i++) {
+		x += ABT_DX[wk->dir[i]], y += ABT_DY[wk->dir[i]];
+		if (i == wk->n - 1 || wk->dir[i + 1] != wk->dir[i]) {
+			vname(x, y, v);
+			len += (size_t)snprintf(buf + len, size - len, "-%s", v);
+		}
+	}
+}
+
+/* outline=ROW/ROW/...: rows top first, cells left to right, `x` in the
+ * figure and `.` outside, each optionally led by a repeat count. */
+int abt_read_outline(const char *text, struct abt_geo *g, char *err)
+{
+	int x = 0, y = 0, w = -1;
+	uint8_t rows[ABT_MAXH][ABT_MAXW];
+	for (const char *p = text;; p++) {
+		if (*p == '/' || !*p) {
+			if (w < 0)
+				w = x;
+			if (x != w || x < ABT_MINW || x > ABT_MAXW) {
+				snprintf(err, GAME_ERR_MAX,
+					 "outline: every row must have the same number of cells, %d to %d",
+					 ABT_MINW, ABT_MAXW);
+				return -1;
+			}
+			y++, x = 0;
+			if (!*p)
+				break;
+			if (y == ABT_MAXH)
+				goto size;
+			continue;
+		}
+		int count = 1;
+		if (*p >= '1' && *p <= '9') {
+			count = *p++ - '0';
+			if (*p >= '0' && *p <= '9')
+				count = count * 10 + (*p++ - '0');
+		}
+		if (*p != 'x' && *p != '.') {
+			snprintf(err, GAME_ERR_MAX,
+				 "outline: write rows of x (in the figure) and . (outside), "
+				 "each led by an optional count, rows joined by /");
+			return -1;
+		}
+		if (x + count > ABT_MAXW)
+			goto size;
+		for (int i = 0; i < count; i++)
+			rows[y][x++] = *p == 'x';
+	}
+	if (y < ABT_MINW)
+		goto size;
+	g->w = w, g->h = y;
+	memset(g->in, 0, sizeof g->in);
+	for (int r = 0; r < y; r++)
+		for (int c = 0; c < w; c++)
+			g->in[(y - 1 - r) * ABT_MAXW + c] = rows[r][c];
+	return 0;
+size:
+	snprintf(err, GAME_ERR_MAX, "outline: the lattice has %d to %d rows of %d to %d cells",
+		 ABT_MINW, ABT_MAXH, ABT_MINW, ABT_MAXW);
+	return -1;
+}
+
+/* Writes the figure as for outline=: rows from the top, runs of `x` and
+ * `.` led by their length when longer than 1. */
+void abt_write_outline(const struct abt_geo *g, struct text *out)
+{
+	for (int y = g->h - 1; y >= 0; y--) {
+		for (int x = 0; x < g->w;) {
+			int v = g_in(g, x, y), n = 0;
+			while (x < g->w && g_in(g, x, y) == v)
+				x++, n++;
+			if (n > 1)
+				text_printf(out, "%d", n);
+			text_putc(out, v ? 'x' : '.');
+		}
+		if (y)
+			text_putc(out, '/');
+	}
+}
+
+/* vlines=C,C (vertex column letters) or hlines=R,R (vertex row numbers). */
+int abt_read_lines(const char *text, int vertical, int limit, int *pos,
+		      char *err)
+{
+	const char *p = text;
+	for (int i = 0; i < 2; i++) {
+		int v;
+		if (vertical) {
+			if (*p < 'a' || *p > 'z')
+				goto bad;
+			v = *p++ - 'a';
+		} else {
+			if (*p < '1' || *p > '9')
+				goto bad;
+			v = *p++ - '0';
+			if (*p >= '0' && *p <= '9')
+				v = v * 10 + (*p++ - '0');
+			v--;
+		}
+		if (v < 1 || v >= limit)
+			goto bad;
+		pos[i] = v;
+		if (*p++ != (i ? '\0' : ','))
+			goto bad;
+	}
+	if (pos[0] > pos[1]) {
+		int t = pos[0];
+		pos[0] = pos[1], pos[1] = t;
+	}
+	if (pos[1] - pos[0] < 2) {
+		snprintf(err, GAME_ERR_MAX, "%s: the two lines must be at least 2 apart",
+			 vertical ? "vlines" : "hlines");
+		return -1;
+	}
+	return 0;
+bad:
+	if (vertical)
+		snprintf(err, GAME_ERR_MAX,
+			 "vlines: write two vertex columns from b to %c, such as vlines=f,l",
+			 'a' + limit - 1);
+	else
+		snprintf(err, GAME_ERR_MAX,
+			 "hlines: write two vertex rows from 2 to %d, such as hlines=5,11",
+			 limit);
+	return -1;
+}
+
+/* ---- random boards ---- */
+
+/* A figure or a bay of the outside one cell thin somewhere: legal, but
+ * random boards look better without. */
+static int thin(const struct abt_geo *g)
+{
+	for (int y = 0; y < g->h; y++)
+		for (int x = 0; x < g->w; x++) {
+			int v = g_in(g, x, y);
+			if ((x > 0 && x < g->w - 1 && g_in(g, x - 1, y) != v &&
+			     g_in(g, x + 1, y) != v) ||
+			    (y > 0 && y < g->h - 1 && g_in(g, x, y - 1) != v &&
+			     g_in(g, x, y + 1) != v))
+				return 1;
+		}
+	return 0;
+}
+
+/* A random figure with its straight lines: start from a rectangle around
+ * the 3x3 grid and add or bite off random blocks, keeping every change that
+ * leaves a valid figure. */
+void abt_random_figure(struct abt_geo *g, struct rng *r)
+{
+	char err[GAME_ERR_MAX];
+	memset(g, 0, sizeof *g);
+	g->w = RAND_W, g->h = RAND_H;
+	g->vx[0] = 5 + (int)rng_below(r, 3);
+	g->vx[1] = g->vx[0] + 5 + (int)rng_below(r, 3);
+	g->hy[0] = 4 + (int)rng_below(r, 2);
+	g->hy[1] = g->hy[0] + 4 + (int)rng_below(r, 3);
+	int x0 = g->vx[0] - 2 - (int)rng_below(r, 2);
+	int x1 = g->vx[1] + 2 + (int)rng_below(r, 2);
+	int y0 = g->hy[0] - 2 - (int)rng_below(r, 2);
+	int y1 = g->hy[1] + 2 + (int)rng_below(r, 2);
+	for (int y = y0; y < y1; y++)
+		for (int x = x0; x < x1; x++)
+			g->in[y * ABT_MAXW + x] = 1;
+	int tries = 300 + (int)rng_below(r, 300);
+	for (int t = 0; t < tries; t++) {
+		int bw = 1 + (int)rng_below(r, 4), bh = 1 + (int)rng_below(r, 4);
+		int bx = (int)rng_below(r, (uint32_t)(g->w - bw + 1));
+		int by = (int)rng_below(r, (uint32_t)(g->h - bh + 1));
+		int add = rng_below(r, 100) < 55;
+		uint8_t save[ABT_MAXW * ABT_MAXH];
+		memcpy(save, g->in, sizeof save);
+		int area = 0, changed = 0;
+		for (int y = by; y < by + bh; y++)
+			for (int x = bx; x < bx + bw; x++) {
+				changed |= g->in[y * ABT_MAXW + x] != add;
+				g->in[y * ABT_MAXW + x] = (uint8_t)add;
+			}
+		for (int i = 0; i < ABT_MAXW * ABT_MAXH; i++)
+			area += g->in[i];
+		if (!changed)
+			continue;
+		if (area > g->w * g->h * 3 / 4 || thin(g) || abt_check_figure(g, 4, err) < 0)
+			memcpy(g->in, save, sizeof save);
+	}
+}
+
+/* A random legal walk crossing the straight lines kmin to kmax times:
+ * self-avoiding random walks that keep their direction more often than they
+ * turn, retried until one fits.  Returns 0, or -1 when none was found. */
+static int random_walk(const struct abt_geo *g, struct rng *r, int kmin, int kmax,
+		       struct abt_walk *wk)
+{
+	int starts[ABT_NVERT][2], ns = 0;
+	for (int y = 0; y <= g->h; y++)
+		for (int x = 0; x <= g->w; x++) {
+			if (vkind(g, x, y) != V_EDGE || is_meet(g, x, y))
+				continue;
+			for (int d = 0; d < 4; d++)
+				if (edge_inside(g, x, y, d) == 2 && !edge_on_line(g, x, y, d)) {
+					starts[ns][0] = x, starts[ns][1] = y;
+					ns++;
+					break;
+				}
+		}
+	if (!ns)
+		return -1;
+	for (int attempt = 0; attempt < 4000; attempt++) {
+		uint8_t seen[ABT_NVERT] = {0};
+		int s = (int)rng_below(r, (uint32_t)ns);
+		int x = starts[s][0], y = starts[s][1], d = -1, k = 0;
+		wk->x0 = x, wk->y0 = y, wk->n = 0;
+		seen[y * (ABT_MAXW + 1) + x] = 1;
+		for (;;) {
+			int opt[4], wt[4], no = 0, total = 0;
+			int on_line = wk->n > 0 && (is_vline(g, x) || is_hline(g, y));
+			for (int nd = 0; nd < 4; nd++) {
+				if (d >= 0 && nd == (d + 2) % 4)
+					continue;
+				if (on_line && nd != d)
+					continue;
+				int nx = x + ABT_DX[nd], ny = y + ABT_DY[nd];
+				if (nx < 0 || ny < 0 || nx > g->w || ny > g->h ||
+				    edge_inside(g, x, y, nd) != 2 || edge_on_line(g, x, y, nd) ||
+				    seen[ny * (ABT_MAXW + 1) + nx] || is_cross(g, nx, ny))
+					continue;
+				int kind = vkind(g, nx, ny), w = nd == d ? 4 : 1;
+				if (kind == V_EDGE) {
+					if (is_meet(g, nx, ny) || k < kmin)
+						continue;
+					w = 6;
+				} else if (wk->n + 1 >= ABT_MAX_STEPS) {
+					continue;
+				} else if ((is_vline(g, nx) || is_hline(g, ny)) && k >= kmax) {
+					continue;
+				}
+				opt[no] = nd, wt[no] = w, no++, total += w;
+			}
+			if (!no)
+				break;
+			int pick = (int)rng_below(r, (uint32_t)total), c = 0;
+			while (pick >= wt[c])
+				pick -= wt[c++];
+			d = opt[c];
+			x += ABT_DX[d], y += ABT_DY[d];
+			wk->dir[wk->n++] = (uint8_t)d;
+			seen[y * (ABT_MAXW + 1) + x] = 1;
+			if (vkind(g, x, y) == V_EDGE)
+				return 0;
+			k += is_vline(g, x) || is_hline(g, y);
+		}
+	}
+	return -1;
+}
+
+/* The fallback line: straight across the middle row of the centre section,
+ * crossing both vertical lines (the figure check makes it legal). */
+static void middle_walk(const struct abt_geo *g, struct abt_walk *wk)
+{
+	int y = (g->hy[0] + g->hy[1]) / 2, x = g->vx[0];
+	while (vkind(g, x, y) != V_EDGE)
+		x--;
+	wk->x0 = x, wk->y0 = y, wk->n = 0;
+	do
+		wk->dir[wk->n++] = ABT_EAST, x++;
+	while (vkind(g, x, y) != V_EDGE && wk->n < ABT_MAX_STEPS);
+}
+
+/* A random legal line: random_walk with kmin to kmax crossings, then with
+ * up to 15, then straight across the middle. */
+void abt_random_line(const struct abt_geo *g, struct rng *r, int kmin, int kmax,
+		     struct abt_walk *wk)
+{
+	if (random_walk(g, r, kmin, kmax, wk) < 0 &&
+	    random_walk(g, r, kmin < 2 ? kmin : 2, 15, wk) < 0)
+		middle_walk(g, wk);
+}
+
+int abt_regions(const struct abt_geo *g, const struct abt_walk *wk, uint8_t *cell,
+		int *size)
+{
+	struct walls wl;
+	walls_of(g, wk, &wl);
+	return label(g, &wl, cell, size);
+}

@@ -1,0 +1,463 @@
+/* test_abstractoe.c: Abs-Trac-Toe on a hand-drawn board whose regions and
+ * borders are worked out by hand, the rules of the bending line, the
+ * random boards, and scores against a count made from the geometry. */
+#include "test_util.h"
+
+/* The hand board: a 7x7 lattice, the figure a square with its four corner
+ * cells cut off, vertical lines at c and f, horizontal lines at rows 3 and
+ * 6.  The sections are cells x in [0,2) [2,5) [5,7) times the same in y. */
+#define HAND "newgame abstractoe seed=3 outline=.5x./7x/7x/7x/7x/7x/.5x. " \
+	     "vlines=c,f hlines=3,6"
+
+/* With the line straight across between cell rows 3 and 4 (y = 3), it
+ * crosses both vertical lines: 12 regions in 4 rows of 3. */
+static const char hand_map[] = "0 1 2 2 2 3 0\n"
+			       "1 1 2 2 2 3 3\n"
+			       "4 4 5 5 5 6 6\n"
+			       "4 4 5 5 5 6 6\n"
+			       "7 7 8 8 8 9 9\n"
+			       "10 10 11 11 11 12 12\n"
+			       "0 10 11 11 11 12 0\n";
+static const char hand_adj[] = "adjacent 1-2 1-4 2-3 2-5 3-6 4-5 4-7 5-6 5-8 "
+			       "6-9 7-8 7-10 8-9 8-11 9-12 10-11 11-12";
+
+static struct session *hand(const char *line)
+{
+	struct session *s = quiet_session();
+	char cmd[512];
+	snprintf(cmd, sizeof cmd, "%s line=%s", HAND, line);
+	ok(s, cmd);
+	return s;
+}
+
+static int regions(struct session *s)
+{
+	const char *g = strstr(ok(s, "geometry"), "regions ");
+	ck_assert(g != NULL);
+	return atoi(g + 8);
+}
+
+START_TEST(test_hand_board)
+{
+	struct session *s = hand("a4-h4");
+	const char *g = ok(s, "geometry");
+	ck_assert_msg(strstr(g, hand_map) != NULL, "map:\n%s", g);
+	ck_assert_msg(strstr(g, hand_adj) != NULL, "adjacency:\n%s", g);
+	ck_assert(strstr(g, "lattice 7 7\nvlines 2 5\nhlines 2 5\nline 0 3 7 3\n"));
+	ck_assert_str_eq(ok(s, "moves"), "1 2 3 4 5 6 7 8 9 10 11 12");
+	ck_assert_str_eq(ok(s, "status"), "play 1");
+	/* the history writes the board out and rebuilds it */
+	ck_assert_str_eq(ok(s, "history"),
+			 "\nnewgame abstractoe seed=3 players=2 "
+			 "outline=.5x./7x/7x/7x/7x/7x/.5x. vlines=c,f hlines=3,6 "
+			 "line=a4-h4");
+	/* player 1 takes the left column and the top of the right one,
+	 * player 2 the middle column and the bottom of the right one */
+	const char *p1[] = {"1", "4", "7", "10", "3", "6"};
+	const char *p2[] = {"2", "5", "8", "11", "9", "12"};
+	char cmd[32];
+	for (int i = 0; i < 6; i++) {
+		snprintf(cmd, sizeof cmd, "play %s", p1[i]);
+		ok(s, cmd);
+		snprintf(cmd, sizeof cmd, "play %s", p2[i]);
+		ok(s, cmd);
+	}
+	/* player 1: 1-4 4-7 7-10 3-6; player 2: 2-5 5-8 8-9 8-11 9-12 11-12 */
+	ck_assert_str_eq(ok(s, "score"), "4 6");
+	ck_assert_str_eq(ok(s, "status"), "over 2");
+	ck_assert_str_eq(ok(s, "moves"), "");
+	ck_assert(strstr(bad(s, "play 1"), "over"));
+	session_free(s);
+}
+END_TEST
+
+START_TEST(test_corner_contact)
+{
+	/* 1 and 5 meet only where two straight lines cross; 4 and 8 only
+	 * where the bending line crosses line c */
+	struct session *s = hand("a4-h4");
+	ok(s, "play 1"), ok(s, "play 3"), ok(s, "play 5");
+	ck_assert_str_eq(ok(s, "score"), "0 0");
+	session_free(s);
+	s = hand("a4-h4");
+	ok(s, "play 4"), ok(s, "play 3"), ok(s, "play 8");
+	ck_assert_str_eq(ok(s, "score"), "0 0");
+	ok(s, "play 12"), ok(s, "play 5");
+	ck_assert_str_eq(ok(s, "score"), "2 0"); /* 4-5 and 5-8 */
+	ok(s, "play 6");
+	ck_assert_str_eq(ok(s, "score"), "2 1"); /* 3-6 */
+	ck_assert(strstr(bad(s, "play 5"), "already claimed"));
+	ck_assert(strstr(bad(s, "play 13"), "1 to 12"));
+	ck_assert(strstr(bad(s, "play 0"), "1 to 12"));
+	ck_assert(strstr(bad(s, "play a4-h4"), "already drawn"));
+	session_free(s);
+}
+END_TEST
+
+START_TEST(test_crossings_make_regions)
+{
+	/* k crossings of the straight lines: 10 + k regions */
+	static const struct {
+		const char *line;
+		int k;
+	} cases[] = {
+		{"d8-d7-e7-e8", 0}, /* cuts one cell off the top section */
+		{"a4-h4", 2},
+		{"a4-d4-d2-g2", 3},
+		{"a4-d4-d7-g7", 3},
+		{"d1-d8", 2},
+		{"a5-d5-d2-e2-e7-g7", 5},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct session *s = hand(cases[i].line);
+		ck_assert_msg(regions(s) == 10 + cases[i].k, "%s: %d regions",
+			      cases[i].line, regions(s));
+		session_free(s);
+	}
+}
+END_TEST
+
+START_TEST(test_illegal_lines)
+{
+	static const struct {
+		const char *line, *why;
+	} cases[] = {
+		{"a4-e4-e5-d5-d3", "meets itself"},	   /* self-crossing */
+		{"a4-b4-b3-c3-c1", "two straight lines cross"}, /* intersection */
+		{"a4-c4-c5-b5-b8", "without crossing"},	   /* touch, turn back */
+		{"a4-c4-c5-h5", "along a straight line"}, /* along, then across */
+		{"a4-d4", "must end on the outline"},
+		{"b4-h4", "must start on the outline"},
+		{"a4-b4-b6-a6", "where a straight line meets the outline"},
+		{"a3-h3", "where a straight line meets the outline"}, /* start */
+		{"a4-b4-b2-d2-d1", "touches the outline at b2"},
+		{"a2-b2", "along the outline"},
+		{"b1-a1", "outside the figure"},
+		{"a4-h5", "straight piece"},
+		{"a4", "write a line"},
+		{"a4-z4", "write a line"},
+	};
+	struct session *s = quiet_session();
+	char cmd[512];
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		/* as an option ... */
+		snprintf(cmd, sizeof cmd, "%s line=%s", HAND, cases[i].line);
+		const char *m = bad(s, cmd);
+		ck_assert_msg(strstr(m, cases[i].why) != NULL, "%s: %s", cases[i].line,
+			      m);
+		/* ... and drawn by player 1 */
+		snprintf(cmd, sizeof cmd, "%s draw=1", HAND);
+		ok(s, cmd);
+		snprintf(cmd, sizeof cmd, "play %s", cases[i].line);
+		m = bad(s, cmd);
+		ck_assert_msg(!strncmp(m, "illegal move: ", 14) &&
+				      strstr(m, cases[i].why) != NULL,
+			      "%s: %s", cases[i].line, m);
+	}
+	session_free(s);
+}
+END_TEST
+
+START_TEST(test_draw_turn)
+{
+	struct session *s = quiet_session();
+	ok(s, HAND " draw=1 players=3");
+	ck_assert_str_eq(ok(s, "status"), "play 1");
+	ck_assert_str_eq(ok(s, "moves"), "");
+	ck_assert(strstr(bad(s, "play 5"), "draw the line"));
+	ok(s, "play a4-c4-h4"); /* a corner on a straight piece is fine */
+	ck_assert_str_eq(ok(s, "history"),
+			 "\nnewgame abstractoe seed=3 players=3 "
+			 "outline=.5x./7x/7x/7x/7x/7x/.5x. vlines=c,f hlines=3,6 "
+			 "draw=1\nplay a4-h4");
+	ck_assert_msg(strstr(ok(s, "geometry"), hand_map) != NULL, "map");
+	/* the other players claim first, then turns go round */
+	ck_assert_str_eq(ok(s, "status"), "play 2");
+	ok(s, "play 1");
+	ck_assert_str_eq(ok(s, "status"), "play 3");
+	ok(s, "play 2");
+	ck_assert_str_eq(ok(s, "status"), "play 1");
+	ok(s, "undo"), ok(s, "undo"), ok(s, "undo");
+	ck_assert_str_eq(ok(s, "status"), "play 1");
+	ck_assert_str_eq(ok(s, "moves"), "");
+	/* the engine draws a legal line when asked */
+	for (int i = 0; i < 5; i++) {
+		char cmd[64];
+		snprintf(cmd, sizeof cmd, "set seed %d", i);
+		ok(s, cmd);
+		ok(s, "genmove");
+		ck_assert(regions(s) >= 10);
+		ck_assert_str_eq(ok(s, "status"), "play 2");
+		ok(s, "undo");
+	}
+	ck_assert(strstr(bad(s, "newgame abstractoe draw=1 line=a4-h4"), "draw"));
+	session_free(s);
+}
+END_TEST
+
+START_TEST(test_solo)
+{
+	struct session *s = hand("a4-h4");
+	ok(s, "newgame abstractoe seed=3 players=1 outline=.5x./7x/7x/7x/7x/7x/.5x. "
+	      "vlines=c,f hlines=3,6 line=a4-h4");
+	/* marks alternate: 1 (mark 1) 2 (mark 2) 4 (mark 1) 5 (mark 2) ... */
+	const char *seq[] = {"1", "2", "4", "5", "7", "8", "10", "11",
+			     "3", "6", "9", "12"};
+	for (int i = 0; i < 12; i++) {
+		ck_assert_str_eq(ok(s, "status"), "play 1");
+		char cmd[32];
+		snprintf(cmd, sizeof cmd, "play %s", seq[i]);
+		ok(s, cmd);
+	}
+	/* mark 1: 1 4 7 10 3 9 -> 1-4 4-7 7-10; mark 2: 2 5 8 11 6 12 ->
+	 * 2-5 5-6 5-8 8-11 11-12 */
+	ck_assert_str_eq(ok(s, "score"), "3");
+	ck_assert_str_eq(ok(s, "status"), "over 1");
+	ck_assert(strstr(ok(s, "showboard"), "mark 2: 5 points"));
+	session_free(s);
+}
+END_TEST
+
+START_TEST(test_bad_options)
+{
+	static const struct {
+		const char *opts, *why;
+	} cases[] = {
+		{"outline=7x/7x/7x/7x/7x/7x/7x", "go together"},
+		{"vlines=c,f", "go together"},
+		{"outline=7x/7x/7x/7x/7x/7x/7y vlines=c,f hlines=3,6", "outline"},
+		{"outline=7x/7x/7x/7x/7x/7x/6x vlines=c,f hlines=3,6", "same number"},
+		{"outline=7x/7x/7x/7x/7x/7x/7x vlines=c,d hlines=3,6", "2 apart"},
+		{"outline=7x/7x/7x/7x/7x/7x/7x vlines=c,z hlines=3,6", "vlines"},
+		{"outline=7x/7x/7x/7x/7x/7x/7x vlines=c,f hlines=3,9", "hlines"},
+		{"outline=7x/7x/7x/3x.3x/7x/7x/7x vlines=c,f hlines=3,6", "holes"},
+		{"outline=7x/7x/7x/7x/7x/7x/2x5. vlines=c,f hlines=3,6", "runs along"},
+		{"outline=.6x/7x/7x/7x/7x/7x/7x vlines=b,f hlines=3,6", "runs along"},
+		{"outline=7x/7x/7x/7x/7x/7x/.6x vlines=c,f hlines=2,6", "runs along"},
+		{"outline=7x/7x/7x/3.4x/7x/7x/7x vlines=c,f hlines=3,6",
+		 "more than twice"},
+		{"outline=7x/7x/7x/7x/7x/3x4./3x4. vlines=c,f hlines=3,6", "cross both"},
+		{"outline=x6./.6x/7x/7x/7x/7x/7x vlines=c,f hlines=3,6", "one piece"},
+		{"players=5", "players"},
+		{"draw=2", "draw"},
+	};
+	struct session *s = quiet_session();
+	char cmd[512];
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		snprintf(cmd, sizeof cmd, "newgame abstractoe seed=1 %s", cases[i].opts);
+		const char *m = bad(s, cmd);
+		ck_assert_msg(strstr(m, cases[i].why) != NULL, "%s: %s", cases[i].opts, m);
+	}
+	/* a full square is fine; counts are optional */
+	ok(s, "newgame abstractoe outline=xxxxxxx/7x/7x/7x/7x/7x/7x vlines=f,c "
+	      "hlines=3,6 line=a4-h4");
+	ck_assert_int_eq(regions(s), 12);
+	session_free(s);
+}
+END_TEST
+
+/* ---- random boards, checked from the geometry alone ---- */
+
+struct board {
+	int w, h, vx[2], hy[2], n;
+	int map[24][24]; /* [y][x], y from the bottom */
+	int line[256], nline;
+	char adj[4096];
+	int owner[130];
+};
+
+static void read_board(struct session *s, struct board *b)
+{
+	const char *g = ok(s, "geometry");
+	memset(b, 0, sizeof *b);
+	int used;
+	ck_assert(sscanf(g, " lattice %d %d\nvlines %d %d\nhlines %d %d\nline%n", &b->w,
+			 &b->h, &b->vx[0], &b->vx[1], &b->hy[0], &b->hy[1], &used) == 6);
+	g += used;
+	while (*g == ' ') {
+		ck_assert(sscanf(g, " %d%n", &b->line[b->nline++], &used) == 1);
+		g += used;
+	}
+	ck_assert(sscanf(g, "\nregions %d\n%n", &b->n, &used) == 1);
+	g += used;
+	for (int y = b->h - 1; y >= 0; y--)
+		for (int x = 0; x < b->w; x++) {
+			ck_assert(sscanf(g, "%d%n", &b->map[y][x], &used) == 1);
+			g += used;
+		}
+	ck_assert(sscanf(g, "\n%4095[^\n]%n", b->adj, &used) == 1);
+	g += used;
+	ck_assert(!strncmp(g, "\nowners", 7));
+	g += 7;
+	for (int r = 1; r <= b->n; r++) {
+		ck_assert(sscanf(g, " %d%n", &b->owner[r], &used) == 1);
+		g += used;
+	}
+}
+
+static int cell(const struct board *b, int x, int y)
+{
+	return x < 0 || y < 0 || x >= b->w || y >= b->h ? 0 : b->map[y][x];
+}
+
+/* The pairs of regions with a common edge, written as geometry does. */
+static void pairs_from_map(const struct board *b, char adj[130][130])
+{
+	memset(adj, 0, 130 * 130);
+	for (int y = 0; y < b->h; y++)
+		for (int x = 0; x < b->w; x++) {
+			int a = cell(b, x, y), r = cell(b, x + 1, y), u = cell(b, x, y + 1);
+			if (a && r && a != r)
+				adj[a][r] = adj[r][a] = 1;
+			if (a && u && a != u)
+				adj[a][u] = adj[u][a] = 1;
+		}
+}
+
+START_TEST(test_random_boards)
+{
+	struct session *s = quiet_session();
+	struct board *b = malloc(sizeof *b), *prev = malloc(sizeof *prev);
+	char adj[130][130], cmd[64];
+	int distinct = 0;
+	for (int seed = 0; seed < 40; seed++) {
+		snprintf(cmd, sizeof cmd, "newgame abstractoe seed=%d", seed);
+		ok(s, cmd);
+		read_board(s, b);
+		ck_assert(b->n >= 10 && b->n <= 30);
+		if (seed && memcmp(b->map, prev->map, sizeof b->map))
+			distinct++;
+		/* each straight line meets the outline exactly twice: the cells
+		 * on its two sides agree and the figure's cells along it are one
+		 * run that reaches past both lines of the other kind */
+		for (int i = 0; i < 2; i++) {
+			int x = b->vx[i], lo = -1, hi = -1, runs = 0;
+			for (int y = 0; y < b->h; y++) {
+				ck_assert(!cell(b, x - 1, y) == !cell(b, x, y));
+				if (cell(b, x, y)) {
+					runs += lo < 0 || hi != y - 1;
+					lo = lo < 0 ? y : lo, hi = y;
+				}
+			}
+			ck_assert(runs == 1 && lo < b->hy[0] && hi >= b->hy[1]);
+			int y = b->hy[i];
+			lo = hi = -1, runs = 0;
+			for (int x2 = 0; x2 < b->w; x2++) {
+				ck_assert(!cell(b, x2, y - 1) == !cell(b, x2, y));
+				if (cell(b, x2, y)) {
+					runs += lo < 0 || hi != x2 - 1;
+					lo = lo < 0 ? x2 : lo, hi = x2;
+				}
+			}
+			ck_assert(runs == 1 && lo < b->vx[0] && hi >= b->vx[1]);
+		}
+		/* 10 + k regions, k counted along the line's unit steps */
+		int k = 0;
+		for (int c = 0; c + 3 < b->nline; c += 2) {
+			int x = b->line[c], y = b->line[c + 1];
+			int tx = b->line[c + 2], ty = b->line[c + 3];
+			while (x != tx || y != ty) {
+				x += (tx > x) - (tx < x), y += (ty > y) - (ty < y);
+				if (x == tx && y == ty && c + 4 == b->nline)
+					break; /* the far end, on the outline */
+				k += x == b->vx[0] || x == b->vx[1] || y == b->hy[0] ||
+				     y == b->hy[1];
+			}
+		}
+		ck_assert_msg(b->n == 10 + k, "seed %d: %d regions, %d crossings", seed,
+			      b->n, k);
+		/* the adjacency the engine gives is the one the map shows */
+		pairs_from_map(b, adj);
+		char want[4096] = "adjacent";
+		for (int i = 1; i <= b->n; i++)
+			for (int j = i + 1; j <= b->n; j++)
+				if (adj[i][j])
+					snprintf(want + strlen(want), sizeof want - strlen(want),
+						 " %d-%d", i, j);
+		ck_assert_str_eq(b->adj, want);
+		/* the same seed, the same board */
+		ok(s, cmd);
+		read_board(s, prev);
+		ck_assert(!memcmp(b, prev, sizeof *b));
+	}
+	ck_assert_int_ge(distinct, 35);
+	free(b), free(prev);
+	session_free(s);
+}
+END_TEST
+
+START_TEST(test_scores_match_geometry)
+{
+	struct session *s = quiet_session();
+	struct board *b = malloc(sizeof *b);
+	char adj[130][130], cmd[64];
+	static const char *variants[] = {"", "players=3", "players=4", "players=1",
+					 "draw=1"};
+	for (int game = 0; game < 20; game++) {
+		snprintf(cmd, sizeof cmd, "newgame abstractoe seed=%d %s", 100 + game,
+			 variants[game % 5]);
+		ok(s, cmd);
+		snprintf(cmd, sizeof cmd, "set seed %d", game);
+		ok(s, cmd);
+		ok(s, "set level 0");
+		while (strncmp(ok(s, "status"), "over", 4))
+			ok(s, "genmove");
+		read_board(s, b);
+		pairs_from_map(b, adj);
+		int pts[5] = {0};
+		for (int i = 1; i <= b->n; i++) {
+			ck_assert(b->owner[i] >= 1 && b->owner[i] <= 4);
+			for (int j = i + 1; j <= b->n; j++)
+				if (adj[i][j] && b->owner[i] == b->owner[j])
+					pts[b->owner[i]]++;
+		}
+		int np = game % 5 == 1 ? 3 : game % 5 == 2 ? 4 : game % 5 == 3 ? 1 : 2;
+		char want[64] = "";
+		for (int p = 1; p <= np; p++)
+			snprintf(want + strlen(want), sizeof want - strlen(want), "%s%d",
+				 p > 1 ? " " : "", pts[p]);
+		ck_assert_str_eq(ok(s, "score"), want);
+	}
+	free(b);
+	session_free(s);
+}
+END_TEST
+
+START_TEST(test_showboard)
+{
+	struct session *s = hand("a4-h4");
+	ok(s, "play 5");
+	const char *t = ok(s, "showboard");
+	/* the numbers are there, the claimed region is filled with its mark */
+	for (int r = 1; r <= 12; r++) {
+		char num[16];
+		snprintf(num, sizeof num, "%2d", r);
+		ck_assert_msg(strstr(t, num) != NULL, "%d missing:\n%s", r, t);
+	}
+	ck_assert(strstr(t, "XX"));
+	ck_assert(strstr(t, "X player 1: 0 points, regions 5\n"));
+	ck_assert(strstr(t, "11 regions vacant; player 2 (O) to claim"));
+	session_free(s);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("abstractoe");
+	TCase *tc = tcase_create("rules");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_hand_board);
+	tcase_add_test(tc, test_corner_contact);
+	tcase_add_test(tc, test_crossings_make_regions);
+	tcase_add_test(tc, test_illegal_lines);
+	tcase_add_test(tc, test_draw_turn);
+	tcase_add_test(tc, test_solo);
+	tcase_add_test(tc, test_bad_options);
+	tcase_add_test(tc, test_random_boards);
+	tcase_add_test(tc, test_scores_match_geometry);
+	tcase_add_test(tc, test_showboard);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+TEST_MAIN()
