@@ -72,5 +72,34 @@ bench: $(BUILD)/engine $(BENCHES)
 	@python3 scripts/bench $(BUILD)/engine
 	@set -e; for b in $(BENCHES); do $$b; done
 
+# make fuzz: libFuzzer over whole sessions (tests/fuzz_engine.c, which the
+# tests/test_*.c wildcard leaves out), built with clang and the sanitizers,
+# run for FUZZ_SECONDS on a seed corpus of the transcript inputs, whole and
+# line by line; FUZZ_ARGS adds libFuzzer flags (-seed=1, -jobs=2).  Needs
+# clang and libFuzzer (Debian: libclang-rt-14-dev).  A crash is written to
+# $(FUZZ_DIR)/crash-*; replay it with $(FUZZ_DIR)/fuzz_engine FILE.
+FUZZ_SECONDS ?= 60
+FUZZ_ARGS ?=
+FUZZ_CC ?= clang
+FUZZ_DIR = $(BUILD)/fuzz
+FUZZ_FLAGS = -O1 -g -fno-omit-frame-pointer -fno-sanitize-recover=all \
+	     -fsanitize=fuzzer,address,undefined
+
+$(FUZZ_DIR)/fuzz_engine: tests/fuzz_engine.c engine.c $(GAME_SRC) $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(filter-out -Werror,$(WARN)) $(FUZZ_FLAGS) -o $@ \
+		tests/fuzz_engine.c engine.c $(GAME_SRC)
+
+.PHONY: fuzz
+fuzz: $(FUZZ_DIR)/fuzz_engine
+	@mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds
+	@for f in tests/transcripts/*.in; do [ -f "$$f" ] && \
+		cp "$$f" $(FUZZ_DIR)/seeds/t-$$(basename "$$f"); done; \
+	cat tests/transcripts/*.in 2>/dev/null | sort -u | \
+		awk -v d=$(FUZZ_DIR)/seeds 'NF { f = d "/l" NR; print > f; close(f) }'
+	$(FUZZ_DIR)/fuzz_engine -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
+		-timeout=20 -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/ \
+		$(FUZZ_ARGS) $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds
+
 clean:
 	rm -rf build build-san engine
