@@ -84,18 +84,6 @@ static int read_number(const char *s, long long min, long long max, long long *o
 	return 0;
 }
 
-/* Copies text for an error message, keeping only printable ASCII and cutting
- * it short: never echo raw bytes of bad input. */
-static void clean(const char *s, char *buf, size_t size)
-{
-	size_t n = 0;
-	for (; *s && n + 4 < size; s++)
-		buf[n++] = (*s > ' ' && *s < 127) ? *s : '?';
-	if (*s)
-		buf[n++] = '.', buf[n++] = '.', buf[n++] = '.';
-	buf[n] = '\0';
-}
-
 static void *state_at(struct session *s, size_t i)
 {
 	return s->states + i * s->game->state_size;
@@ -182,7 +170,7 @@ static int read_player(struct session *s, const char *arg, int *player,
 		return 0;
 	}
 	char c[40];
-	clean(arg, c, sizeof c);
+	game_clean(arg, c, sizeof c);
 	return fail(out, "no player %s: players are 1 to %d%s", c, n,
 		    n == 2 ? " (or b and w)" : "");
 }
@@ -267,7 +255,7 @@ static int cmd_newgame(struct session *s, int argc, char **argv, struct text *ou
 	const struct game *g = game_find(argv[0]);
 	char c[64];
 	if (!g) {
-		clean(argv[0], c, sizeof c);
+		game_clean(argv[0], c, sizeof c);
 		return fail(out, "unknown game %s (list_games lists them)", c);
 	}
 	struct game_options opt = {0};
@@ -278,7 +266,7 @@ static int cmd_newgame(struct session *s, int argc, char **argv, struct text *ou
 		if (eq)
 			*eq = '\0';
 		const char *value = eq ? eq + 1 : "";
-		clean(key, c, sizeof c);
+		game_clean(key, c, sizeof c);
 		if (!*key || strspn(key, "abcdefghijklmnopqrstuvwxyz0123456789_") !=
 				     strlen(key))
 			return fail(out, "bad option %s: write key=value or a bare "
@@ -323,7 +311,7 @@ static int cmd_newgame(struct session *s, int argc, char **argv, struct text *ou
 	for (int i = 0; i < opt.n; i++)
 		if (!opt.v[i].used) {
 			free(st);
-			clean(opt.v[i].key, c, sizeof c);
+			game_clean(opt.v[i].key, c, sizeof c);
 			return fail(out, "unknown option %s for %s", c, g->name);
 		}
 
@@ -395,7 +383,7 @@ static int cmd_play(struct session *s, int argc, char **argv, struct text *out)
 	if (s->game->parse(top(s), text, &mv, err) < 0) {
 		if (!err[0]) {
 			char c[64];
-			clean(text, c, sizeof c);
+			game_clean(text, c, sizeof c);
 			snprintf(err, sizeof err, "%s", c);
 		}
 		return fail(out, "illegal move: %s", err);
@@ -458,7 +446,7 @@ static int cmd_roll(struct session *s, int argc, char **argv, struct text *out)
 				ok |= values[i] == v;
 		if (!ok) {
 			char c[40];
-			clean(argv[0], c, sizeof c);
+			game_clean(argv[0], c, sizeof c);
 			return fail(out, "%s is not a possible roll (%d to %d)", c,
 				    values[0], values[n - 1]);
 		}
@@ -563,7 +551,7 @@ static int cmd_set(struct session *s, int argc, char **argv, struct text *out)
 		}
 		return 0;
 	}
-	clean(argv[0], c, sizeof c);
+	game_clean(argv[0], c, sizeof c);
 	return fail(out, "unknown setting %s (list_settings lists them)", c);
 }
 
@@ -689,16 +677,20 @@ void session_set_log(struct session *s, FILE *log)
 	s->log = log;
 }
 
-/* Writes the response body: no empty line may appear inside it, and it must
- * not end in a newline (the framing adds the terminator). */
+/* Writes the response body: no empty line may appear inside it, it must
+ * not end in a newline (the framing adds the terminator), and it holds
+ * printable ASCII only, whatever bytes a message quoted from bad input. */
 static void put_body(struct text *out, const char *body, size_t len)
 {
 	while (len && body[len - 1] == '\n')
 		len--;
 	for (size_t i = 0; i < len; i++) {
-		if (body[i] == '\n' && i + 1 < len && body[i + 1] == '\n')
+		char c = body[i];
+		if (c == '\n' && i + 1 < len && body[i + 1] == '\n')
 			continue;
-		text_putc(out, body[i]);
+		if ((c < ' ' || c > '~') && c != '\n')
+			c = '?';
+		text_putc(out, c);
 	}
 }
 
@@ -761,7 +753,7 @@ int engine_line(struct session *s, const char *raw, size_t len, int too_long,
 		fail(&body, "missing command after the id");
 	} else if (!(c = find_command(argv[first]))) {
 		char name[40];
-		clean(argv[first], name, sizeof name);
+		game_clean(argv[first], name, sizeof name);
 		fail(&body, "unknown command %s (help lists them)", name);
 	} else {
 		int nargs = argc - first - 1;

@@ -70,6 +70,16 @@ int game_is_legal(const struct game *g, const void *st, const struct move *mv)
 	return found;
 }
 
+void game_clean(const char *s, char *buf, size_t size)
+{
+	size_t n = 0;
+	for (; *s && n + 4 < size; s++)
+		buf[n++] = (*s > ' ' && *s < 127) ? *s : '?';
+	if (*s)
+		buf[n++] = '.', buf[n++] = '.', buf[n++] = '.';
+	buf[n] = '\0';
+}
+
 void square_name(int x, int y, char *buf)
 {
 	sprintf(buf, "%c%d", 'a' + x, y + 1);

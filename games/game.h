@@ -175,6 +175,11 @@ const char *opt_str(struct game_options *o, const char *key);
  * parse() of games whose legality is just "one of moves()". */
 int game_is_legal(const struct game *g, const void *st, const struct move *mv);
 
+/* Copies text for an error message, keeping only printable ASCII ('?' for
+ * anything else) and cutting it short with "...": never echo raw bytes of
+ * bad input. */
+void game_clean(const char *s, char *buf, size_t size);
+
 /* Writes "a1".."z26" for column x, row y (both from 0). */
 void square_name(int x, int y, char *buf);
 /* Reads a square name at *s ("c3", "aa" is not one); advances *s past it.

@@ -481,18 +481,6 @@ static void ta_play(void *st, const struct move *mv)
 
 /* ---- move text ---- */
 
-/* A short printable copy of bad input for an error message: never echo raw
- * bytes. */
-static void clean(const char *s, char *buf, size_t size)
-{
-	size_t n = 0;
-	for (; *s && n + 4 < size; s++)
-		buf[n++] = (*s > ' ' && *s < 127) ? *s : '?';
-	if (*s)
-		buf[n++] = '.', buf[n++] = '.', buf[n++] = '.';
-	buf[n] = '\0';
-}
-
 static int ta_parse(const void *st, const char *text, struct move *mv, char *err)
 {
 	const struct state *s = st;
@@ -518,7 +506,7 @@ static int ta_parse(const void *st, const char *text, struct move *mv, char *err
 		const char *at = p;
 		if (square_read(&p, &x, &y) < 0 || x > 7 || y < 0 || y > 7) {
 			char c[24];
-			clean(at, c, sizeof c);
+			game_clean(at, c, sizeof c);
 			if (!*at)
 				snprintf(err, GAME_ERR_MAX, "a square must follow -");
 			else
@@ -536,7 +524,7 @@ static int ta_parse(const void *st, const char *text, struct move *mv, char *err
 			break;
 		if (*p != '-') {
 			char c[24];
-			clean(p, c, sizeof c);
+			game_clean(p, c, sizeof c);
 			snprintf(err, GAME_ERR_MAX,
 				 "%s: squares of a chain are joined by -", c);
 			return -1;

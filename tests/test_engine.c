@@ -46,6 +46,12 @@ START_TEST(test_framing_blank_comments_control)
 	const char *r = send_line(s, "\xff\xfe name");
 	ck_assert(strncmp(r, "? unknown command", 17) == 0);
 	ck_assert(strchr(r, '\xff') == NULL);
+	/* nor when a game's own message quotes the bad move */
+	ok(s, "newgame checkertoe");
+	r = send_line(s, "play \xe9\xff3");
+	ck_assert(strncmp(r, "? illegal move", 14) == 0);
+	for (const char *p = r; *p; p++)
+		ck_assert(*p == '\n' || (*p >= ' ' && *p <= '~'));
 	session_free(s);
 }
 END_TEST
