@@ -48,7 +48,7 @@ START_TEST(test_framing_blank_comments_control)
 	ck_assert(strchr(r, '\xff') == NULL);
 	/* nor when a game's own message quotes the bad move */
 	ok(s, "newgame checkertoe");
-	r = send_line(s, "play \xe9\xff3");
+	r = send_line(s, "play \xe9\xff" "3");
 	ck_assert(strncmp(r, "? illegal move", 14) == 0);
 	for (const char *p = r; *p; p++)
 		ck_assert(*p == '\n' || (*p >= ' ' && *p <= '~'));
