@@ -2,28 +2,13 @@
  * hand-built positions and against an independent count of every line. */
 #include "test_util.h"
 
-/* Plays the checkers of player 1 (xs) and player 2 (os) alternately in a
- * game where player 1 starts; the lists are space-separated squares. */
+/* A checkertoe game where player 1 (X) placed xs and player 2 (O) placed
+ * os, alternately; the lists are space-separated squares. */
 static struct session *position(const char *xs, const char *os)
 {
 	struct session *s = quiet_session();
 	ok(s, "newgame checkertoe seed=1 first=1");
-	char a[256], b[256], cmd[32];
-	snprintf(a, sizeof a, "%s", xs);
-	snprintf(b, sizeof b, "%s", os);
-	char *pa, *pb, *x = strtok_r(a, " ", &pa), *o = strtok_r(b, " ", &pb);
-	while (x || o) {
-		if (x) {
-			snprintf(cmd, sizeof cmd, "play %s", x);
-			ok(s, cmd);
-			x = strtok_r(NULL, " ", &pa);
-		}
-		if (o) {
-			snprintf(cmd, sizeof cmd, "play %s", o);
-			ok(s, cmd);
-			o = strtok_r(NULL, " ", &pb);
-		}
-	}
+	play_both(s, xs, os);
 	return s;
 }
 

@@ -2,27 +2,6 @@
  * Checkerboard (size=6, float, exchange), through the protocol. */
 #include "test_util.h"
 
-/* Sends "play M" for every square of xs and os alternately, xs first. */
-static void play_both(struct session *s, const char *xs, const char *os)
-{
-	char a[512], b[512], cmd[32];
-	snprintf(a, sizeof a, "%s", xs);
-	snprintf(b, sizeof b, "%s", os);
-	char *pa, *pb, *x = strtok_r(a, " ", &pa), *o = strtok_r(b, " ", &pb);
-	while (x || o) {
-		if (x) {
-			snprintf(cmd, sizeof cmd, "play %s", x);
-			ok(s, cmd);
-			x = strtok_r(NULL, " ", &pa);
-		}
-		if (o) {
-			snprintf(cmd, sizeof cmd, "play %s", o);
-			ok(s, cmd);
-			o = strtok_r(NULL, " ", &pb);
-		}
-	}
-}
-
 /* The character showboard draws on square x, y (from 0) of a board with
  * `rows` rows. */
 static char cell(const char *board, int rows, int x, int y)

@@ -64,6 +64,28 @@ static inline void keep(char *dst, size_t size, const char *src)
 }
 #define KEEP(buf, str) keep(buf, sizeof buf, str)
 
+/* Sends "play M" for every move of xs and os (space-separated) alternately,
+ * xs first: two players' moves written as two lists. */
+static inline void play_both(struct session *s, const char *xs, const char *os)
+{
+	char a[512], b[512], cmd[32];
+	snprintf(a, sizeof a, "%s", xs);
+	snprintf(b, sizeof b, "%s", os);
+	char *pa, *pb, *x = strtok_r(a, " ", &pa), *o = strtok_r(b, " ", &pb);
+	while (x || o) {
+		if (x) {
+			snprintf(cmd, sizeof cmd, "play %s", x);
+			ok(s, cmd);
+			x = strtok_r(NULL, " ", &pa);
+		}
+		if (o) {
+			snprintf(cmd, sizeof cmd, "play %s", o);
+			ok(s, cmd);
+			o = strtok_r(NULL, " ", &pb);
+		}
+	}
+}
+
 /* A quiet session (no search log on stderr). */
 static inline struct session *quiet_session(void)
 {
