@@ -21,7 +21,8 @@ GAME_SRC = $(sort $(wildcard games/*.c))
 LIB_OBJ = $(BUILD)/engine.o $(GAME_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC = $(sort $(wildcard tests/test_*.c))
 TESTS = $(TEST_SRC:%.c=$(BUILD)/%)
-HEADERS = engine.h $(wildcard games/*.h) $(wildcard tests/*.h)
+HEADERS = engine.h $(wildcard games/*.h)
+TEST_HEADERS = $(HEADERS) $(wildcard tests/*.h)
 
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -pthread)
@@ -40,7 +41,7 @@ $(BUILD)/%.o: %.c $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(BUILD)/tests/%: tests/%.c $(LIB_OBJ) $(HEADERS)
+$(BUILD)/tests/%: tests/%.c $(LIB_OBJ) $(TEST_HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(LIB_OBJ) $(LDFLAGS) $(CHECK_LIBS)
 
