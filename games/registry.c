@@ -8,6 +8,7 @@ const struct game *const game_table[] = {
 	&game_takebacktoe,
 	&game_takeitaway,
 	&game_abstractoe,
+	&game_tiptoe,
 	NULL,
 };
 
