@@ -1,5 +1,16 @@
 /* ai.h: the computer player.  It plays any game of the table through
- * struct game and nothing else. */
+ * struct game and nothing else.
+ *
+ * Level 0 plays a random legal move, level 1 the greedy move (the best
+ * immediate result), level 2 searches: Monte Carlo tree search with chance
+ * nodes and per-player (max-n) rewards, plus an exact solver that takes over
+ * when the rest of the game fits in the time.
+ *
+ * With a movetime the search stops in time (the clock is read between
+ * iterations, every few hundred playout plies and every few solver nodes,
+ * with a millisecond to spare).  With a playout budget the clock never
+ * changes a decision: the same position, budget and seed give the same
+ * move.  One thread: the search runs on one core. */
 #ifndef AI_H
 #define AI_H
 
@@ -11,14 +22,73 @@
 
 struct ai_settings {
 	long movetime; /* milliseconds to think at most */
-	long playouts; /* a fixed budget instead of the clock; 0: use movetime */
-	int level;     /* 0 random, 1 greedy one-move look-ahead, 2+ search */
+	long
+	    playouts; /* a fixed budget instead of the clock; 0: use movetime */
+	int level;    /* 0 random, 1 greedy one-move look-ahead, 2+ search */
 };
 
 /* Chooses a move for the player to move in st (a GAME_PLAY state).  Draws
  * all its randomness from r.  Writes search information to log when log is
  * not NULL.  Returns 0, or -1 when the player has no move. */
-int ai_choose(const struct game *g, const void *st, const struct ai_settings *cfg,
-	      struct rng *r, struct move *out, FILE *log);
+int ai_choose(const struct game *g, const void *st,
+              const struct ai_settings *cfg, struct rng *r, struct move *out,
+              FILE *log);
+
+/* ---- inside the player: shared by ai.c, mcts.c and search_solve.c ---- */
+
+/* Scratch buffers kept for the whole process, one per slot: a search
+ * allocates nothing per move once they are big enough (the clock would
+ * have to cover large mallocs and frees).  The AI is not re-entrant. */
+enum ai_slot {
+	AI_LIST,          /* mcts: max_moves moves */
+	AI_SOLVE_LIST,    /* mcts: the solver's root moves */
+	AI_VALUES,        /* mcts: the solver's values */
+	AI_CLASS,         /* mcts: one byte a move */
+	AI_PRIOR,         /* mcts: one double a move */
+	AI_STATES,        /* mcts: scratch states */
+	AI_SOLVER_STATES, /* search_solve: one state a ply */
+	AI_SOLVER_MOVES,  /* search_solve: the stack of move lists */
+	AI_SOLVER_HIST,   /* search_solve: history counts */
+	AI_SIMPLE,        /* ai.c: levels 0 and 1 */
+	AI_SLOTS
+};
+/* At least `bytes` bytes (contents undefined), or NULL when out of memory. */
+void *ai_scratch(enum ai_slot slot, size_t bytes);
+
+/* Milliseconds on a monotonic clock. */
+double ai_now_ms(void);
+
+/* A chance outcome of the GAME_ROLL state st, drawn by its odds. */
+int ai_outcome(const struct game *g, const void *st, struct rng *r);
+
+/* A random legal move of the player to move: the game's random_move when it
+ * has one, else a uniform pick from moves() (list: max_moves scratch).
+ * Returns 0, or -1 when there is none. */
+int ai_random_move(const struct game *g, const void *st, struct rng *r,
+                   struct move *list, struct move *mv);
+
+/* What each player gets from the finished (or stuck) state st, into rew
+ * (players() values).  With two or more players: 1 win, 0.5 draw (for the
+ * players tied at the top), 0 loss, blended with a small score-margin term
+ * so that bigger wins (and smaller losses) are preferred; the result always
+ * dominates.  Solo: the score itself, raw. */
+void ai_reward(const struct game *g, const void *st, int np, double *rew);
+
+/* The MCTS player (level 2 and up). */
+int mcts_choose(const struct game *g, const void *st,
+                const struct ai_settings *cfg, struct rng *r, struct move *out,
+                FILE *log, double start_ms);
+
+/* Exact solver.  For the GAME_PLAY state st with the n moves list[]:
+ * searches the whole rest of the game until node_limit nodes are spent or
+ * the clock passes deadline_ms (0: no clock).  On success returns 1 and
+ * writes value[i] for each move, from the mover's point of view: with two
+ * players -1 loss, 0 draw, 1 win (under perfect play); otherwise a number
+ * that ranks the results for the mover (result first, then margin; solo: the
+ * final score).  Returns 0 when it ran out of budget or met something it
+ * cannot solve (chance, unlisted moves).  *nodes gets the nodes searched. */
+int search_solve(const struct game *g, const void *st, const struct move *list,
+                 int n, double deadline_ms, long node_limit, int *value,
+                 long *nodes);
 
 #endif

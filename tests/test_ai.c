@@ -1,0 +1,866 @@
+/* test_ai.c: the computer player.
+ *
+ * Positions come from seeded random walks through struct game, so every
+ * game in game_table is covered as it is registered, plus checkertoe
+ * positions written out by hand.  All searches here use a fixed playout
+ * budget (so they are deterministic and quick); the one clock test is
+ * loose on purpose (sanitizer builds are slow), the exact check is in
+ * bench_ai. */
+#include "test_util.h"
+
+#include "../games/ai.h"
+
+/* Extra setups worth a look beyond each game's defaults; a setup a game
+ * refuses is skipped (its options are that game's business). */
+static const char *const extra_setups[][2] = {
+    {"checkertoe", "exchange"},    {"checkertoe", "size=6"},
+    {"checkertoe", "float"},       {"takeitaway", "players=3"},
+    {"takeitaway", "players=4"},   {"takeitaway", "plain"},
+    {"abstractoe", "players=1"},   {"abstractoe", "players=3"},
+    {"abstractoe", "draw=1"},      {"tiptoe", "size=4"},
+    {"tiptoe", "size=5 diagonal"}, {"tiptoe", "hex size=3"},
+};
+#define NEXTRA (sizeof extra_setups / sizeof extra_setups[0])
+
+/* Move lists that outlive one call: a fresh list of max_moves moves for
+ * every call would cost the sanitizer builds dearly (Take It Away lists up
+ * to 65536 moves).  Slot k is one list; each grows as needed. */
+static struct move *move_buf(int k, const struct game *g)
+{
+	static struct move *buf[4];
+	static size_t cap[4];
+	if (cap[k] < (size_t)g->max_moves) {
+		free(buf[k]);
+		cap[k] = (size_t)g->max_moves;
+		buf[k] = malloc(sizeof *buf[k] * cap[k]);
+		ck_assert(buf[k] != NULL);
+	}
+	return buf[k];
+}
+
+/* A state of g from opts, or NULL when the game refuses them. */
+static void *try_state(const struct game *g, const char *opts, uint64_t seed)
+{
+	static char buf[256];
+	struct game_options o = {0};
+	snprintf(buf, sizeof buf, "%s", opts);
+	for (char *p = strtok(buf, " "); p; p = strtok(NULL, " ")) {
+		char *eq = strchr(p, '=');
+		if (eq)
+			*eq = '\0';
+		o.v[o.n++] = (struct game_option){p, eq ? eq + 1 : "", 0};
+	}
+	void *st = calloc(1, g->state_size);
+	char err[GAME_ERR_MAX] = "";
+	ck_assert(st != NULL);
+	if (g->init(st, &o, seed, err) < 0) {
+		free(st);
+		return NULL;
+	}
+	for (int i = 0; i < o.n; i++)
+		if (!o.v[i].used) {
+			free(st);
+			return NULL;
+		}
+	return st;
+}
+
+/* Calls fn(g, opts) for each game with its default setup and the extras
+ * it accepts. */
+typedef void setup_fn(const struct game *g, const char *opts);
+
+static void each_setup(setup_fn *fn)
+{
+	for (int i = 0; game_table[i]; i++) {
+		const struct game *g = game_table[i];
+		void *st = try_state(g, "", 1);
+		ck_assert_msg(st != NULL, "%s refuses its default setup",
+		              g->name);
+		free(st);
+		fn(g, "");
+		for (size_t k = 0; k < NEXTRA; k++) {
+			if (strcmp(extra_setups[k][0], g->name))
+				continue;
+			st = try_state(g, extra_setups[k][1], 1);
+			if (!st)
+				continue;
+			free(st);
+			fn(g, extra_setups[k][1]);
+		}
+	}
+}
+
+/* One step of a random walk: a roll or a random legal move.  Returns 0, or
+ * -1 when the game is over or stuck. */
+static int walk_step(const struct game *g, void *st, struct rng *r,
+                     struct move *list)
+{
+	struct game_status s = g->status(st);
+	if (s.phase == GAME_OVER)
+		return -1;
+	if (s.phase == GAME_ROLL) {
+		g->roll(st, ai_outcome(g, st, r));
+		return 0;
+	}
+	struct move mv;
+	if (ai_random_move(g, st, r, list, &mv) < 0)
+		return -1;
+	g->play(st, &mv);
+	return 0;
+}
+
+/* Is mv a legal move in st?  One of moves(), or, where moves cannot be
+ * listed, a move whose text parses back. */
+static int is_legal(const struct game *g, const void *st, const struct move *mv)
+{
+	struct move *list = move_buf(0, g);
+	int n = g->moves(st, list), ok = 0;
+	for (int i = 0; i < n && !ok; i++)
+		ok = move_equal(&list[i], mv);
+	if (n == 0) {
+		char buf[MOVE_TEXT_MAX], err[GAME_ERR_MAX];
+		struct move back;
+		g->format(st, mv, buf);
+		ok = g->parse(st, buf, &back, err) == 0;
+	}
+	return ok;
+}
+
+static int choose(const struct game *g, const void *st, int level,
+                  long playouts, uint64_t seed, struct move *mv)
+{
+	struct ai_settings cfg = {1000, playouts, level};
+	struct rng r;
+	rng_seed(&r, seed);
+	return ai_choose(g, st, &cfg, &r, mv, NULL);
+}
+
+/* ---- checkertoe by hand ---- */
+
+static void *checkertoe_after(const char *moves)
+{
+	void *st = new_state(&game_checkertoe, "first=1", 1);
+	char buf[256];
+	snprintf(buf, sizeof buf, "%s", moves);
+	for (char *p = strtok(buf, " "); p; p = strtok(NULL, " "))
+		play_text(&game_checkertoe, st, p);
+	return st;
+}
+
+static void check_move(const void *st, int level, long playouts, uint64_t seed,
+                       const char *want)
+{
+	const struct game *g = &game_checkertoe;
+	struct move mv;
+	char buf[MOVE_TEXT_MAX];
+	ck_assert_int_eq(choose(g, st, level, playouts, seed, &mv), 0);
+	g->format(st, &mv, buf);
+	ck_assert_msg(!strcmp(buf, want), "level %d played %s, not %s", level,
+	              buf, want);
+}
+
+START_TEST(checkertoe_takes_the_win)
+{
+	/* O (player 2) places the last checker: b4 wins, e1 does not */
+	static const char *const seqs[][2] = {
+	    {"a3 e2 a2 e1 b1 c5 b5 c4 a5 d5 d1 b2 d4 e5 e3 c1 c3 a4 a1 b3 c2 "
+	     "d2 b4",
+	     NULL},
+	    {"e2 a3 c5 d1 a4 a2 b1 c4 a5 b5 a1 e1 c1 e4 e3 b4 b3 d3 d2 c2 b2 "
+	     "e5 c3",
+	     NULL},
+	};
+	for (size_t k = 0; k < 2; k++) {
+		void *st = checkertoe_after(seqs[k][0]);
+		/* the winning square, found by trying both */
+		const struct game *g = &game_checkertoe;
+		struct move list[64];
+		int n = g->moves(st, list);
+		ck_assert_int_eq(n, 2);
+		char win[MOVE_TEXT_MAX] = "";
+		int wins = 0;
+		for (int i = 0; i < n; i++) {
+			unsigned char c[256];
+			memcpy(c, st, g->state_size);
+			g->play(c, &list[i]);
+			if (g->status(c).player == 2) {
+				g->format(st, &list[i], win);
+				wins++;
+			}
+		}
+		ck_assert_int_eq(wins, 1);
+		for (uint64_t seed = 1; seed <= 3; seed++) {
+			check_move(st, 2, 50, seed, win);
+			check_move(st, 1, 0, seed, win);
+		}
+		free(st);
+	}
+}
+END_TEST
+
+START_TEST(checkertoe_blocks_the_loss)
+{
+	/* X (player 1) to place with three squares left: two of them let O
+	 * win with the last checker; only the third holds */
+	static const char *const seqs[][2] = {
+	    {"c5 a1 d5 c1 d4 b4 e5 e2 b1 a3 d3 a2 c4 e4 a5 c3 e3 b2 a4 d1 b5 "
+	     "e1",
+	     "c2"},
+	    {"b5 e4 d3 e5 d5 d1 b1 a1 c1 b3 a5 a2 b4 a3 c3 d2 e2 a4 c5 c2 e1 "
+	     "b2",
+	     "c4"},
+	    {"e1 d2 b1 b5 e4 a4 a1 e5 c4 c2 a3 c5 b2 b3 d5 e2 e3 a5 c3 d1 c1 "
+	     "a2",
+	     "d4"},
+	};
+	for (size_t k = 0; k < 3; k++) {
+		void *st = checkertoe_after(seqs[k][0]);
+		ck_assert_int_eq(game_checkertoe.status(st).player, 1);
+		for (uint64_t seed = 1; seed <= 3; seed++) {
+			check_move(st, 2, 50, seed, seqs[k][1]);
+			check_move(st, 2, 2000, seed, seqs[k][1]);
+		}
+		free(st);
+	}
+}
+END_TEST
+
+/* ---- every game: one-move wins and losses ---- */
+
+enum { LOSES_NOW, UNSAFE, SAFE, WINS_NOW };
+
+/* What mv does at once for the mover: wins, loses, hands the next player
+ * an immediate win, or none of these. */
+static int classify(const struct game *g, const void *st, const struct move *mv)
+{
+	int me = g->status(st).player;
+	unsigned char *c = malloc(g->state_size), *d = malloc(g->state_size);
+	struct move *list = move_buf(1, g);
+	memcpy(c, st, g->state_size);
+	g->play(c, mv);
+	struct game_status cs = g->status(c);
+	int cls = SAFE;
+	if (cs.phase == GAME_OVER && cs.player)
+		cls = cs.player == me ? WINS_NOW : LOSES_NOW;
+	else if (cs.phase == GAME_PLAY && cs.player != me) {
+		int n = g->moves(c, list);
+		for (int i = 0; i < n && cls == SAFE; i++) {
+			memcpy(d, c, g->state_size);
+			g->play(d, &list[i]);
+			struct game_status ds = g->status(d);
+			if (ds.phase == GAME_OVER && ds.player == cs.player)
+				cls = UNSAFE;
+		}
+	}
+	free(c);
+	free(d);
+	return cls;
+}
+
+static int found_wins, found_blocks;
+
+static void one_move_facts(const struct game *g, const char *opts)
+{
+	struct move *list = malloc(sizeof *list * (size_t)g->max_moves);
+	int wins = 0, blocks = 0;
+	for (uint64_t seed = 1; seed <= 40 && (wins < 3 || blocks < 3);
+	     seed++) {
+		void *st = try_state(g, opts, seed);
+		struct rng r;
+		rng_seed(&r, seed);
+		if (g->players(st) < 2) {
+			free(st);
+			break;
+		}
+		for (int step = 0; step < 300; step++) {
+			if (g->status(st).phase == GAME_PLAY) {
+				int n = g->moves(st, list), count[4] = {0};
+				int cls[n > 0 ? n : 1];
+				for (int i = 0; i < n && n <= 64; i++)
+					count[cls[i] =
+					          classify(g, st, &list[i])]++;
+				int want_win = count[WINS_NOW] &&
+				               count[WINS_NOW] < n && wins < 3;
+				/* with more players a loss can come later */
+				int want_block = g->players(st) == 2 &&
+				                 !count[WINS_NOW] &&
+				                 count[SAFE] &&
+				                 count[SAFE] < n && blocks < 3;
+				if (n <= 64 && (want_win || want_block)) {
+					struct move mv;
+					int k = want_win ? WINS_NOW : SAFE;
+					ck_assert_int_eq(
+					    choose(g, st, 2, 400, seed, &mv),
+					    0);
+					ck_assert_msg(
+					    classify(g, st, &mv) == k,
+					    "%s %s seed %d step %d: the search "
+					    "missed a one-move %s",
+					    g->name, opts, (int)seed, step,
+					    want_win ? "win" : "loss");
+					if (want_win) {
+						ck_assert_int_eq(
+						    choose(g, st, 1, 0, seed,
+						           &mv),
+						    0);
+						ck_assert_msg(
+						    classify(g, st, &mv) ==
+						        WINS_NOW,
+						    "%s: greedy missed a win",
+						    g->name);
+					}
+					wins += want_win;
+					blocks += want_block;
+				}
+			}
+			if (walk_step(g, st, &r, list) < 0)
+				break;
+		}
+		free(st);
+	}
+	found_wins += wins;
+	found_blocks += blocks;
+	free(list);
+}
+
+START_TEST(every_game_takes_wins_and_blocks_losses)
+{
+	found_wins = found_blocks = 0;
+	each_setup(one_move_facts);
+	/* at least checkertoe has both */
+	ck_assert_int_gt(found_wins, 0);
+	ck_assert_int_gt(found_blocks, 0);
+}
+END_TEST
+
+/* ---- every game: legal moves, determinism ---- */
+
+static void legal_everywhere(const struct game *g, const char *opts)
+{
+	struct move *list = malloc(sizeof *list * (size_t)g->max_moves);
+	for (uint64_t seed = 1; seed <= 4; seed++) {
+		void *st = try_state(g, opts, seed);
+		struct rng r;
+		rng_seed(&r, seed * 31);
+		for (int step = 0; step < 150; step++) {
+			if (g->status(st).phase == GAME_PLAY && step % 3 == 0) {
+				for (int level = 0; level <= AI_LEVEL_MAX;
+				     level++) {
+					struct move mv;
+					ck_assert_msg(
+					    choose(g, st, level, 30,
+					           seed + (uint64_t)step,
+					           &mv) == 0,
+					    "%s %s: level %d found no move",
+					    g->name, opts, level);
+					ck_assert_msg(
+					    is_legal(g, st, &mv),
+					    "%s %s seed %d step %d: level %d "
+					    "chose an illegal move",
+					    g->name, opts, (int)seed, step,
+					    level);
+				}
+			}
+			if (walk_step(g, st, &r, list) < 0)
+				break;
+		}
+		free(st);
+	}
+	free(list);
+}
+
+START_TEST(never_an_illegal_move)
+{
+	each_setup(legal_everywhere);
+}
+END_TEST
+
+static void same_move_twice(const struct game *g, const char *opts)
+{
+	struct move *list = malloc(sizeof *list * (size_t)g->max_moves);
+	for (uint64_t seed = 1; seed <= 2; seed++) {
+		void *st = try_state(g, opts, seed);
+		struct rng r;
+		rng_seed(&r, seed);
+		for (int step = 0; step < 40; step++) {
+			if (g->status(st).phase == GAME_PLAY && step % 7 == 0) {
+				struct move a, b;
+				ck_assert_int_eq(choose(g, st, 2, 300, 99, &a),
+				                 0);
+				ck_assert_int_eq(choose(g, st, 2, 300, 99, &b),
+				                 0);
+				ck_assert_msg(move_equal(&a, &b),
+				              "%s %s: two moves for "
+				              "one position, seed and budget",
+				              g->name, opts);
+			}
+			if (walk_step(g, st, &r, list) < 0)
+				break;
+		}
+		free(st);
+	}
+	free(list);
+}
+
+START_TEST(deterministic_with_fixed_playouts)
+{
+	each_setup(same_move_twice);
+}
+END_TEST
+
+/* The same through the protocol: set seed + set playouts, then hint. */
+START_TEST(hint_is_reproducible)
+{
+	struct session *s = quiet_session();
+	for (int i = 0; game_table[i]; i++) {
+		char cmd[128], *first;
+		snprintf(cmd, sizeof cmd, "newgame %s seed=5",
+		         game_table[i]->name);
+		ok(s, cmd);
+		if (!strncmp(ok(s, "status"), "roll", 4))
+			ok(s, "roll");
+		ok(s, "set playouts 500");
+		ok(s, "set seed 11");
+		first = strdup(ok(s, "hint"));
+		ok(s, "set seed 11");
+		ck_assert_str_eq(ok(s, "hint"), first);
+		ok(s, "set seed 11");
+		ck_assert_str_eq(ok(s, "genmove"), first);
+		free(first);
+	}
+	session_free(s);
+}
+END_TEST
+
+/* ---- chance: a tiny game of pure odds ---- */
+
+/* Player 1 picks a die, player 1 rolls it, the face decides.  Die 0 wins
+ * on face 1 (odds 0.45) and loses on face 2; die 1 wins on faces 1 and 3
+ * (odds 0.2 each) and loses on face 2 (0.6).  Die 0 is better (0.45 to
+ * 0.4); a search that counted faces alike would take die 1 (2 of 3), and
+ * one that hoped for its roll would see no difference. */
+struct dice_state {
+	uint8_t phase; /* 0 pick, 1 roll, 2 over */
+	uint8_t die;
+	uint8_t winner;
+};
+
+static int dice_players(const void *st)
+{
+	(void)st;
+	return 2;
+}
+
+static struct game_status dice_status(const void *st)
+{
+	const struct dice_state *s = st;
+	enum game_phase ph = s->phase == 0   ? GAME_PLAY
+	                     : s->phase == 1 ? GAME_ROLL
+	                                     : GAME_OVER;
+	return (struct game_status){ph, ph == GAME_OVER ? s->winner : 1};
+}
+
+static int dice_moves(const void *st, struct move *out)
+{
+	const struct dice_state *s = st;
+	if (s->phase != 0)
+		return 0;
+	out[0] = (struct move){{0}};
+	out[1] = (struct move){{1}};
+	return 2;
+}
+
+static int dice_chance(const void *st, int *values, double *probs)
+{
+	const struct dice_state *s = st;
+	if (s->die == 0) {
+		values[0] = 1, probs[0] = 0.45;
+		values[1] = 2, probs[1] = 0.55;
+		return 2;
+	}
+	values[0] = 1, probs[0] = 0.2;
+	values[1] = 2, probs[1] = 0.6;
+	values[2] = 3, probs[2] = 0.2;
+	return 3;
+}
+
+static void dice_roll(void *st, int value)
+{
+	struct dice_state *s = st;
+	s->winner = value == 2 ? 2 : 1;
+	s->phase = 2;
+}
+
+static void dice_play(void *st, const struct move *mv)
+{
+	struct dice_state *s = st;
+	s->die = (uint8_t)mv->w[0];
+	s->phase = 1;
+}
+
+static void dice_format(const void *st, const struct move *mv, char *buf)
+{
+	(void)st;
+	snprintf(buf, MOVE_TEXT_MAX, "die%d", (int)mv->w[0]);
+}
+
+static void dice_score(const void *st, int *points)
+{
+	const struct dice_state *s = st;
+	points[0] = s->winner == 1;
+	points[1] = s->winner == 2;
+}
+
+static const struct game dice_game = {
+    .name = "dice",
+    .state_size = sizeof(struct dice_state),
+    .max_moves = 2,
+    .players = dice_players,
+    .status = dice_status,
+    .moves = dice_moves,
+    .chance = dice_chance,
+    .roll = dice_roll,
+    .play = dice_play,
+    .format = dice_format,
+    .score = dice_score,
+};
+
+START_TEST(chance_is_weighted_by_its_odds)
+{
+	struct dice_state st = {0, 0, 0};
+	for (uint64_t seed = 1; seed <= 5; seed++) {
+		struct move mv;
+		ck_assert_int_eq(choose(&dice_game, &st, 2, 3000, seed, &mv),
+		                 0);
+		ck_assert_msg(mv.w[0] == 0, "seed %d: took the worse die",
+		              (int)seed);
+	}
+}
+END_TEST
+
+/* ---- the clock ---- */
+
+START_TEST(movetime_is_respected)
+{
+	struct session *s = quiet_session();
+	double worst = -1e9;
+	const char *worst_game = "";
+	for (int i = 0; game_table[i]; i++) {
+		char cmd[128];
+		snprintf(cmd, sizeof cmd, "newgame %s seed=7",
+		         game_table[i]->name);
+		ok(s, cmd);
+		ok(s, "set movetime 40");
+		for (int k = 0; k < 6; k++) {
+			const char *st = ok(s, "status");
+			if (!strncmp(st, "over", 4))
+				break;
+			if (!strncmp(st, "roll", 4)) {
+				ok(s, "roll");
+				continue;
+			}
+			double t0 = ai_now_ms();
+			ok(s, "genmove");
+			double late = ai_now_ms() - t0 - 40;
+			if (late > worst)
+				worst = late, worst_game = game_table[i]->name;
+		}
+	}
+	/* loose: sanitizers and a busy machine stretch it; bench_ai measures
+	 * it exactly */
+	ck_assert_msg(worst < 200, "genmove ran %.1f ms past movetime in %s",
+	              worst, worst_game);
+	session_free(s);
+}
+END_TEST
+
+/* ---- the exact solver ---- */
+
+/* Plain negamax over win/draw/loss, no table, with a node budget.  Its
+ * move lists sit end to end in one buffer (see move_buf). */
+static long plain_nodes;
+static struct move *plain_buf;
+static size_t plain_cap, plain_top;
+
+static struct move *plain_list(const struct game *g, int *ok)
+{
+	if (plain_cap - plain_top < (size_t)g->max_moves) {
+		*ok = 0;
+		return NULL;
+	}
+	return plain_buf + plain_top;
+}
+
+static void plain_begin(const struct game *g)
+{
+	size_t want = (size_t)g->max_moves + 64 * 256;
+	if (plain_cap < want) {
+		free(plain_buf);
+		plain_buf = malloc(sizeof *plain_buf * want);
+		ck_assert(plain_buf != NULL);
+		plain_cap = want;
+	}
+	plain_top = 0;
+	plain_nodes = 0;
+}
+
+static int plain(const struct game *g, const void *st, int *ok)
+{
+	if (++plain_nodes > 100000) {
+		*ok = 0;
+		return 0;
+	}
+	struct game_status s = g->status(st);
+	struct move *list = plain_list(g, ok);
+	if (!list)
+		return 0;
+	unsigned char *c = malloc(g->state_size);
+	int n = g->moves(st, list), best = -2;
+	plain_top += (size_t)n;
+	if (n == 0)
+		*ok = 0;
+	for (int i = 0; i < n && *ok; i++) {
+		memcpy(c, st, g->state_size);
+		g->play(c, &list[i]);
+		struct game_status cs = g->status(c);
+		int v;
+		if (cs.phase == GAME_OVER)
+			v = cs.player == s.player ? 1 : cs.player ? -1 : 0;
+		else if (cs.phase == GAME_ROLL)
+			*ok = 0, v = 0;
+		else
+			v = cs.player == s.player ? plain(g, c, ok)
+			                          : -plain(g, c, ok);
+		if (v > best)
+			best = v;
+	}
+	plain_top -= (size_t)n;
+	free(c);
+	return best;
+}
+
+static int solver_checked;
+
+static void solver_agrees(const struct game *g, const char *opts)
+{
+	struct move *list = malloc(sizeof *list * (size_t)g->max_moves);
+	int *value = malloc(sizeof *value * (size_t)g->max_moves);
+	unsigned char *c = malloc(g->state_size);
+	int checked = 0;
+	for (uint64_t seed = 1; seed <= 6 && checked < 4; seed++) {
+		void *st = try_state(g, opts, seed);
+		if (g->players(st) != 2) {
+			free(st);
+			break;
+		}
+		struct rng r;
+		rng_seed(&r, seed);
+		/* walk to the end, then step back to the last position a plain
+		 * search can still finish */
+		unsigned char *trail = malloc(g->state_size * 400);
+		int len = 0;
+		while (len < 400) {
+			memcpy(trail + (size_t)len * g->state_size, st,
+			       g->state_size);
+			len++;
+			if (walk_step(g, st, &r, list) < 0)
+				break;
+		}
+		for (int k = len - 1; k >= 0 && checked < 4; k--) {
+			void *p = trail + (size_t)k * g->state_size;
+			if (g->status(p).phase != GAME_PLAY)
+				continue;
+			int n = g->moves(p, list);
+			if (n == 0)
+				break;
+			int want[n], ok = 1;
+			plain_begin(g);
+			int me = g->status(p).player;
+			for (int i = 0; i < n && ok; i++) {
+				memcpy(c, p, g->state_size);
+				g->play(c, &list[i]);
+				struct game_status cs = g->status(c);
+				if (cs.phase == GAME_OVER)
+					want[i] = cs.player == me ? 1
+					          : cs.player     ? -1
+					                          : 0;
+				else if (cs.phase == GAME_ROLL)
+					ok = 0;
+				else
+					want[i] = cs.player == me
+					              ? plain(g, c, &ok)
+					              : -plain(g, c, &ok);
+			}
+			if (!ok)
+				break; /* earlier positions are bigger still */
+			long nodes;
+			ck_assert_msg(search_solve(g, p, list, n, 0, 10000000,
+			                           value, &nodes),
+			              "%s %s: the solver gave up where a plain "
+			              "search did not",
+			              g->name, opts);
+			for (int i = 0; i < n; i++)
+				ck_assert_msg(
+				    value[i] == want[i],
+				    "%s %s seed %d ply %d move %d: solver says "
+				    "%d, plain search %d",
+				    g->name, opts, (int)seed, k, i, value[i],
+				    want[i]);
+			checked++;
+			k -= 2; /* spread the positions out */
+		}
+		free(trail);
+		free(st);
+	}
+	solver_checked += checked;
+	free(list);
+	free(value);
+	free(c);
+}
+
+START_TEST(solver_matches_plain_search)
+{
+	solver_checked = 0;
+	each_setup(solver_agrees);
+	ck_assert_int_gt(solver_checked, 0);
+}
+END_TEST
+
+/* Solo games: the solver's value of each move is the best final score a
+ * plain exhaustive search finds. */
+static int plain_solo(const struct game *g, const void *st, int *ok)
+{
+	if (++plain_nodes > 100000) {
+		*ok = 0;
+		return 0;
+	}
+	struct game_status s = g->status(st);
+	if (s.phase != GAME_PLAY) {
+		int pts[GAME_MAX_PLAYERS] = {0};
+		g->score(st, pts);
+		*ok &= s.phase == GAME_OVER;
+		return pts[0];
+	}
+	struct move *list = plain_list(g, ok);
+	if (!list)
+		return 0;
+	unsigned char *c = malloc(g->state_size);
+	int n = g->moves(st, list), best = -1000000;
+	plain_top += (size_t)n;
+	if (n == 0)
+		*ok = 0;
+	for (int i = 0; i < n && *ok; i++) {
+		memcpy(c, st, g->state_size);
+		g->play(c, &list[i]);
+		int v = plain_solo(g, c, ok);
+		if (v > best)
+			best = v;
+	}
+	plain_top -= (size_t)n;
+	free(c);
+	return best;
+}
+
+static void solo_solver_agrees(const struct game *g, const char *opts)
+{
+	void *st = try_state(g, opts, 3);
+	if (g->players(st) != 1) {
+		free(st);
+		return;
+	}
+	struct move *list = malloc(sizeof *list * (size_t)g->max_moves);
+	int *value = malloc(sizeof *value * (size_t)g->max_moves);
+	unsigned char *c = malloc(g->state_size);
+	struct rng r;
+	rng_seed(&r, 3);
+	for (int step = 0; step < 400; step++) {
+		if (g->status(st).phase == GAME_PLAY) {
+			int n = g->moves(st, list), ok = n > 0;
+			int want[n > 0 ? n : 1];
+			plain_begin(g);
+			for (int i = 0; i < n && ok; i++) {
+				memcpy(c, st, g->state_size);
+				g->play(c, &list[i]);
+				want[i] = plain_solo(g, c, &ok);
+			}
+			long nodes;
+			if (ok) {
+				ck_assert(search_solve(g, st, list, n, 0,
+				                       10000000, value,
+				                       &nodes));
+				for (int i = 0; i < n; i++)
+					ck_assert_msg(
+					    value[i] == want[i],
+					    "%s %s: solver %d, plain %d",
+					    g->name, opts, value[i], want[i]);
+				solver_checked++;
+			}
+		}
+		if (walk_step(g, st, &r, list) < 0)
+			break;
+	}
+	free(list);
+	free(value);
+	free(c);
+	free(st);
+}
+
+START_TEST(solo_solver_matches_plain_search)
+{
+	solver_checked = 0;
+	each_setup(solo_solver_agrees);
+	if (game_find("abstractoe"))
+		ck_assert_int_gt(solver_checked, 0);
+}
+END_TEST
+
+/* A small Tiptoe board is solved outright (the clock is not involved:
+ * the node budget is generous but finite). */
+START_TEST(solver_solves_small_tiptoe)
+{
+	const struct game *g = game_find("tiptoe");
+	if (!g)
+		return;
+	void *st = try_state(g, "size=4", 1);
+	ck_assert(st != NULL);
+	struct move *list = malloc(sizeof *list * (size_t)g->max_moves);
+	int *value = malloc(sizeof *value * (size_t)g->max_moves);
+	/* past the set-up, where the game proper starts */
+	struct rng r;
+	rng_seed(&r, 3);
+	for (int i = 0; i < 4; i++)
+		ck_assert_int_eq(walk_step(g, st, &r, list), 0);
+	int n = g->moves(st, list);
+	long nodes;
+	ck_assert_int_gt(n, 0);
+	ck_assert(search_solve(g, st, list, n, 0, 20000000, value, &nodes));
+	for (int i = 0; i < n; i++)
+		ck_assert(value[i] == 1 ||
+		          value[i] == -1); /* no draws in Tiptoe */
+	free(list);
+	free(value);
+	free(st);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("ai");
+	TCase *t = tcase_create("ai");
+	tcase_set_timeout(t, 120);
+	tcase_add_test(t, checkertoe_takes_the_win);
+	tcase_add_test(t, checkertoe_blocks_the_loss);
+	tcase_add_test(t, every_game_takes_wins_and_blocks_losses);
+	tcase_add_test(t, never_an_illegal_move);
+	tcase_add_test(t, deterministic_with_fixed_playouts);
+	tcase_add_test(t, hint_is_reproducible);
+	tcase_add_test(t, chance_is_weighted_by_its_odds);
+	tcase_add_test(t, movetime_is_respected);
+	tcase_add_test(t, solver_matches_plain_search);
+	tcase_add_test(t, solo_solver_matches_plain_search);
+	tcase_add_test(t, solver_solves_small_tiptoe);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+TEST_MAIN()
