@@ -88,7 +88,7 @@ FUZZ_FLAGS = -O1 -g -fno-omit-frame-pointer -fno-sanitize-recover=all \
 
 $(FUZZ_DIR)/fuzz_engine: tests/fuzz_engine.c engine.c $(GAME_SRC) $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(filter-out -Werror,$(WARN)) $(FUZZ_FLAGS) -o $@ \
+	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -o $@ \
 		tests/fuzz_engine.c engine.c $(GAME_SRC)
 
 .PHONY: fuzz
