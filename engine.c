@@ -43,16 +43,14 @@ struct session {
 
 struct setting {
 	const char *name;
-	long long def, min, max;
-	const char *about;
+	long long def, min, max; /* def < 0: none (the seed comes from the clock) */
 };
 
 static const struct setting settings[] = {
-	{"movetime", 1000, 1, 3600000, "milliseconds genmove may think"},
-	{"playouts", 0, 0, 1000000000, "fixed playouts per genmove; 0 uses movetime"},
-	{"level", AI_LEVEL_MAX, 0, AI_LEVEL_MAX,
-	 "0 random, 1 greedy, higher levels search"},
-	{"seed", 0, 0, INT64_MAX, "seeds the engine's random choices"},
+	{"movetime", 1000, 1, 3600000},	   /* ms genmove may think */
+	{"playouts", 0, 0, 1000000000},	   /* a fixed budget; 0 uses movetime */
+	{"level", AI_LEVEL_MAX, 0, AI_LEVEL_MAX}, /* 0 random, 1 greedy, 2+ search */
+	{"seed", -1, 0, INT64_MAX},	   /* the engine's own random choices */
 };
 #define NSETTINGS (sizeof settings / sizeof settings[0])
 
@@ -561,8 +559,10 @@ static int cmd_list_settings(struct session *s, int argc, char **argv,
 	(void)s, (void)argc, (void)argv;
 	for (size_t i = 0; i < NSETTINGS; i++) {
 		const struct setting *t = &settings[i];
-		text_printf(out, "%s%s type int default %lld min %lld max %lld", i ? "\n" : "",
-			    t->name, t->def, t->min, t->max);
+		text_printf(out, "%s%s type int", i ? "\n" : "", t->name);
+		if (t->def >= 0)
+			text_printf(out, " default %lld", t->def);
+		text_printf(out, " min %lld max %lld", t->min, t->max);
 	}
 	return 0;
 }

@@ -228,7 +228,7 @@ START_TEST(test_settings)
 	const char *list = ok(s, "list_settings");
 	ck_assert(strstr(list, "movetime type int default 1000 min 1 max 3600000"));
 	ck_assert(strstr(list, "playouts type int"));
-	ck_assert(strstr(list, "seed type int"));
+	ck_assert(strstr(list, "seed type int min 0 max 9223372036854775807"));
 	ck_assert(strstr(list, "level type int"));
 	ok(s, "set movetime 1");
 	ok(s, "set playouts 0");
