@@ -406,10 +406,15 @@ static int cmd_genmove(struct session *s, int argc, char **argv, struct text *ou
 	return 0;
 }
 
+/* hint searches on a copy of the engine's generator, so that the genmove
+ * that follows (with set playouts) plays the very move hint named. */
 static int cmd_hint(struct session *s, int argc, char **argv, struct text *out)
 {
 	struct move mv;
-	if (need_turn(s, argc, argv, out) < 0 || choose(s, &mv, out) < 0)
+	struct rng saved = s->rng;
+	int ret = need_turn(s, argc, argv, out) < 0 ? -1 : choose(s, &mv, out);
+	s->rng = saved;
+	if (ret < 0)
 		return -1;
 	char buf[MOVE_TEXT_MAX];
 	s->game->format(top(s), &mv, buf);

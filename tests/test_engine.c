@@ -237,6 +237,13 @@ START_TEST(test_settings)
 	ok(s, "set movetime 5");
 	ck_assert_int_eq(strlen(ok(s, "genmove")), 2);
 	ck_assert_int_eq(strlen(ok(s, "hint")), 2);
+	/* with a fixed budget, hint names the move genmove then plays */
+	ok(s, "set playouts 300");
+	for (int i = 0; i < 10; i++) {
+		char hint[16];
+		KEEP(hint, ok(s, "hint"));
+		ck_assert_str_eq(ok(s, "genmove"), hint);
+	}
 	session_free(s);
 }
 END_TEST
