@@ -295,17 +295,6 @@ static int ab_moves(const void *st, struct move *out)
 	return n;
 }
 
-static int ab_chance(const void *st, int *values, double *probs)
-{
-	(void)st, (void)values, (void)probs;
-	return 0;
-}
-
-static void ab_roll(void *st, int value)
-{
-	(void)st, (void)value;
-}
-
 static void ab_play(void *st, const struct move *mv)
 {
 	struct state *s = st;
@@ -605,8 +594,6 @@ const struct game game_abstractoe = {
 	.players = ab_players,
 	.status = ab_status,
 	.moves = ab_moves,
-	.chance = ab_chance,
-	.roll = ab_roll,
 	.play = ab_play,
 	.parse = ab_parse,
 	.format = ab_format,

@@ -213,17 +213,6 @@ static int ct_moves(const void *st, struct move *out)
 	return n;
 }
 
-static int ct_chance(const void *st, int *values, double *probs)
-{
-	(void)st, (void)values, (void)probs;
-	return 0;
-}
-
-static void ct_roll(void *st, int value)
-{
-	(void)st, (void)value;
-}
-
 static void ct_play(void *st, const struct move *mv)
 {
 	struct state *s = st;
@@ -469,8 +458,6 @@ const struct game game_checkertoe = {
 	.players = ct_players,
 	.status = ct_status,
 	.moves = ct_moves,
-	.chance = ct_chance,
-	.roll = ct_roll,
 	.play = ct_play,
 	.parse = ct_parse,
 	.format = ct_format,

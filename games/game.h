@@ -109,7 +109,8 @@ struct game {
 
 	/* At a GAME_ROLL state: the outcomes (die faces) into values and their
 	 * probabilities into probs, GAME_MAX_CHANCE at most.  Returns the
-	 * count. */
+	 * count.  NULL, with roll, in a game that never rolls: nobody asks
+	 * for outcomes unless status() says GAME_ROLL. */
 	int (*chance)(const void *st, int *values, double *probs);
 
 	/* Applies a chance outcome returned by chance(). */

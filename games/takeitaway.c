@@ -411,17 +411,6 @@ static int ta_moves(const void *st, struct move *out)
 	return g.n;
 }
 
-static int ta_chance(const void *st, int *values, double *probs)
-{
-	(void)st, (void)values, (void)probs;
-	return 0;
-}
-
-static void ta_roll(void *st, int value)
-{
-	(void)st, (void)value;
-}
-
 /* ---- playing ---- */
 
 static void next_player(struct state *s)
@@ -767,8 +756,6 @@ const struct game game_takeitaway = {
 	.players = ta_players,
 	.status = ta_status,
 	.moves = ta_moves,
-	.chance = ta_chance,
-	.roll = ta_roll,
 	.play = ta_play,
 	.parse = ta_parse,
 	.format = ta_format,

@@ -250,17 +250,6 @@ static int tt_moves(const void *st, struct move *out)
 	return n;
 }
 
-static int tt_chance(const void *st, int *values, double *probs)
-{
-	(void)st, (void)values, (void)probs;
-	return 0;
-}
-
-static void tt_roll(void *st, int value)
-{
-	(void)st, (void)value;
-}
-
 static void tt_play(void *st, const struct move *mv)
 {
 	struct state *s = st;
@@ -528,8 +517,6 @@ const struct game game_tiptoe = {
     .players = tt_players,
     .status = tt_status,
     .moves = tt_moves,
-    .chance = tt_chance,
-    .roll = tt_roll,
     .play = tt_play,
     .parse = tt_parse,
     .format = tt_format,

@@ -476,6 +476,7 @@ static void do_roll(struct session *s, const struct game *g, void *own,
 {
 	int values[GAME_MAX_CHANCE];
 	double probs[GAME_MAX_CHANCE];
+	CHECK(g->chance && g->roll, "a roll is due but %s has no chance()", g->name);
 	int n = g->chance(own, values, probs);
 	CHECK(n >= 1 && n <= GAME_MAX_CHANCE, "chance() gave %d outcomes", n);
 	double sum = 0;
@@ -908,7 +909,7 @@ START_TEST(test_table_sane)
 		ck_assert(g->name && g->title && g->summary);
 		ck_assert(g->state_size > 0 && g->max_moves > 0);
 		ck_assert(g->init && g->describe && g->players && g->status &&
-		          g->moves && g->chance && g->roll && g->play &&
+		          g->moves && !g->chance == !g->roll && g->play &&
 		          g->parse && g->format && g->score && g->show);
 		ck_assert_ptr_eq(game_find(g->name), g);
 		for (const char *p = g->name; *p; p++)
