@@ -119,7 +119,8 @@ static void reseed(struct session *s)
 /* ---- command handlers ----
  *
  * Each handler gets the arguments after the command name (their count
- * already checked against the table) and writes either the response text or
+ * already checked against the table, and a game already there when the
+ * table says the command needs one) and writes either the response text or
  * the error message into out, returning 0 or -1. */
 
 struct command;
@@ -137,15 +138,6 @@ static int fail(struct text *out, const char *fmt, ...)
 	va_end(ap);
 	text_puts(out, buf);
 	return -1;
-}
-
-/* A game must exist: commands that read or change it fail before newgame. */
-static int need_game(struct session *s, struct text *out)
-{
-	if (s->game)
-		return 0;
-	return fail(out, "no game yet: start one with newgame NAME (list_games "
-			 "lists them)");
 }
 
 /* Reads a player argument: a number, or b/w (black/white) for players 1/2
@@ -176,8 +168,6 @@ static int read_player(struct session *s, const char *arg, int *player,
 /* The game must wait for a move (of `who`, when given). */
 static int need_turn(struct session *s, int argc, char **argv, struct text *out)
 {
-	if (need_game(s, out) < 0)
-		return -1;
 	struct game_status st = s->game->status(top(s));
 	if (st.phase == GAME_OVER)
 		return fail(out, "the game is over");
@@ -330,8 +320,6 @@ static int cmd_newgame(struct session *s, int argc, char **argv, struct text *ou
 static int cmd_status(struct session *s, int argc, char **argv, struct text *out)
 {
 	(void)argc, (void)argv;
-	if (need_game(s, out) < 0)
-		return -1;
 	struct game_status st = s->game->status(top(s));
 	if (st.phase == GAME_OVER && st.player == 0)
 		text_puts(out, "over draw");
@@ -347,8 +335,6 @@ static int cmd_status(struct session *s, int argc, char **argv, struct text *out
 static int cmd_moves(struct session *s, int argc, char **argv, struct text *out)
 {
 	(void)argc, (void)argv;
-	if (need_game(s, out) < 0)
-		return -1;
 	const void *st = top(s);
 	int n = s->game->moves(st, s->moves);
 	char buf[MOVE_TEXT_MAX];
@@ -424,8 +410,6 @@ static int cmd_hint(struct session *s, int argc, char **argv, struct text *out)
 
 static int cmd_roll(struct session *s, int argc, char **argv, struct text *out)
 {
-	if (need_game(s, out) < 0)
-		return -1;
 	struct game_status st = s->game->status(top(s));
 	if (st.phase != GAME_ROLL)
 		return fail(out, "no roll is due%s",
@@ -465,8 +449,6 @@ static int cmd_roll(struct session *s, int argc, char **argv, struct text *out)
 static int cmd_undo(struct session *s, int argc, char **argv, struct text *out)
 {
 	(void)argc, (void)argv;
-	if (need_game(s, out) < 0)
-		return -1;
 	if (s->nstates == 1)
 		return fail(out, "nothing to undo");
 	s->nstates--;
@@ -478,8 +460,6 @@ static int cmd_undo(struct session *s, int argc, char **argv, struct text *out)
 static int cmd_score(struct session *s, int argc, char **argv, struct text *out)
 {
 	(void)argc, (void)argv;
-	if (need_game(s, out) < 0)
-		return -1;
 	int pts[GAME_MAX_PLAYERS];
 	int n = s->game->players(top(s));
 	s->game->score(top(s), pts);
@@ -492,8 +472,6 @@ static int cmd_showboard(struct session *s, int argc, char **argv,
 			 struct text *out)
 {
 	(void)argc, (void)argv;
-	if (need_game(s, out) < 0)
-		return -1;
 	text_putc(out, '\n');
 	s->game->show(top(s), out);
 	return 0;
@@ -502,8 +480,6 @@ static int cmd_showboard(struct session *s, int argc, char **argv,
 static int cmd_history(struct session *s, int argc, char **argv, struct text *out)
 {
 	(void)argc, (void)argv;
-	if (need_game(s, out) < 0)
-		return -1;
 	text_printf(out, "\nnewgame %s seed=%llu", s->game->name,
 		    (unsigned long long)s->seed);
 	struct text opts;
@@ -521,8 +497,6 @@ static int cmd_geometry(struct session *s, int argc, char **argv,
 			struct text *out)
 {
 	(void)argc, (void)argv;
-	if (need_game(s, out) < 0)
-		return -1;
 	if (!s->game->geometry)
 		return fail(out, "%s has no geometry to give", s->game->name);
 	text_putc(out, '\n');
@@ -580,34 +554,35 @@ struct command {
 	const char *name;
 	handler_fn *handler;
 	int min_args, max_args;
+	int game;	   /* 1: reads or changes the game, fails before newgame */
 	const char *usage; /* arguments, for help and arity errors */
 	const char *about;
 };
 
 static const struct command commands[] = {
-	{"protocol_version", cmd_protocol_version, 0, 0, "", "protocol version: 2"},
-	{"name", cmd_name, 0, 0, "", "the engine's name"},
-	{"version", cmd_version, 0, 0, "", "the engine's version"},
-	{"known_command", cmd_known_command, 1, 1, "NAME", "true or false"},
-	{"list_commands", cmd_list_commands, 0, 0, "", "every command, one a line"},
-	{"help", cmd_help, 0, 0, "", "every command with its arguments"},
-	{"quit", cmd_quit, 0, 0, "", "answer, then exit"},
-	{"list_games", cmd_list_games, 0, 0, "", "the games, one a line"},
-	{"newgame", cmd_newgame, 1, MAX_ARGS, "NAME [key=value ...]",
+	{"protocol_version", cmd_protocol_version, 0, 0, 0, "", "protocol version: 2"},
+	{"name", cmd_name, 0, 0, 0, "", "the engine's name"},
+	{"version", cmd_version, 0, 0, 0, "", "the engine's version"},
+	{"known_command", cmd_known_command, 1, 1, 0, "NAME", "true or false"},
+	{"list_commands", cmd_list_commands, 0, 0, 0, "", "every command, one a line"},
+	{"help", cmd_help, 0, 0, 0, "", "every command with its arguments"},
+	{"quit", cmd_quit, 0, 0, 0, "", "answer, then exit"},
+	{"list_games", cmd_list_games, 0, 0, 0, "", "the games, one a line"},
+	{"newgame", cmd_newgame, 1, MAX_ARGS, 0, "NAME [key=value ...]",
 	 "start a new game"},
-	{"status", cmd_status, 0, 0, "", "play P, roll P, over P or over draw"},
-	{"moves", cmd_moves, 0, 0, "", "the legal moves"},
-	{"play", cmd_play, 1, 2, "[PLAYER] MOVE", "play a move"},
-	{"genmove", cmd_genmove, 0, 1, "[PLAYER]", "the engine moves"},
-	{"hint", cmd_hint, 0, 1, "[PLAYER]", "the move genmove would play"},
-	{"roll", cmd_roll, 0, 1, "[N]", "roll the die, or take the roll N"},
-	{"undo", cmd_undo, 0, 0, "", "take back the last play, genmove or roll"},
-	{"score", cmd_score, 0, 0, "", "each player's points"},
-	{"showboard", cmd_showboard, 0, 0, "", "draw the board"},
-	{"history", cmd_history, 0, 0, "", "the game as commands that rebuild it"},
-	{"geometry", cmd_geometry, 0, 0, "", "the board's shape, for GUIs"},
-	{"set", cmd_set, 2, 2, "NAME VALUE", "change a setting"},
-	{"list_settings", cmd_list_settings, 0, 0, "", "the settings, with ranges"},
+	{"status", cmd_status, 0, 0, 1, "", "play P, roll P, over P or over draw"},
+	{"moves", cmd_moves, 0, 0, 1, "", "the legal moves"},
+	{"play", cmd_play, 1, 2, 1, "[PLAYER] MOVE", "play a move"},
+	{"genmove", cmd_genmove, 0, 1, 1, "[PLAYER]", "the engine moves"},
+	{"hint", cmd_hint, 0, 1, 1, "[PLAYER]", "the move genmove would play"},
+	{"roll", cmd_roll, 0, 1, 1, "[N]", "roll the die, or take the roll N"},
+	{"undo", cmd_undo, 0, 0, 1, "", "take back the last play, genmove or roll"},
+	{"score", cmd_score, 0, 0, 1, "", "each player's points"},
+	{"showboard", cmd_showboard, 0, 0, 1, "", "draw the board"},
+	{"history", cmd_history, 0, 0, 1, "", "the game as commands that rebuild it"},
+	{"geometry", cmd_geometry, 0, 0, 1, "", "the board's shape, for GUIs"},
+	{"set", cmd_set, 2, 2, 0, "NAME VALUE", "change a setting"},
+	{"list_settings", cmd_list_settings, 0, 0, 0, "", "the settings, with ranges"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
@@ -765,6 +740,9 @@ int engine_line(struct session *s, const char *raw, size_t len, int too_long,
 		if (extra || nargs < c->min_args || nargs > c->max_args) {
 			fail(&body, "wrong number of arguments; usage: %s%s%s", c->name,
 			     *c->usage ? " " : "", c->usage);
+		} else if (c->game && !s->game) {
+			fail(&body, "no game yet: start one with newgame NAME "
+				    "(list_games lists them)");
 		} else {
 			/* move text and names are read case-insensitively */
 			for (int i = first + 1; i < argc; i++)
