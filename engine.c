@@ -288,20 +288,14 @@ static int cmd_newgame(struct session *s, int argc, char **argv, struct text *ou
 		if (!strcmp(opt.v[i].key, "seed"))
 			opt.v[i].used = 1;
 
-	unsigned char *st = calloc(1, g->state_size);
+	unsigned char *st = malloc(g->state_size);
 	if (!st)
 		return fail(out, "out of memory");
-	char err[GAME_ERR_MAX] = "";
-	if (g->init(st, &opt, seed, err) < 0) {
+	char err[GAME_ERR_MAX];
+	if (game_setup(g, st, &opt, seed, err) < 0) {
 		free(st);
-		return fail(out, "%s", err[0] ? err : "bad options");
+		return fail(out, "%s", err);
 	}
-	for (int i = 0; i < opt.n; i++)
-		if (!opt.v[i].used) {
-			free(st);
-			game_clean(opt.v[i].key, c, sizeof c);
-			return fail(out, "unknown option %s for %s", c, g->name);
-		}
 
 	s->game = g;
 	s->nstates = 1;

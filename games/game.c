@@ -58,6 +58,59 @@ const char *opt_str(struct game_options *o, const char *key)
 	return p ? p->value : NULL;
 }
 
+int game_setup(const struct game *g, void *st, struct game_options *o,
+	       uint64_t seed, char *err)
+{
+	memset(st, 0, g->state_size);
+	err[0] = '\0';
+	if (g->init(st, o, seed, err) < 0) {
+		if (!err[0])
+			snprintf(err, GAME_ERR_MAX, "bad options for %s", g->name);
+		return -1;
+	}
+	for (int i = 0; i < o->n; i++)
+		if (!o->v[i].used) {
+			char key[64];
+			game_clean(o->v[i].key, key, sizeof key);
+			snprintf(err, GAME_ERR_MAX, "unknown option %s for %s", key,
+				 g->name);
+			return -1;
+		}
+	return 0;
+}
+
+void *game_new_state(const struct game *g, const char *opts, uint64_t seed,
+		     char *err)
+{
+	struct game_options o = {0};
+	char *buf = strdup(opts);
+	void *st = calloc(1, g->state_size);
+	if (!buf || !st) {
+		snprintf(err, GAME_ERR_MAX, "out of memory");
+		goto fail;
+	}
+	char *save;
+	for (char *p = strtok_r(buf, " ", &save); p; p = strtok_r(NULL, " ", &save)) {
+		if (o.n == GAME_MAX_OPTIONS) {
+			snprintf(err, GAME_ERR_MAX, "too many options");
+			goto fail;
+		}
+		char *eq = strchr(p, '=');
+		if (eq)
+			*eq = '\0';
+		o.v[o.n++] = (struct game_option){p, eq ? eq + 1 : "",
+						  !strcmp(p, "seed")};
+	}
+	if (game_setup(g, st, &o, seed, err) == 0) {
+		free(buf);
+		return st;
+	}
+fail:
+	free(buf);
+	free(st);
+	return NULL;
+}
+
 int game_is_legal(const struct game *g, const void *st, const struct move *mv)
 {
 	struct move *list = malloc(sizeof *list * (size_t)g->max_moves);

@@ -172,6 +172,18 @@ int opt_flag(struct game_options *o, const char *key, int *out, char *err);
 /* A string option; NULL when absent. */
 const char *opt_str(struct game_options *o, const char *key);
 
+/* Runs g->init on st (state_size bytes, zeroed here) and refuses any option
+ * the game left unused ("unknown option KEY for GAME").  Returns 0, or -1
+ * with the reason in err. */
+int game_setup(const struct game *g, void *st, struct game_options *o,
+	       uint64_t seed, char *err);
+
+/* A new state (malloc'd) of g from options written as in newgame
+ * ("size=6 float"; a seed= there is accepted and ignored: `seed` rules).
+ * Returns NULL with the reason in err.  For tests and tools. */
+void *game_new_state(const struct game *g, const char *opts, uint64_t seed,
+		     char *err);
+
 /* Finds mv among the legal moves of st: returns 1 when it is one.  For
  * parse() of games whose legality is just "one of moves()". */
 int game_is_legal(const struct game *g, const void *st, const struct move *mv);

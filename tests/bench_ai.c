@@ -34,19 +34,9 @@ static const char *setup_for(const char *name)
 
 static void *new_game(const struct game *g, const char *opts, uint64_t seed)
 {
-	static char buf[256];
-	struct game_options o = {0};
-	snprintf(buf, sizeof buf, "%s", opts);
-	for (char *p = strtok(buf, " "); p && o.n < GAME_MAX_OPTIONS;
-	     p = strtok(NULL, " ")) {
-		char *eq = strchr(p, '=');
-		if (eq)
-			*eq = '\0';
-		o.v[o.n++] = (struct game_option){p, eq ? eq + 1 : "", 0};
-	}
-	void *st = calloc(1, g->state_size);
-	char err[GAME_ERR_MAX] = "";
-	if (!st || g->init(st, &o, seed, err) < 0) {
+	char err[GAME_ERR_MAX];
+	void *st = game_new_state(g, opts, seed, err);
+	if (!st) {
 		fprintf(stderr, "bench_ai: %s %s: %s\n", g->name, opts, err);
 		exit(1);
 	}

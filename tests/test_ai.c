@@ -41,28 +41,8 @@ static struct move *move_buf(int k, const struct game *g)
 /* A state of g from opts, or NULL when the game refuses them. */
 static void *try_state(const struct game *g, const char *opts, uint64_t seed)
 {
-	static char buf[256];
-	struct game_options o = {0};
-	snprintf(buf, sizeof buf, "%s", opts);
-	for (char *p = strtok(buf, " "); p; p = strtok(NULL, " ")) {
-		char *eq = strchr(p, '=');
-		if (eq)
-			*eq = '\0';
-		o.v[o.n++] = (struct game_option){p, eq ? eq + 1 : "", 0};
-	}
-	void *st = calloc(1, g->state_size);
-	char err[GAME_ERR_MAX] = "";
-	ck_assert(st != NULL);
-	if (g->init(st, &o, seed, err) < 0) {
-		free(st);
-		return NULL;
-	}
-	for (int i = 0; i < o.n; i++)
-		if (!o.v[i].used) {
-			free(st);
-			return NULL;
-		}
-	return st;
+	char err[GAME_ERR_MAX];
+	return game_new_state(g, opts, seed, err);
 }
 
 /* Calls fn(g, opts) for each game with its default setup and the extras

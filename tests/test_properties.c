@@ -229,39 +229,6 @@ static void snap_same(const struct snap *a, const struct snap *b,
 	      a->score, b->score);
 }
 
-/* Sets up a state the way the engine does from "key=value ..." (seed= is
- * the engine's, marked used); returns NULL with the reason in err. */
-static void *direct_init(const struct game *g, const char *opts, uint64_t seed,
-                         char *err)
-{
-	static char buf[4096];
-	struct game_options o = {0};
-	snprintf(buf, sizeof buf, "%s", opts);
-	for (char *p = strtok(buf, " "); p && o.n < GAME_MAX_OPTIONS;
-	     p = strtok(NULL, " ")) {
-		char *eq = strchr(p, '=');
-		if (eq)
-			*eq = '\0';
-		o.v[o.n++] = (struct game_option){p, eq ? eq + 1 : "",
-		                                  !strcmp(p, "seed")};
-	}
-	void *st = calloc(1, g->state_size);
-	ck_assert(st != NULL);
-	err[0] = '\0';
-	if (g->init(st, &o, seed, err) < 0) {
-		free(st);
-		return NULL;
-	}
-	for (int i = 0; i < o.n; i++)
-		if (!o.v[i].used) {
-			snprintf(err, GAME_ERR_MAX, "option %s unused",
-			         o.v[i].key);
-			free(st);
-			return NULL;
-		}
-	return st;
-}
-
 static char *show_text(const struct game *g, const void *st)
 {
 	struct text t;
@@ -420,7 +387,7 @@ static void replay_check(struct session *s, const struct game *g,
 			      line);
 			unsigned long long seed = strtoull(p + 6, NULL, 10);
 			const char *opts = strchr(line + 8, ' ');
-			st = direct_init(g, opts ? opts + 1 : "", seed, err);
+			st = game_new_state(g, opts ? opts + 1 : "", seed, err);
 			CHECK(st != NULL, "history's '%s' refused directly: %s",
 			      line, err);
 		} else if (!strncmp(line, "roll ", 5)) {
@@ -753,13 +720,13 @@ static void play_one(const struct run *run, int game, struct tally *t,
 		return;
 	}
 	cx.s = s;
-	void *own = direct_init(g, v->options, seed, err);
+	void *own = game_new_state(g, v->options, seed, err);
 	CHECK(own != NULL, "'%s' works in the engine, not directly: %s", line,
 	      err);
 
 	/* the set-up is a function of the options and the seed; describe()
 	 * rebuilds it with any seed */
-	void *twin = direct_init(g, v->options, seed, err);
+	void *twin = game_new_state(g, v->options, seed, err);
 	CHECK(twin && !memcmp(twin, own, g->state_size),
 	      "init is not deterministic");
 	free(twin);
@@ -768,7 +735,7 @@ static void play_one(const struct run *run, int game, struct tally *t,
 	g->describe(own, &d);
 	CHECK(!d.len || (d.s[0] != ' ' && d.s[d.len - 1] != ' '),
 	      "describe() wrote '%s'", d.s);
-	twin = direct_init(g, d.len ? d.s : "", seed ^ 0x5555, err);
+	twin = game_new_state(g, d.len ? d.s : "", seed ^ 0x5555, err);
 	CHECK(twin && !memcmp(twin, own, g->state_size),
 	      "init(describe() = '%s', another seed) gives another set-up %s",
 	      d.len ? d.s : "", twin ? "" : err);

@@ -97,18 +97,9 @@ static inline struct session *quiet_session(void)
 /* Sets up a game state directly through struct game (no engine). */
 static inline void *new_state(const struct game *g, const char *opts, uint64_t seed)
 {
-	static char buf[1024];
-	struct game_options o = {0};
-	snprintf(buf, sizeof buf, "%s", opts);
-	for (char *p = strtok(buf, " "); p; p = strtok(NULL, " ")) {
-		char *eq = strchr(p, '=');
-		if (eq)
-			*eq = '\0';
-		o.v[o.n++] = (struct game_option){p, eq ? eq + 1 : "", 0};
-	}
-	void *st = calloc(1, g->state_size);
-	char err[GAME_ERR_MAX] = "";
-	ck_assert_msg(g->init(st, &o, seed, err) == 0, "init %s: %s", opts, err);
+	char err[GAME_ERR_MAX];
+	void *st = game_new_state(g, opts, seed, err);
+	ck_assert_msg(st != NULL, "init %s: %s", opts, err);
 	return st;
 }
 
