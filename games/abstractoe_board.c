@@ -394,14 +394,10 @@ int abt_check_walk(const struct abt_geo *g, const struct abt_walk *wk, int *cros
 static int read_vertex(const struct abt_geo *g, const char **p, int *x, int *y)
 {
 	const char *s = *p;
-	if (*s < 'a' || *s > 'z' || s[1] < '1' || s[1] > '9')
+	int vx, vy;
+	if (square_read(&s, &vx, &vy) < 0 || vx > g->w || vy > g->h)
 		return -1;
-	int vx = *s++ - 'a', vy = 0;
-	for (int i = 0; i < 2 && *s >= '0' && *s <= '9'; i++)
-		vy = vy * 10 + (*s++ - '0');
-	if ((*s >= '0' && *s <= '9') || vx > g->w || vy < 1 || vy > g->h + 1)
-		return -1;
-	*x = vx, *y = vy - 1, *p = s;
+	*x = vx, *y = vy, *p = s;
 	return 0;
 }
 
