@@ -17,11 +17,11 @@ endif
 BUILD ?= build
 ALL_CFLAGS = $(WARN) $(CFLAGS)
 
-GAME_SRC = $(sort $(wildcard games/*.c))
+GAME_SRC = $(sort $(wildcard games/*.c games/ai/*.c games/util/*.c))
 LIB_OBJ = $(BUILD)/engine.o $(GAME_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC = $(sort $(wildcard tests/test_*.c))
 TESTS = $(TEST_SRC:%.c=$(BUILD)/%)
-HEADERS = engine.h $(wildcard games/*.h)
+HEADERS = engine.h $(wildcard games/*.h games/ai/*.h games/util/*.h)
 TEST_HEADERS = $(HEADERS) $(wildcard tests/*.h)
 
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)

@@ -3,7 +3,7 @@
  * The framing is GTP version 2's (see protocol.md): `[id] name [args]` in,
  * `=[id] text` or `?[id] message` out, each response ending in an empty
  * line.  This file knows no game: it sees the current game only through
- * struct game (games/game.h) and asks games/ai.h for computer moves.
+ * struct game (games/game.h) and asks games/ai/ai.h for computer moves.
  *
  * A session keeps the game as a stack of flat state copies, one per `play`,
  * `genmove` or `roll`, beside the text of each of those commands.  Undo is a
@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "games/ai.h"
+#include "games/ai/ai.h"
 #include "games/game.h"
 
 #define MAX_ARGS 40	   /* tokens after the command name */

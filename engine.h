@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "games/text.h"
+#include "games/util/text.h"
 
 #define ENGINE_NAME "quintet"
 #define ENGINE_VERSION "0.1.0"

@@ -117,7 +117,7 @@ static uint64_t layout(const struct state *s)
 /* Tic-tac-toes of player p (0 or 1).  Once the game is over the one empty
  * square of the layout counts for both players (with size=6 there is none);
  * before the end, exchange turns included, only a player's own checkers
- * count, as SPEC.md reads the score of a game still running.  Lines of own
+ * count, as protocol.md reads the score of a game still running.  Lines of own
  * checkers always lie inside the layout, which is why a float game needs
  * no other clipping. */
 static int count(const struct state *s, int p)

@@ -15,15 +15,15 @@
  * through `init`'s seed and the outcomes the caller picks.
  *
  * To add a game: write games/<name>.c exporting one `const struct game`,
- * declare it below, and add it to the table in games/registry.c. */
+ * and add one line for it to the table in games/registry.c. */
 #ifndef GAME_H
 #define GAME_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rng.h"
-#include "text.h"
+#include "util/rng.h"
+#include "util/text.h"
 
 #define GAME_MAX_PLAYERS 4
 #define GAME_MAX_OPTIONS 16 /* key=value pairs in one newgame */
@@ -128,7 +128,7 @@ struct game {
 	/* Writes a legal move of this state as text (MOVE_TEXT_MAX bytes). */
 	void (*format)(const void *st, const struct move *mv, char *buf);
 
-	/* Each player's points now, by the game's own count (see SPEC.md);
+	/* Each player's points now, by the game's own count (see protocol.md);
 	 * writes players() numbers. */
 	void (*score)(const void *st, int *points);
 
@@ -154,12 +154,6 @@ struct game {
 /* The registered games, in list_games order, NULL-terminated. */
 extern const struct game *const game_table[];
 const struct game *game_find(const char *name);
-
-extern const struct game game_checkertoe;
-extern const struct game game_takebacktoe;
-extern const struct game game_takeitaway;
-extern const struct game game_abstractoe;
-extern const struct game game_tiptoe;
 
 /* Option helpers for init.  Each marks the key used when present and
  * returns 0, or -1 with a reason in err (GAME_ERR_MAX bytes). */

@@ -3,6 +3,9 @@
 
 #include <string.h>
 
+extern const struct game game_checkertoe, game_takebacktoe, game_takeitaway,
+	game_abstractoe, game_tiptoe;
+
 const struct game *const game_table[] = {
 	&game_checkertoe,
 	&game_takebacktoe,

@@ -5,7 +5,7 @@
  * orthogonally adjacent one, never reversing the opponent's last move; with
  * no legal move the turn is a pass.  Whoever's home row (row 1 for player 1,
  * row 3 for player 2) ends a turn holding three or four equal stacks wins,
- * whoever made the move.  See protocol.md and SPEC.md for the exact reading.
+ * whoever made the move.  See protocol.md for the exact reading.
  *
  * Spaces are numbered y * 4 + x (a1 = 0, d3 = 11).  A move is stored as
  * w[0] = 1 + from + 16 * to, so that `pass` is the all-zero move. */

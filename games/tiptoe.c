@@ -11,7 +11,7 @@
  * the board (the frame, the corners outside a hexagon) holds OFF.  A walk
  * along a line therefore stops at the first cell that is not EMPTY without
  * any bounds test.  A hex cell (q, r) is square (q + N - 1, r + N - 1) of a
- * (2N - 1)-wide grid, so its name is that square's name, as SPEC.md pins.
+ * (2N - 1)-wide grid, so its name is that square's name, as protocol.md says.
  *
  * One byte per cell holds its colour and, for a piece, the size of its
  * group, so listing moves reads sizes without a flood fill; a placement
@@ -187,7 +187,7 @@ static int tt_init(void *st, struct game_options *opt, uint64_t seed, char *err)
 		         "board has no diagonals");
 		return -1;
 	}
-	long size = 8; /* SPEC: the default, also the side of a hexagon */
+	long size = 8; /* the default, also the side of a hexagon */
 	if (hex) {
 		if (opt_int(opt, "size", 2, MAX_SIDE, &size, err) < 0) {
 			snprintf(err, GAME_ERR_MAX,

@@ -20,7 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../games/ai.h"
+#include "../games/ai/search.h"
 
 /* The setups the issue measures: default options unless given here. */
 static const char *setup_for(const char *name)

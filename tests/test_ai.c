@@ -8,7 +8,7 @@
  * bench_ai. */
 #include "test_util.h"
 
-#include "../games/ai.h"
+#include "../games/ai/search.h"
 
 /* Extra setups worth a look beyond each game's defaults; a setup a game
  * refuses is skipped (its options are that game's business). */
@@ -119,18 +119,18 @@ static int choose(const struct game *g, const void *st, int level,
 
 static void *checkertoe_after(const char *moves)
 {
-	void *st = new_state(&game_checkertoe, "first=1", 1);
+	void *st = new_state(game_find("checkertoe"), "first=1", 1);
 	char buf[256];
 	snprintf(buf, sizeof buf, "%s", moves);
 	for (char *p = strtok(buf, " "); p; p = strtok(NULL, " "))
-		play_text(&game_checkertoe, st, p);
+		play_text(game_find("checkertoe"), st, p);
 	return st;
 }
 
 static void check_move(const void *st, int level, long playouts, uint64_t seed,
                        const char *want)
 {
-	const struct game *g = &game_checkertoe;
+	const struct game *g = game_find("checkertoe");
 	struct move mv;
 	char buf[MOVE_TEXT_MAX];
 	ck_assert_int_eq(choose(g, st, level, playouts, seed, &mv), 0);
@@ -153,7 +153,7 @@ START_TEST(checkertoe_takes_the_win)
 	for (size_t k = 0; k < 2; k++) {
 		void *st = checkertoe_after(seqs[k][0]);
 		/* the winning square, found by trying both */
-		const struct game *g = &game_checkertoe;
+		const struct game *g = game_find("checkertoe");
 		struct move list[64];
 		int n = g->moves(st, list);
 		ck_assert_int_eq(n, 2);
@@ -195,7 +195,7 @@ START_TEST(checkertoe_blocks_the_loss)
 	};
 	for (size_t k = 0; k < 3; k++) {
 		void *st = checkertoe_after(seqs[k][0]);
-		ck_assert_int_eq(game_checkertoe.status(st).player, 1);
+		ck_assert_int_eq(game_find("checkertoe")->status(st).player, 1);
 		for (uint64_t seed = 1; seed <= 3; seed++) {
 			check_move(st, 2, 50, seed, seqs[k][1]);
 			check_move(st, 2, 2000, seed, seqs[k][1]);

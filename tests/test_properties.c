@@ -29,7 +29,7 @@
 #include <stdint.h>
 #include <time.h>
 
-/* max_steps: the bound on plays + rolls from SPEC.md; BOUND_CLAIMS instead
+/* max_steps: the bound on plays + rolls from protocol.md; BOUND_CLAIMS instead
  * means "every step claims one of the places listed at the first state with
  * moves, so no more steps than that list is long (after the steps before
  * it)".  die: the faces a roll shows (0: the game never rolls). */

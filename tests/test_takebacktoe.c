@@ -6,7 +6,7 @@
  * it were legal. */
 #include "test_util.h"
 
-static const struct game *g = &game_takebacktoe;
+#define g (game_find("takebacktoe"))
 
 /* The legal moves of st as one line, as `moves` writes them. */
 static const char *moves_text(const void *st)

@@ -3,7 +3,7 @@
  * the open game, bad move texts, options, and the cap on listed chains. */
 #include "test_util.h"
 
-#define G (&game_takeitaway)
+#define G (game_find("takeitaway"))
 
 /* A board= string from pieces written "a1w b2r c3b ..." (everything else
  * empty).  Valid until the next call. */

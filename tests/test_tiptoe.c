@@ -330,7 +330,7 @@ static int in_list(const char *list, const char *name)
 static void random_games(const char *opts, int size, int diagonal, int hex,
                          int games)
 {
-	const struct game *g = &game_tiptoe;
+	const struct game *g = game_find("tiptoe");
 	struct move *list = malloc(sizeof *list * (size_t)g->max_moves);
 	static char want[676 * 4], got[676 * 4], seq[676][8];
 	struct naive b;
@@ -420,7 +420,7 @@ START_TEST(test_transposition_same_bytes)
 	    {"d4", "a8", "h8", "d5", "d7", "a7"},
 	    {"d5", "h8", "a8", "d4", "d7", "a7"},
 	};
-	const struct game *g = &game_tiptoe;
+	const struct game *g = game_find("tiptoe");
 	void *st[2];
 	for (int k = 0; k < 2; k++) {
 		st[k] = new_state(g, "diagonal=0", 1);

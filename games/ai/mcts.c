@@ -24,7 +24,7 @@
  * kept for the whole process (allocating and freeing a large tree on every
  * move would cost time that the clock has to cover), and playouts run on
  * one scratch state. */
-#include "ai.h"
+#include "search.h"
 
 #include <limits.h>
 #include <stdlib.h>

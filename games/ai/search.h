@@ -1,54 +1,31 @@
-/* ai.h: the computer player.  It plays any game of the table through
- * struct game and nothing else.
+/* search.h: the computer player's insides, shared by ai.c (the entry
+ * point and levels 0 and 1), mcts.c (the tree search), solve.c (the exact
+ * solver) and support.c (what they all use).  Nothing outside games/ai/
+ * includes it but the tests and benchmarks of the search.
  *
- * Level 0 plays a random legal move, level 1 the greedy move (the best
- * immediate result), level 2 searches: Monte Carlo tree search with chance
- * nodes and per-player (max-n) rewards, plus an exact solver that takes over
- * when the rest of the game fits in the time.
- *
- * With a movetime the search stops in time (the clock is read between
- * iterations, every few hundred playout plies and every few solver nodes,
- * with a millisecond to spare).  With a playout budget the clock never
- * changes a decision: the same position, budget and seed give the same
- * move.  One thread: the search runs on one core. */
-#ifndef AI_H
-#define AI_H
+ * The calls go one way: ai.c -> mcts.c -> solve.c, and each of them ->
+ * support.c; none calls back into ai.c. */
+#ifndef SEARCH_H
+#define SEARCH_H
 
 #include <stdio.h>
 
-#include "game.h"
+#include "ai.h"
 
-#define AI_LEVEL_MAX 2 /* the strongest level, the default */
-
-struct ai_settings {
-	long movetime; /* milliseconds to think at most */
-	long
-	    playouts; /* a fixed budget instead of the clock; 0: use movetime */
-	int level;    /* 0 random, 1 greedy one-move look-ahead, 2+ search */
-};
-
-/* Chooses a move for the player to move in st (a GAME_PLAY state).  Draws
- * all its randomness from r.  Writes search information to log when log is
- * not NULL.  Returns 0, or -1 when the player has no move. */
-int ai_choose(const struct game *g, const void *st,
-              const struct ai_settings *cfg, struct rng *r, struct move *out,
-              FILE *log);
-
-/* ---- inside the player: shared by ai.c, mcts.c and search_solve.c ---- */
 
 /* Scratch buffers kept for the whole process, one per slot: a search
  * allocates nothing per move once they are big enough (the clock would
  * have to cover large mallocs and frees).  The AI is not re-entrant. */
 enum ai_slot {
-	AI_LIST,          /* mcts: max_moves moves */
-	AI_SOLVE_LIST,    /* mcts: the solver's root moves */
-	AI_VALUES,        /* mcts: the solver's values */
-	AI_CLASS,         /* mcts: one byte a move */
-	AI_PRIOR,         /* mcts: one double a move */
-	AI_STATES,        /* mcts: scratch states */
-	AI_SOLVER_STATES, /* search_solve: one state a ply */
-	AI_SOLVER_MOVES,  /* search_solve: the stack of move lists */
-	AI_SOLVER_HIST,   /* search_solve: history counts */
+	AI_LIST,          /* mcts.c: max_moves moves */
+	AI_SOLVE_LIST,    /* mcts.c: the solver's root moves */
+	AI_VALUES,        /* mcts.c: the solver's values */
+	AI_CLASS,         /* mcts.c: one byte a move */
+	AI_PRIOR,         /* mcts.c: one double a move */
+	AI_STATES,        /* mcts.c: scratch states */
+	AI_SOLVER_STATES, /* solve.c: one state a ply */
+	AI_SOLVER_MOVES,  /* solve.c: the stack of move lists */
+	AI_SOLVER_HIST,   /* solve.c: history counts */
 	AI_SIMPLE,        /* ai.c: levels 0 and 1 */
 	AI_SLOTS
 };

@@ -1,4 +1,4 @@
-/* search_solve.c: the exact endgame solver.
+/* solve.c: the exact endgame solver.
  *
  * When the rest of a game is small, searching it all beats sampling it.
  * Two players: negamax alpha-beta over win/draw/loss (a tiny range of values
@@ -9,7 +9,7 @@
  * keyed by a hash of the state's bytes, which works for every game because
  * states are written deterministically.  Chance and moves that cannot be
  * listed stop the solver: it says "unsolved" rather than guess. */
-#include "ai.h"
+#include "search.h"
 
 #include <limits.h>
 #include <stdlib.h>

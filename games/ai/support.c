@@ -1,0 +1,92 @@
+/* support.c: what the computer player's parts share: scratch buffers kept
+ * for the process, the clock, random moves and outcomes, and the reward of
+ * a finished game. */
+#include "search.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+double ai_now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+void *ai_scratch(enum ai_slot slot, size_t bytes)
+{
+	static void *buf[AI_SLOTS];
+	static size_t cap[AI_SLOTS];
+	if (bytes > cap[slot]) {
+		free(buf[slot]);
+		size_t want = bytes < 4096 ? 4096 : bytes;
+		buf[slot] = malloc(want);
+		cap[slot] = buf[slot] ? want : 0;
+	}
+	return buf[slot];
+}
+
+int ai_outcome(const struct game *g, const void *st, struct rng *r)
+{
+	int values[GAME_MAX_CHANCE];
+	double probs[GAME_MAX_CHANCE];
+	int n = g->chance(st, values, probs);
+	if (n <= 0)
+		return 0;
+	double u = rng_unit(r);
+	for (int i = 0; i < n - 1; i++) {
+		if (u < probs[i])
+			return values[i];
+		u -= probs[i];
+	}
+	return values[n - 1];
+}
+
+int ai_random_move(const struct game *g, const void *st, struct rng *r,
+                   struct move *list, struct move *mv)
+{
+	if (g->random_move)
+		return g->random_move(st, r, mv);
+	int n = g->moves(st, list);
+	if (n <= 0)
+		return -1;
+	*mv = list[rng_below(r, (uint32_t)n)];
+	return 0;
+}
+
+/* Weight of the score-margin term in a reward, and the margin that earns
+ * half of it: small enough that a win always beats a draw beats a loss. */
+#define MARGIN_WEIGHT 0.1
+#define MARGIN_HALF 4.0
+
+void ai_reward(const struct game *g, const void *st, int np, double *rew)
+{
+	int pts[GAME_MAX_PLAYERS] = {0};
+	g->score(st, pts);
+	if (np <= 1) {
+		rew[0] = pts[0];
+		return;
+	}
+	struct game_status s = g->status(st);
+	int top = pts[0];
+	for (int p = 1; p < np; p++)
+		if (pts[p] > top)
+			top = pts[p];
+	for (int p = 0; p < np; p++) {
+		double result;
+		if (s.phase != GAME_OVER || s.player == 0)
+			result = pts[p] == top ? 0.5 : 0.0; /* draw or stuck */
+		else
+			result = s.player == p + 1 ? 1.0 : 0.0;
+		int other = INT32_MIN;
+		for (int q = 0; q < np; q++)
+			if (q != p && pts[q] > other)
+				other = pts[q];
+		double m = (double)pts[p] - (double)other;
+		double squash = m / (m < 0 ? MARGIN_HALF - m : MARGIN_HALF + m);
+		rew[p] = (1.0 - MARGIN_WEIGHT) * result +
+		         MARGIN_WEIGHT * 0.5 * (1.0 + squash);
+	}
+}
+
