@@ -2,6 +2,8 @@
 # make check    runs every test (unit tests need Check: see README.md)
 # make bench    prints the speed figures
 # make SAN=1 check   the same tests under AddressSanitizer and UBSan
+# make format        formats the C files with clang-format (.clang-format)
+# make format-check  fails when a C file differs from that format
 # BUILD=dir puts objects and test binaries there (default build/).
 
 CC ?= cc
@@ -101,6 +103,17 @@ fuzz: $(FUZZ_DIR)/fuzz_engine
 	$(FUZZ_DIR)/fuzz_engine -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
 		-timeout=20 -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/ \
 		$(FUZZ_ARGS) $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds
+
+FORMAT_SRC = $(sort $(wildcard *.[ch] games/*.[ch] games/*/*.[ch] tests/*.[ch]))
+CLANG_FORMAT ?= clang-format
+
+.PHONY: format format-check
+format:
+	$(CLANG_FORMAT) -i $(FORMAT_SRC)
+
+format-check:
+	@$(CLANG_FORMAT) --dry-run --Werror $(FORMAT_SRC) && \
+		echo "format-check: $(words $(FORMAT_SRC)) files match .clang-format"
 
 clean:
 	rm -rf build build-san engine

@@ -22,19 +22,19 @@
 #include "games/ai/ai.h"
 #include "games/game.h"
 
-#define MAX_ARGS 40	   /* tokens after the command name */
+#define MAX_ARGS 40            /* tokens after the command name */
 #define ID_LIMIT 2147483648ULL /* ids are below 2^31 */
 
 struct session {
 	const struct game *game; /* NULL before the first newgame */
-	unsigned char *states;	 /* nstates copies of game->state_size bytes */
+	unsigned char *states;   /* nstates copies of game->state_size bytes */
 	size_t nstates, cap;
-	struct text hist;	 /* the commands that made states 1..n-1 */
-	size_t *hist_off;	 /* where each of those starts in hist */
-	uint64_t seed;		 /* the game's seed, as history writes it */
-	struct move *moves;	 /* scratch list of game->max_moves moves */
-	struct rng rng;		 /* the engine's own choices: AI, roll */
-	int rng_fixed;		 /* `set seed` was given: newgame keeps rng */
+	struct text hist;   /* the commands that made states 1..n-1 */
+	size_t *hist_off;   /* where each of those starts in hist */
+	uint64_t seed;      /* the game's seed, as history writes it */
+	struct move *moves; /* scratch list of game->max_moves moves */
+	struct rng rng;     /* the engine's own choices: AI, roll */
+	int rng_fixed;      /* `set seed` was given: newgame keeps rng */
 	struct ai_settings ai;
 	FILE *log;
 };
@@ -43,14 +43,16 @@ struct session {
 
 struct setting {
 	const char *name;
-	long long def, min, max; /* def < 0: none (the seed comes from the clock) */
+	/* def < 0: none (the seed comes from the clock) */
+	long long def, min, max;
 };
 
 static const struct setting settings[] = {
-	{"movetime", 1000, 1, 3600000},	   /* ms genmove may think */
-	{"playouts", 0, 0, 1000000000},	   /* a fixed budget; 0 uses movetime */
-	{"level", AI_LEVEL_MAX, 0, AI_LEVEL_MAX}, /* 0 random, 1 greedy, 2+ search */
-	{"seed", -1, 0, INT64_MAX},	   /* the engine's own random choices */
+	{"movetime", 1000, 1, 3600000}, /* ms genmove may think */
+	{"playouts", 0, 0, 1000000000}, /* a fixed budget; 0 uses movetime */
+	{"level", AI_LEVEL_MAX, 0,
+	 AI_LEVEL_MAX},             /* 0 random, 1 greedy, 2+ search */
+	{"seed", -1, 0, INT64_MAX}, /* the engine's own random choices */
 };
 #define NSETTINGS (sizeof settings / sizeof settings[0])
 
@@ -68,7 +70,8 @@ static void *xrealloc(void *p, size_t n)
 
 /* Reads a whole decimal number in [min, max].  No sign, no blanks, no
  * trailing text: strtoll alone would accept " 12x". */
-static int read_number(const char *s, long long min, long long max, long long *out)
+static int read_number(const char *s, long long min, long long max,
+		       long long *out)
 {
 	if (*s < '0' || *s > '9')
 		return -1;
@@ -100,7 +103,8 @@ static void *push(struct session *s, const char *cmd)
 	if (s->nstates == s->cap) {
 		s->cap = s->cap ? s->cap * 2 : 64;
 		s->states = xrealloc(s->states, s->cap * size);
-		s->hist_off = xrealloc(s->hist_off, s->cap * sizeof *s->hist_off);
+		s->hist_off =
+			xrealloc(s->hist_off, s->cap * sizeof *s->hist_off);
 	}
 	memcpy(state_at(s, s->nstates), top(s), size);
 	s->hist_off[s->nstates] = s->hist.len;
@@ -172,15 +176,17 @@ static int need_turn(struct session *s, int argc, char **argv, struct text *out)
 	if (st.phase == GAME_OVER)
 		return fail(out, "the game is over");
 	if (st.phase == GAME_ROLL)
-		return fail(out, "player %d must roll first (roll, or roll N for a "
-				 "die you threw)",
+		return fail(out,
+			    "player %d must roll first (roll, or roll N for a "
+			    "die you threw)",
 			    st.player);
 	if (argc > 0) {
 		int who = 0;
 		if (read_player(s, argv[0], &who, out) < 0)
 			return -1;
 		if (who != st.player)
-			return fail(out, "it is player %d's turn, not player %d's",
+			return fail(out,
+				    "it is player %d's turn, not player %d's",
 				    st.player, who);
 	}
 	return 0;
@@ -201,7 +207,8 @@ static int cmd_name(struct session *s, int argc, char **argv, struct text *out)
 	return 0;
 }
 
-static int cmd_version(struct session *s, int argc, char **argv, struct text *out)
+static int cmd_version(struct session *s, int argc, char **argv,
+		       struct text *out)
 {
 	(void)s, (void)argc, (void)argv;
 	text_puts(out, ENGINE_VERSION);
@@ -231,14 +238,16 @@ static int cmd_list_games(struct session *s, int argc, char **argv,
 {
 	(void)s, (void)argc, (void)argv;
 	for (int i = 0; game_table[i]; i++)
-		text_printf(out, "%s%s %s: %s", i ? "\n" : "", game_table[i]->name,
-			    game_table[i]->title, game_table[i]->summary);
+		text_printf(out, "%s%s %s: %s", i ? "\n" : "",
+			    game_table[i]->name, game_table[i]->title,
+			    game_table[i]->summary);
 	return 0;
 }
 
 /* newgame NAME [key=value ...]: reads the options, lets the game check them,
  * and only then replaces the current game. */
-static int cmd_newgame(struct session *s, int argc, char **argv, struct text *out)
+static int cmd_newgame(struct session *s, int argc, char **argv,
+		       struct text *out)
 {
 	const struct game *g = game_find(argv[0]);
 	char c[64];
@@ -255,10 +264,12 @@ static int cmd_newgame(struct session *s, int argc, char **argv, struct text *ou
 			*eq = '\0';
 		const char *value = eq ? eq + 1 : "";
 		game_clean(key, c, sizeof c);
-		if (!*key || strspn(key, "abcdefghijklmnopqrstuvwxyz0123456789_") !=
-				     strlen(key))
-			return fail(out, "bad option %s: write key=value or a bare "
-					 "key",
+		if (!*key ||
+		    strspn(key, "abcdefghijklmnopqrstuvwxyz0123456789_") !=
+			    strlen(key))
+			return fail(out,
+				    "bad option %s: write key=value or a bare "
+				    "key",
 				    c);
 		for (int j = 0; j < opt.n; j++)
 			if (!strcmp(opt.v[j].key, key))
@@ -266,8 +277,10 @@ static int cmd_newgame(struct session *s, int argc, char **argv, struct text *ou
 		if (!strcmp(key, "seed")) {
 			long long v;
 			if (read_number(value, 0, INT64_MAX, &v) < 0)
-				return fail(out, "seed must be a number from 0 to %lld",
-					    (long long)INT64_MAX);
+				return fail(
+					out,
+					"seed must be a number from 0 to %lld",
+					(long long)INT64_MAX);
 			seed = (uint64_t)v;
 			have_seed = 1;
 		}
@@ -280,7 +293,8 @@ static int cmd_newgame(struct session *s, int argc, char **argv, struct text *ou
 		struct timespec ts;
 		clock_gettime(CLOCK_REALTIME, &ts);
 		struct rng r;
-		rng_seed(&r, (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 20) ^
+		rng_seed(&r, (uint64_t)ts.tv_nsec ^
+				     ((uint64_t)ts.tv_sec << 20) ^
 				     (uint64_t)getpid());
 		seed = rng_next(&r) >> 1; /* fits the seed= range */
 	}
@@ -311,7 +325,8 @@ static int cmd_newgame(struct session *s, int argc, char **argv, struct text *ou
 	return 0;
 }
 
-static int cmd_status(struct session *s, int argc, char **argv, struct text *out)
+static int cmd_status(struct session *s, int argc, char **argv,
+		      struct text *out)
 {
 	(void)argc, (void)argv;
 	struct game_status st = s->game->status(top(s));
@@ -319,9 +334,9 @@ static int cmd_status(struct session *s, int argc, char **argv, struct text *out
 		text_puts(out, "over draw");
 	else
 		text_printf(out, "%s %d",
-			    st.phase == GAME_PLAY	? "play"
+			    st.phase == GAME_PLAY   ? "play"
 			    : st.phase == GAME_ROLL ? "roll"
-						      : "over",
+						    : "over",
 			    st.player);
 	return 0;
 }
@@ -342,7 +357,8 @@ static int cmd_moves(struct session *s, int argc, char **argv, struct text *out)
 }
 
 /* Plays mv on a pushed copy and records it as `play TEXT`. */
-static void commit_move(struct session *s, const struct move *mv, struct text *out)
+static void commit_move(struct session *s, const struct move *mv,
+			struct text *out)
 {
 	char buf[MOVE_TEXT_MAX + 8] = "play ";
 	s->game->format(top(s), mv, buf + 5);
@@ -377,7 +393,8 @@ static int choose(struct session *s, struct move *mv, struct text *out)
 	return 0;
 }
 
-static int cmd_genmove(struct session *s, int argc, char **argv, struct text *out)
+static int cmd_genmove(struct session *s, int argc, char **argv,
+		       struct text *out)
 {
 	struct move mv;
 	if (need_turn(s, argc, argv, out) < 0 || choose(s, &mv, out) < 0)
@@ -428,8 +445,8 @@ static int cmd_roll(struct session *s, int argc, char **argv, struct text *out)
 		if (!ok) {
 			char c[40];
 			game_clean(argv[0], c, sizeof c);
-			return fail(out, "%s is not a possible roll (%d to %d)", c,
-				    values[0], values[n - 1]);
+			return fail(out, "%s is not a possible roll (%d to %d)",
+				    c, values[0], values[n - 1]);
 		}
 		value = (int)v;
 	}
@@ -471,7 +488,8 @@ static int cmd_showboard(struct session *s, int argc, char **argv,
 	return 0;
 }
 
-static int cmd_history(struct session *s, int argc, char **argv, struct text *out)
+static int cmd_history(struct session *s, int argc, char **argv,
+		       struct text *out)
 {
 	(void)argc, (void)argv;
 	text_printf(out, "\nnewgame %s seed=%llu", s->game->name,
@@ -508,7 +526,8 @@ static int cmd_set(struct session *s, int argc, char **argv, struct text *out)
 			continue;
 		long long v;
 		if (read_number(argv[1], t->min, t->max, &v) < 0)
-			return fail(out, "%s must be a number from %lld to %lld",
+			return fail(out,
+				    "%s must be a number from %lld to %lld",
 				    t->name, t->min, t->max);
 		if (!strcmp(t->name, "movetime"))
 			s->ai.movetime = (long)v;
@@ -548,35 +567,41 @@ struct command {
 	const char *name;
 	handler_fn *handler;
 	int min_args, max_args;
-	int game;	   /* 1: reads or changes the game, fails before newgame */
+	int game; /* 1: reads or changes the game, fails before newgame */
 	const char *usage; /* arguments, for help and arity errors */
 	const char *about;
 };
 
 static const struct command commands[] = {
-	{"protocol_version", cmd_protocol_version, 0, 0, 0, "", "protocol version: 2"},
+	{"protocol_version", cmd_protocol_version, 0, 0, 0, "",
+	 "protocol version: 2"},
 	{"name", cmd_name, 0, 0, 0, "", "the engine's name"},
 	{"version", cmd_version, 0, 0, 0, "", "the engine's version"},
 	{"known_command", cmd_known_command, 1, 1, 0, "NAME", "true or false"},
-	{"list_commands", cmd_list_commands, 0, 0, 0, "", "every command, one a line"},
+	{"list_commands", cmd_list_commands, 0, 0, 0, "",
+	 "every command, one a line"},
 	{"help", cmd_help, 0, 0, 0, "", "every command with its arguments"},
 	{"quit", cmd_quit, 0, 0, 0, "", "answer, then exit"},
 	{"list_games", cmd_list_games, 0, 0, 0, "", "the games, one a line"},
 	{"newgame", cmd_newgame, 1, MAX_ARGS, 0, "NAME [key=value ...]",
 	 "start a new game"},
-	{"status", cmd_status, 0, 0, 1, "", "play P, roll P, over P or over draw"},
+	{"status", cmd_status, 0, 0, 1, "",
+	 "play P, roll P, over P or over draw"},
 	{"moves", cmd_moves, 0, 0, 1, "", "the legal moves"},
 	{"play", cmd_play, 1, 2, 1, "[PLAYER] MOVE", "play a move"},
 	{"genmove", cmd_genmove, 0, 1, 1, "[PLAYER]", "the engine moves"},
 	{"hint", cmd_hint, 0, 1, 1, "[PLAYER]", "the move genmove would play"},
 	{"roll", cmd_roll, 0, 1, 1, "[N]", "roll the die, or take the roll N"},
-	{"undo", cmd_undo, 0, 0, 1, "", "take back the last play, genmove or roll"},
+	{"undo", cmd_undo, 0, 0, 1, "",
+	 "take back the last play, genmove or roll"},
 	{"score", cmd_score, 0, 0, 1, "", "each player's points"},
 	{"showboard", cmd_showboard, 0, 0, 1, "", "draw the board"},
-	{"history", cmd_history, 0, 0, 1, "", "the game as commands that rebuild it"},
+	{"history", cmd_history, 0, 0, 1, "",
+	 "the game as commands that rebuild it"},
 	{"geometry", cmd_geometry, 0, 0, 1, "", "the board's shape, for GUIs"},
 	{"set", cmd_set, 2, 2, 0, "NAME VALUE", "change a setting"},
-	{"list_settings", cmd_list_settings, 0, 0, 0, "", "the settings, with ranges"},
+	{"list_settings", cmd_list_settings, 0, 0, 0, "",
+	 "the settings, with ranges"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
@@ -709,7 +734,9 @@ int engine_line(struct session *s, const char *raw, size_t len, int too_long,
 	if (argv[0][0] >= '0' && argv[0][0] <= '9') {
 		long long v;
 		if (read_number(argv[0], 0, (long long)ID_LIMIT - 1, &v) < 0) {
-			text_puts(out, "? invalid id: ids are numbers below 2^31\n\n");
+			text_puts(
+				out,
+				"? invalid id: ids are numbers below 2^31\n\n");
 			free(line);
 			return 0;
 		}
@@ -722,7 +749,8 @@ int engine_line(struct session *s, const char *raw, size_t len, int too_long,
 	int ok = -1, quit = 0;
 	const struct command *c = NULL;
 	if (too_long) {
-		fail(&body, "line too long (at most %d bytes)", LINE_MAX_BYTES - 1);
+		fail(&body, "line too long (at most %d bytes)",
+		     LINE_MAX_BYTES - 1);
 	} else if (first == argc) {
 		fail(&body, "missing command after the id");
 	} else if (!(c = find_command(argv[first]))) {
@@ -732,8 +760,8 @@ int engine_line(struct session *s, const char *raw, size_t len, int too_long,
 	} else {
 		int nargs = argc - first - 1;
 		if (extra || nargs < c->min_args || nargs > c->max_args) {
-			fail(&body, "wrong number of arguments; usage: %s%s%s", c->name,
-			     *c->usage ? " " : "", c->usage);
+			fail(&body, "wrong number of arguments; usage: %s%s%s",
+			     c->name, *c->usage ? " " : "", c->usage);
 		} else if (c->game && !s->game) {
 			fail(&body, "no game yet: start one with newgame NAME "
 				    "(list_games lists them)");
@@ -782,7 +810,8 @@ int engine_run(struct session *s, int in_fd, int out_fd)
 		return -1;
 	while (!quit) {
 		if (pos == n) {
-			/* about to wait for input: everything answered goes out */
+			/* about to wait for input: everything answered goes out
+			 */
 			if (write_all(out_fd, &out) < 0) {
 				ret = -1;
 				break;
@@ -791,10 +820,12 @@ int engine_run(struct session *s, int in_fd, int out_fd)
 			if (r < 0 && errno == EINTR)
 				continue;
 			if (r <= 0) {
-				/* end of input acts as quit; a last line without
+				/* end of input acts as quit; a last line
+				 * without
 				 * '\n' still counts */
 				if (len || too_long)
-					engine_line(s, line, len, too_long, &out);
+					engine_line(s, line, len, too_long,
+						    &out);
 				break;
 			}
 			n = (size_t)r;
@@ -805,7 +836,8 @@ int engine_run(struct session *s, int in_fd, int out_fd)
 			quit = engine_line(s, line, len, too_long, &out);
 			len = 0;
 			too_long = 0;
-			if (out.len > (1 << 16) && write_all(out_fd, &out) < 0) {
+			if (out.len > (1 << 16) &&
+			    write_all(out_fd, &out) < 0) {
 				ret = -1;
 				break;
 			}

@@ -10,7 +10,8 @@
 
 #define ENGINE_NAME "quintet"
 #define ENGINE_VERSION "0.1.0"
-#define LINE_MAX_BYTES 65536 /* longest command line, control bytes not counted */
+#define LINE_MAX_BYTES                                                         \
+	65536 /* longest command line, control bytes not counted */
 
 struct session;
 

@@ -47,17 +47,17 @@ static const char MARK[GAME_MAX_PLAYERS] = {'X', 'O', '#', '@'};
 struct state {
 	uint8_t w, h;
 	uint8_t vx[2], hy[2];
-	uint8_t players;   /* 1..4; 1 is the solo puzzle */
-	uint8_t draw;      /* the game began with player 1 drawing the line */
-	uint8_t drawn;     /* the bending line is on the board */
-	uint8_t nregions;  /* regions now: the 9 sections until the line */
-	uint8_t claims;    /* regions claimed so far */
+	uint8_t players;  /* 1..4; 1 is the solo puzzle */
+	uint8_t draw;     /* the game began with player 1 drawing the line */
+	uint8_t drawn;    /* the bending line is on the board */
+	uint8_t nregions; /* regions now: the 9 sections until the line */
+	uint8_t claims;   /* regions claimed so far */
 	uint8_t unused;
-	uint16_t npairs;   /* pairs of regions sharing a border */
-	struct move line;  /* the bending line as a line move (zero before) */
-	uint8_t cell[MAXW * MAXH];   /* region of cell y * MAXW + x, 0 outside */
+	uint16_t npairs;  /* pairs of regions sharing a border */
+	struct move line; /* the bending line as a line move (zero before) */
+	uint8_t cell[MAXW * MAXH]; /* region of cell y * MAXW + x, 0 outside */
 	uint8_t owner[MAX_REGIONS + 1]; /* player (solo: mark) or 0 */
-	uint8_t pair[MAX_PAIRS][2];  /* a < b, sorted */
+	uint8_t pair[MAX_PAIRS][2];     /* a < b, sorted */
 };
 
 /* ---- move bits ---- */
@@ -147,16 +147,19 @@ static void build(struct state *s, const struct abt_geo *g,
 			int b2 = y + 1 < g->h ? s->cell[(y + 1) * MAXW + x] : 0;
 			int nb[2] = {b1, b2};
 			for (int k = 0; k < 2; k++) {
-				int lo = a < nb[k] ? a : nb[k], hi = a + nb[k] - lo;
+				int lo = a < nb[k] ? a : nb[k],
+				    hi = a + nb[k] - lo;
 				if (nb[k] && nb[k] != a)
-					adj[lo][hi / 64] |= (uint64_t)1 << (hi % 64);
+					adj[lo][hi / 64] |= (uint64_t)1
+							    << (hi % 64);
 			}
 		}
 	memset(s->pair, 0, sizeof s->pair);
 	int np = 0;
 	for (int a = 1; a <= s->nregions; a++)
 		for (int b = a + 1; b <= s->nregions; b++)
-			if ((adj[a][b / 64] >> (b % 64) & 1) && np < MAX_PAIRS) {
+			if ((adj[a][b / 64] >> (b % 64) & 1) &&
+			    np < MAX_PAIRS) {
 				s->pair[np][0] = (uint8_t)a;
 				s->pair[np][1] = (uint8_t)b;
 				np++;
@@ -178,10 +181,11 @@ static int ab_init(void *st, struct game_options *opt, uint64_t seed, char *err)
 	const char *vl = opt_str(opt, "vlines"), *hl = opt_str(opt, "hlines");
 	const char *line = opt_str(opt, "line");
 	if (draw && line)
-		return abt_fail(err,
-				"draw=1 and line= cannot be combined: with draw=1 player 1 draws the line");
+		return abt_fail(err, "draw=1 and line= cannot be combined: "
+				     "with draw=1 player 1 draws the line");
 	if (!outline != !vl || !outline != !hl)
-		return abt_fail(err, "outline=, vlines= and hlines= go together");
+		return abt_fail(err,
+				"outline=, vlines= and hlines= go together");
 	struct rng r;
 	rng_seed(&r, seed);
 	struct abt_geo g;
@@ -207,7 +211,8 @@ static int ab_init(void *st, struct game_options *opt, uint64_t seed, char *err)
 	if (line) {
 		char e2[GAME_ERR_MAX];
 		int k;
-		if (abt_read_walk(&g, line, &wk, e2) < 0 || abt_check_walk(&g, &wk, &k, e2) < 0)
+		if (abt_read_walk(&g, line, &wk, e2) < 0 ||
+		    abt_check_walk(&g, &wk, &k, e2) < 0)
 			return abt_fail(err, "line: %.200s", e2);
 	} else {
 		/* 12 to 25 regions: 2 to 15 crossings */
@@ -225,8 +230,8 @@ static void ab_describe(const void *st, struct text *out)
 	struct abt_geo g;
 	geo_of(s, &g);
 	abt_write_outline(&g, out);
-	text_printf(out, " vlines=%c,%c hlines=%d,%d", 'a' + s->vx[0], 'a' + s->vx[1],
-		    s->hy[0] + 1, s->hy[1] + 1);
+	text_printf(out, " vlines=%c,%c hlines=%d,%d", 'a' + s->vx[0],
+		    'a' + s->vx[1], s->hy[0] + 1, s->hy[1] + 1);
 	if (s->draw) {
 		text_puts(out, " draw=1");
 	} else {
@@ -270,7 +275,8 @@ static struct game_status ab_status(const void *st)
 	if (!s->drawn)
 		return (struct game_status){GAME_PLAY, 1};
 	if (s->claims < s->nregions)
-		return (struct game_status){GAME_PLAY, s->players == 1 ? 1 : claimer(s)};
+		return (struct game_status){GAME_PLAY,
+					    s->players == 1 ? 1 : claimer(s)};
 	if (s->players == 1)
 		return (struct game_status){GAME_OVER, 1};
 	int pts[GAME_MAX_PLAYERS], best = 0, nbest = 0;
@@ -313,7 +319,8 @@ static void ab_play(void *st, const struct move *mv)
 	}
 }
 
-static int ab_parse(const void *st, const char *text, struct move *mv, char *err)
+static int ab_parse(const void *st, const char *text, struct move *mv,
+		    char *err)
 {
 	const struct state *s = st;
 	if (s->drawn && s->claims == s->nregions)
@@ -325,9 +332,11 @@ static int ab_parse(const void *st, const char *text, struct move *mv, char *err
 		int k;
 		if (digits)
 			return abt_fail(err,
-					"player 1 must first draw the line, as lattice points such as b1-b5-f5");
+					"player 1 must first draw the line, as "
+					"lattice points such as b1-b5-f5");
 		geo_of(s, &g);
-		if (abt_read_walk(&g, text, &wk, err) < 0 || abt_check_walk(&g, &wk, &k, err) < 0)
+		if (abt_read_walk(&g, text, &wk, err) < 0 ||
+		    abt_check_walk(&g, &wk, &k, err) < 0)
 			return -1;
 		*mv = walk_encode(&wk, s->w);
 		return 0;
@@ -339,8 +348,7 @@ static int ab_parse(const void *st, const char *text, struct move *mv, char *err
 	if (!digits || *p || text[0] == '0' || r > s->nregions) {
 		if (!digits && strchr(text, '-'))
 			return abt_fail(err, "the line is already drawn");
-		return abt_fail(err,
-				"a move is a region number from 1 to %d",
+		return abt_fail(err, "a move is a region number from 1 to %d",
 				s->nregions);
 	}
 	if (s->owner[r])
@@ -425,31 +433,42 @@ static void ab_show(const void *st, struct text *out)
 		if (line % 2 == 0) {
 			int y = line / 2;
 			for (int x = 0; x <= s->w; x++) {
-				int a = region_at(s, x - 1, y - 1), b = region_at(s, x, y - 1);
-				int c = region_at(s, x - 1, y), d = region_at(s, x, y);
+				int a = region_at(s, x - 1, y - 1),
+				    b = region_at(s, x, y - 1);
+				int c = region_at(s, x - 1, y),
+				    d = region_at(s, x, y);
 				if (a != b || c != d || a != c || b != d)
 					row[3 * x] = '+';
 				else if (a && s->owner[a])
 					row[3 * x] = MARK[s->owner[a] - 1];
 				if (x == s->w)
 					break;
-				char e = b != d ? '-' : b && s->owner[b] ? MARK[s->owner[b] - 1] : ' ';
+				char e = b != d ? '-'
+					 : b && s->owner[b]
+						 ? MARK[s->owner[b] - 1]
+						 : ' ';
 				row[3 * x + 1] = row[3 * x + 2] = e;
 			}
 			text_printf(out, "%2d ", y + 1);
 		} else {
 			int y = line / 2;
 			for (int x = 0; x <= s->w; x++) {
-				int a = region_at(s, x - 1, y), b = region_at(s, x, y);
-				row[3 * x] = a != b ? '|' : a && s->owner[a] ? MARK[s->owner[a] - 1] : ' ';
+				int a = region_at(s, x - 1, y),
+				    b = region_at(s, x, y);
+				row[3 * x] = a != b ? '|'
+					     : a && s->owner[a]
+						     ? MARK[s->owner[a] - 1]
+						     : ' ';
 				if (x == s->w)
 					break;
 				if (b && at[b] == y * MAXW + x) {
 					char num[8];
 					snprintf(num, sizeof num, "%2d", b);
-					row[3 * x + 1] = num[0], row[3 * x + 2] = num[1];
+					row[3 * x + 1] = num[0],
+						    row[3 * x + 2] = num[1];
 				} else if (b && s->owner[b]) {
-					row[3 * x + 1] = row[3 * x + 2] = MARK[s->owner[b] - 1];
+					row[3 * x + 1] = row[3 * x + 2] =
+						MARK[s->owner[b] - 1];
 				}
 			}
 			text_puts(out, "   ");
@@ -481,10 +500,12 @@ static void ab_show(const void *st, struct text *out)
 		text_puts(out, "player 1 to draw the line\n");
 	else if (g.phase == GAME_PLAY && s->players == 1)
 		text_printf(out, "%d regions vacant; mark %d (%c) to place\n",
-			    s->nregions - s->claims, claimer(s), MARK[claimer(s) - 1]);
+			    s->nregions - s->claims, claimer(s),
+			    MARK[claimer(s) - 1]);
 	else if (g.phase == GAME_PLAY)
 		text_printf(out, "%d regions vacant; player %d (%c) to claim\n",
-			    s->nregions - s->claims, g.player, MARK[g.player - 1]);
+			    s->nregions - s->claims, g.player,
+			    MARK[g.player - 1]);
 	else if (s->players == 1)
 		text_printf(out, "puzzle over: mark 1 scores %d\n", pts[0]);
 	else if (g.player)
@@ -497,8 +518,8 @@ static void ab_geometry(const void *st, struct text *out)
 {
 	const struct state *s = st;
 	text_printf(out, "lattice %d %d\n", s->w, s->h);
-	text_printf(out, "vlines %d %d\nhlines %d %d\n", s->vx[0], s->vx[1], s->hy[0],
-		    s->hy[1]);
+	text_printf(out, "vlines %d %d\nhlines %d %d\n", s->vx[0], s->vx[1],
+		    s->hy[0], s->hy[1]);
 	text_puts(out, "line");
 	if (!s->drawn) {
 		text_puts(out, " none");
@@ -516,7 +537,8 @@ static void ab_geometry(const void *st, struct text *out)
 	text_printf(out, "\nregions %d\n", s->nregions);
 	for (int y = s->h - 1; y >= 0; y--) {
 		for (int x = 0; x < s->w; x++)
-			text_printf(out, x ? " %d" : "%d", s->cell[y * MAXW + x]);
+			text_printf(out, x ? " %d" : "%d",
+				    s->cell[y * MAXW + x]);
 		text_putc(out, '\n');
 	}
 	text_puts(out, "adjacent");
@@ -586,7 +608,8 @@ static void ab_evaluate(const void *st, double *value)
 const struct game game_abstractoe = {
 	.name = "abstractoe",
 	.title = "Abs-Trac-Toe",
-	.summary = "1-4 players; options players=1..4 draw outline= vlines= hlines= line=",
+	.summary = "1-4 players; options players=1..4 draw outline= vlines= "
+		   "hlines= line=",
 	.state_size = sizeof(struct state),
 	.max_moves = MAX_REGIONS,
 	.init = ab_init,

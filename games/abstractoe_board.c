@@ -23,7 +23,8 @@ int abt_fail(char *err, const char *fmt, ...)
 
 static int g_in(const struct abt_geo *g, int x, int y)
 {
-	return x >= 0 && y >= 0 && x < g->w && y < g->h && g->in[y * ABT_MAXW + x];
+	return x >= 0 && y >= 0 && x < g->w && y < g->h &&
+	       g->in[y * ABT_MAXW + x];
 }
 
 static int is_vline(const struct abt_geo *g, int x)
@@ -85,7 +86,8 @@ static int edge_inside(const struct abt_geo *g, int x, int y, int d)
 
 static int edge_on_line(const struct abt_geo *g, int x, int y, int d)
 {
-	return (d == ABT_EAST || d == ABT_WEST) ? is_hline(g, y) : is_vline(g, x);
+	return (d == ABT_EAST || d == ABT_WEST) ? is_hline(g, y)
+						: is_vline(g, x);
 }
 
 static void vname(int x, int y, char *buf)
@@ -96,7 +98,8 @@ static void vname(int x, int y, char *buf)
 /* ---- regions ---- */
 
 /* Walls between cells: hwall[y * ABT_MAXW + x] is the edge under cell (x, y)
- * (vertex row y), vwall[y * (ABT_MAXW + 1) + x] the edge left of cell (x, y). */
+ * (vertex row y), vwall[y * (ABT_MAXW + 1) + x] the edge left of cell (x, y).
+ */
 struct walls {
 	uint8_t h[(ABT_MAXH + 1) * ABT_MAXW];
 	uint8_t v[ABT_MAXH * (ABT_MAXW + 1)];
@@ -150,16 +153,29 @@ static int label(const struct abt_geo *g, const struct walls *wl, uint8_t *cell,
 			stack[sp++] = y * ABT_MAXW + x;
 			cell[y * ABT_MAXW + x] = (uint8_t)n;
 			while (sp) {
-				int c = stack[--sp], cx = c % ABT_MAXW, cy = c / ABT_MAXW;
+				int c = stack[--sp], cx = c % ABT_MAXW,
+				    cy = c / ABT_MAXW;
 				size[n]++;
 				for (int k = 0; k < 4; k++) {
-					int nx = cx + ND[k][0], ny = cy + ND[k][1];
-					if (!g_in(g, nx, ny) || cell[ny * ABT_MAXW + nx])
+					int nx = cx + ND[k][0],
+					    ny = cy + ND[k][1];
+					if (!g_in(g, nx, ny) ||
+					    cell[ny * ABT_MAXW + nx])
 						continue;
-					int wall = k == 0 ? wl->v[cy * (ABT_MAXW + 1) + cx + 1]
-						   : k == 1 ? wl->v[cy * (ABT_MAXW + 1) + cx]
-						   : k == 2 ? wl->h[(cy + 1) * ABT_MAXW + cx]
-							    : wl->h[cy * ABT_MAXW + cx];
+					int wall =
+						k == 0 ? wl->v[cy * (ABT_MAXW +
+								     1) +
+							       cx + 1]
+						: k == 1
+							? wl->v[cy * (ABT_MAXW +
+								      1) +
+								cx]
+						: k == 2
+							? wl->h[(cy +
+								 1) * ABT_MAXW +
+								cx]
+							: wl->h[cy * ABT_MAXW +
+								cx];
 					if (wall)
 						continue;
 					cell[ny * ABT_MAXW + nx] = (uint8_t)n;
@@ -184,7 +200,8 @@ static int flood(const struct abt_geo *g, int want, uint8_t *seen)
 		for (int x = 0; x < g->w; x++) {
 			if (g_in(g, x, y) != want)
 				continue;
-			int border = x == 0 || y == 0 || x == g->w - 1 || y == g->h - 1;
+			int border = x == 0 || y == 0 || x == g->w - 1 ||
+				     y == g->h - 1;
 			if (want ? sp == 0 && count == 0 : border) {
 				seen[y * ABT_MAXW + x] = 1;
 				stack[sp++] = y * ABT_MAXW + x;
@@ -227,7 +244,8 @@ int abt_check_figure(const struct abt_geo *g, int min_section, char *err)
 	for (int y = 1; y < g->h; y++)
 		for (int x = 1; x < g->w; x++) {
 			int p = g_in(g, x - 1, y - 1), q = g_in(g, x, y - 1);
-			if (p == g_in(g, x, y) && q == g_in(g, x - 1, y) && p != q) {
+			if (p == g_in(g, x, y) && q == g_in(g, x - 1, y) &&
+			    p != q) {
 				vname(x, y, a);
 				snprintf(err, GAME_ERR_MAX,
 					 "the outline touches itself at %s", a);
@@ -240,7 +258,8 @@ int abt_check_figure(const struct abt_geo *g, int min_section, char *err)
 			if (g_in(g, x - 1, y) != g_in(g, x, y)) {
 				vname(x, y, a);
 				snprintf(err, GAME_ERR_MAX,
-					 "the straight line %c runs along the outline at %s",
+					 "the straight line %c runs along the "
+					 "outline at %s",
 					 'a' + x, a);
 				return -1;
 			}
@@ -253,11 +272,13 @@ int abt_check_figure(const struct abt_geo *g, int min_section, char *err)
 		}
 		if (gap)
 			return abt_fail(err,
-					"the straight line %c meets the outline more than twice",
+					"the straight line %c meets the "
+					"outline more than twice",
 					'a' + x);
 		if (lo < 0 || lo > g->hy[0] - 1 || hi < g->hy[1])
 			return abt_fail(err,
-					"the straight line %c must cross both horizontal lines inside the figure",
+					"the straight line %c must cross both "
+					"horizontal lines inside the figure",
 					'a' + x);
 	}
 	for (int i = 0; i < 2; i++) {
@@ -266,7 +287,8 @@ int abt_check_figure(const struct abt_geo *g, int min_section, char *err)
 			if (g_in(g, x, y - 1) != g_in(g, x, y)) {
 				vname(x, y, a);
 				snprintf(err, GAME_ERR_MAX,
-					 "the straight line %d runs along the outline at %s",
+					 "the straight line %d runs along the "
+					 "outline at %s",
 					 y + 1, a);
 				return -1;
 			}
@@ -279,11 +301,13 @@ int abt_check_figure(const struct abt_geo *g, int min_section, char *err)
 		}
 		if (gap)
 			return abt_fail(err,
-					"the straight line %d meets the outline more than twice",
+					"the straight line %d meets the "
+					"outline more than twice",
 					y + 1);
 		if (lo < 0 || lo > g->vx[0] - 1 || hi < g->vx[1])
 			return abt_fail(err,
-					"the straight line %d must cross both vertical lines inside the figure",
+					"the straight line %d must cross both "
+					"vertical lines inside the figure",
 					y + 1);
 	}
 	struct walls wl;
@@ -293,7 +317,8 @@ int abt_check_figure(const struct abt_geo *g, int min_section, char *err)
 	int n = label(g, &wl, cell, size);
 	if (n != 9)
 		return abt_fail(err,
-				"the straight lines must cut the figure into 9 sections, not %d",
+				"the straight lines must cut the figure into 9 "
+				"sections, not %d",
 				n);
 	for (int r = 1; r <= 9; r++)
 		if (size[r] < min_section)
@@ -303,8 +328,8 @@ int abt_check_figure(const struct abt_geo *g, int min_section, char *err)
 
 /* Checks the rules of the bending line; returns 0 and the number of times
  * it crosses a straight line into *cross, or -1 with the reason. */
-int abt_check_walk(const struct abt_geo *g, const struct abt_walk *wk, int *cross,
-		      char *err)
+int abt_check_walk(const struct abt_geo *g, const struct abt_walk *wk,
+		   int *cross, char *err)
 {
 	uint8_t seen[ABT_NVERT] = {0};
 	char a[8], b[8];
@@ -313,12 +338,14 @@ int abt_check_walk(const struct abt_geo *g, const struct abt_walk *wk, int *cros
 	if (wk->n < 1)
 		return abt_fail(err, "a line needs at least one step");
 	if (x < 0 || y < 0 || x > g->w || y > g->h || vkind(g, x, y) != V_EDGE)
-		return abt_fail(err,
-				"the line must start on the outline, %s is not on it",
-				a);
+		return abt_fail(
+			err,
+			"the line must start on the outline, %s is not on it",
+			a);
 	if (is_meet(g, x, y))
 		return abt_fail(err,
-				"the line starts at %s, where a straight line meets the outline",
+				"the line starts at %s, where a straight line "
+				"meets the outline",
 				a);
 	seen[y * (ABT_MAXW + 1) + x] = 1;
 	for (int i = 0; i < wk->n; i++) {
@@ -332,53 +359,67 @@ int abt_check_walk(const struct abt_geo *g, const struct abt_walk *wk, int *cros
 		 * or the outline; name the rule the drawer had in mind */
 		if (is_cross(g, nx, ny))
 			return abt_fail(err,
-					"the line passes through %s, where two straight lines cross",
+					"the line passes through %s, where two "
+					"straight lines cross",
 					b);
 		if (i == wk->n - 1 && is_meet(g, nx, ny))
 			return abt_fail(err,
-					"the line ends at %s, where a straight line meets the outline",
+					"the line ends at %s, where a straight "
+					"line meets the outline",
 					b);
 		int in = edge_inside(g, x, y, d);
 		if (in == 1)
-			return abt_fail(err,
-					"the line runs along the outline from %s to %s",
-					a, b);
+			return abt_fail(
+				err,
+				"the line runs along the outline from %s to %s",
+				a, b);
 		if (in == 0)
 			return abt_fail(err,
-					"the line goes outside the figure from %s to %s",
+					"the line goes outside the figure from "
+					"%s to %s",
 					a, b);
 		if (edge_on_line(g, x, y, d)) {
-			/* coming off a straight line on the side it came from is
-			 * touching it; otherwise the line runs along it */
+			/* coming off a straight line on the side it came from
+			 * is touching it; otherwise the line runs along it */
 			int j = i;
-			while (j < wk->n && edge_on_line(g, x + (j - i) * ABT_DX[d],
-							 y + (j - i) * ABT_DY[d], wk->dir[j]) &&
+			while (j < wk->n &&
+			       edge_on_line(g, x + (j - i) * ABT_DX[d],
+					    y + (j - i) * ABT_DY[d],
+					    wk->dir[j]) &&
 			       wk->dir[j] == d)
 				j++;
-			if (i > 0 && j < wk->n && wk->dir[j] == (wk->dir[i - 1] + 2) % 4)
+			if (i > 0 && j < wk->n &&
+			    wk->dir[j] == (wk->dir[i - 1] + 2) % 4)
 				return abt_fail(err,
-						"the line touches a straight line at %s without crossing it",
+						"the line touches a straight "
+						"line at %s "
+						"without crossing it",
 						a);
 			return abt_fail(err,
-					"the line runs along a straight line from %s to %s",
+					"the line runs along a straight line "
+					"from %s to %s",
 					a, b);
 		}
 		if (seen[ny * (ABT_MAXW + 1) + nx])
 			return abt_fail(err,
-					"the line meets itself at %s (it may not cross or touch itself)",
+					"the line meets itself at %s (it may "
+					"not cross or touch itself)",
 					b);
 		int kind = vkind(g, nx, ny);
 		if (i < wk->n - 1) {
 			if (kind == V_EDGE)
 				return abt_fail(err,
-						"the line touches the outline at %s between its ends",
+						"the line touches the outline "
+						"at %s between its ends",
 						b);
-			/* inside the figure a straight line can only be crossed:
-			 * turning would run along it, going back meets itself */
+			/* inside the figure a straight line can only be
+			 * crossed: turning would run along it, going back meets
+			 * itself */
 			k += is_vline(g, nx) || is_hline(g, ny);
 		} else if (kind != V_EDGE) {
 			return abt_fail(err,
-					"the line must end on the outline, %s is not on it",
+					"the line must end on the outline, %s "
+					"is not on it",
 					b);
 		}
 		seen[ny * (ABT_MAXW + 1) + nx] = 1;
@@ -403,8 +444,8 @@ static int read_vertex(const struct abt_geo *g, const char **p, int *x, int *y)
 
 /* Reads a line written as its corner points "b4-h4-h9" into a walk (not
  * yet checked against the rules). */
-int abt_read_walk(const struct abt_geo *g, const char *text, struct abt_walk *wk,
-		     char *err)
+int abt_read_walk(const struct abt_geo *g, const char *text,
+		  struct abt_walk *wk, char *err)
 {
 	const char *p = text;
 	int x, y;
@@ -423,15 +464,21 @@ int abt_read_walk(const struct abt_geo *g, const char *text, struct abt_walk *wk
 			char a[8], b[8];
 			vname(x, y, a), vname(nx, ny, b);
 			snprintf(err, GAME_ERR_MAX,
-				 "%s-%s is not a straight piece along the lattice (the corners must share a row or a column)",
+				 "%s-%s is not a straight piece along the "
+				 "lattice "
+				 "(the corners must share a row or a column)",
 				 a, b);
 			return -1;
 		}
-		int d = nx > x ? ABT_EAST : nx < x ? ABT_WEST : ny > y ? ABT_NORTH : ABT_SOUTH;
+		int d = nx > x   ? ABT_EAST
+			: nx < x ? ABT_WEST
+			: ny > y ? ABT_NORTH
+				 : ABT_SOUTH;
 		while (x != nx || y != ny) {
 			if (wk->n == ABT_MAX_STEPS) {
 				snprintf(err, GAME_ERR_MAX,
-					 "the line is too long (at most %d unit steps)",
+					 "the line is too long (at most %d "
+					 "unit steps)",
 					 ABT_MAX_STEPS);
 				return -1;
 			}
@@ -444,7 +491,8 @@ int abt_read_walk(const struct abt_geo *g, const char *text, struct abt_walk *wk
 	return 0;
 bad:
 	snprintf(err, GAME_ERR_MAX,
-		 "write a line as lattice points from a1 to %c%d joined by '-', such as b1-b5-f5",
+		 "write a line as lattice points from a1 to %c%d joined by "
+		 "'-', such as b1-b5-f5",
 		 'a' + g->w, g->h + 1);
 	return -1;
 }
@@ -461,7 +509,8 @@ void abt_write_walk(const struct abt_walk *wk, char *buf, size_t size)
 		x += ABT_DX[wk->dir[i]], y += ABT_DY[wk->dir[i]];
 		if (i == wk->n - 1 || wk->dir[i + 1] != wk->dir[i]) {
 			vname(x, y, v);
-			len += (size_t)snprintf(buf + len, size - len, "-%s", v);
+			len += (size_t)snprintf(buf + len, size - len, "-%s",
+						v);
 		}
 	}
 }
@@ -478,7 +527,8 @@ int abt_read_outline(const char *text, struct abt_geo *g, char *err)
 				w = x;
 			if (x != w || x < ABT_MINW || x > ABT_MAXW) {
 				snprintf(err, GAME_ERR_MAX,
-					 "outline: every row must have the same number of cells, %d to %d",
+					 "outline: every row must have the "
+					 "same number of cells, %d to %d",
 					 ABT_MINW, ABT_MAXW);
 				return -1;
 			}
@@ -497,8 +547,11 @@ int abt_read_outline(const char *text, struct abt_geo *g, char *err)
 		}
 		if (*p != 'x' && *p != '.') {
 			snprintf(err, GAME_ERR_MAX,
-				 "outline: write rows of x (in the figure) and . (outside), "
-				 "each led by an optional count, rows joined by /");
+				 "outline: write rows of x (in the figure) and "
+				 ". "
+				 "(outside), "
+				 "each led by an optional count, rows joined "
+				 "by /");
 			return -1;
 		}
 		if (x + count > ABT_MAXW)
@@ -515,7 +568,8 @@ int abt_read_outline(const char *text, struct abt_geo *g, char *err)
 			g->in[(y - 1 - r) * ABT_MAXW + c] = rows[r][c];
 	return 0;
 size:
-	snprintf(err, GAME_ERR_MAX, "outline: the lattice has %d to %d rows of %d to %d cells",
+	snprintf(err, GAME_ERR_MAX,
+		 "outline: the lattice has %d to %d rows of %d to %d cells",
 		 ABT_MINW, ABT_MAXH, ABT_MINW, ABT_MAXW);
 	return -1;
 }
@@ -540,7 +594,7 @@ void abt_write_outline(const struct abt_geo *g, struct text *out)
 
 /* vlines=C,C (vertex column letters) or hlines=R,R (vertex row numbers). */
 int abt_read_lines(const char *text, int vertical, int limit, int *pos,
-		      char *err)
+		   char *err)
 {
 	const char *p = text;
 	for (int i = 0; i < 2; i++) {
@@ -568,7 +622,8 @@ int abt_read_lines(const char *text, int vertical, int limit, int *pos,
 		pos[0] = pos[1], pos[1] = t;
 	}
 	if (pos[1] - pos[0] < 2) {
-		snprintf(err, GAME_ERR_MAX, "%s: the two lines must be at least 2 apart",
+		snprintf(err, GAME_ERR_MAX,
+			 "%s: the two lines must be at least 2 apart",
 			 vertical ? "vlines" : "hlines");
 		return -1;
 	}
@@ -576,11 +631,13 @@ int abt_read_lines(const char *text, int vertical, int limit, int *pos,
 bad:
 	if (vertical)
 		snprintf(err, GAME_ERR_MAX,
-			 "vlines: write two vertex columns from b to %c, such as vlines=f,l",
+			 "vlines: write two vertex columns from b to %c, such "
+			 "as vlines=f,l",
 			 'a' + limit - 1);
 	else
 		snprintf(err, GAME_ERR_MAX,
-			 "hlines: write two vertex rows from 2 to %d, such as hlines=5,11",
+			 "hlines: write two vertex rows from 2 to %d, such as "
+			 "hlines=5,11",
 			 limit);
 	return -1;
 }
@@ -624,7 +681,8 @@ void abt_random_figure(struct abt_geo *g, struct rng *r)
 			g->in[y * ABT_MAXW + x] = 1;
 	int tries = 300 + (int)rng_below(r, 300);
 	for (int t = 0; t < tries; t++) {
-		int bw = 1 + (int)rng_below(r, 4), bh = 1 + (int)rng_below(r, 4);
+		int bw = 1 + (int)rng_below(r, 4),
+		    bh = 1 + (int)rng_below(r, 4);
 		int bx = (int)rng_below(r, (uint32_t)(g->w - bw + 1));
 		int by = (int)rng_below(r, (uint32_t)(g->h - bh + 1));
 		int add = rng_below(r, 100) < 55;
@@ -640,7 +698,8 @@ void abt_random_figure(struct abt_geo *g, struct rng *r)
 			area += g->in[i];
 		if (!changed)
 			continue;
-		if (area > g->w * g->h * 3 / 4 || thin(g) || abt_check_figure(g, 4, err) < 0)
+		if (area > g->w * g->h * 3 / 4 || thin(g) ||
+		    abt_check_figure(g, 4, err) < 0)
 			memcpy(g->in, save, sizeof save);
 	}
 }
@@ -648,8 +707,8 @@ void abt_random_figure(struct abt_geo *g, struct rng *r)
 /* A random legal walk crossing the straight lines kmin to kmax times:
  * self-avoiding random walks that keep their direction more often than they
  * turn, retried until one fits.  Returns 0, or -1 when none was found. */
-static int random_walk(const struct abt_geo *g, struct rng *r, int kmin, int kmax,
-		       struct abt_walk *wk)
+static int random_walk(const struct abt_geo *g, struct rng *r, int kmin,
+		       int kmax, struct abt_walk *wk)
 {
 	int starts[ABT_NVERT][2], ns = 0;
 	for (int y = 0; y <= g->h; y++)
@@ -657,7 +716,8 @@ static int random_walk(const struct abt_geo *g, struct rng *r, int kmin, int kma
 			if (vkind(g, x, y) != V_EDGE || is_meet(g, x, y))
 				continue;
 			for (int d = 0; d < 4; d++)
-				if (edge_inside(g, x, y, d) == 2 && !edge_on_line(g, x, y, d)) {
+				if (edge_inside(g, x, y, d) == 2 &&
+				    !edge_on_line(g, x, y, d)) {
 					starts[ns][0] = x, starts[ns][1] = y;
 					ns++;
 					break;
@@ -673,25 +733,32 @@ static int random_walk(const struct abt_geo *g, struct rng *r, int kmin, int kma
 		seen[y * (ABT_MAXW + 1) + x] = 1;
 		for (;;) {
 			int opt[4], wt[4], no = 0, total = 0;
-			int on_line = wk->n > 0 && (is_vline(g, x) || is_hline(g, y));
+			int on_line =
+				wk->n > 0 && (is_vline(g, x) || is_hline(g, y));
 			for (int nd = 0; nd < 4; nd++) {
 				if (d >= 0 && nd == (d + 2) % 4)
 					continue;
 				if (on_line && nd != d)
 					continue;
 				int nx = x + ABT_DX[nd], ny = y + ABT_DY[nd];
-				if (nx < 0 || ny < 0 || nx > g->w || ny > g->h ||
-				    edge_inside(g, x, y, nd) != 2 || edge_on_line(g, x, y, nd) ||
-				    seen[ny * (ABT_MAXW + 1) + nx] || is_cross(g, nx, ny))
+				if (nx < 0 || ny < 0 || nx > g->w ||
+				    ny > g->h ||
+				    edge_inside(g, x, y, nd) != 2 ||
+				    edge_on_line(g, x, y, nd) ||
+				    seen[ny * (ABT_MAXW + 1) + nx] ||
+				    is_cross(g, nx, ny))
 					continue;
-				int kind = vkind(g, nx, ny), w = nd == d ? 4 : 1;
+				int kind = vkind(g, nx, ny),
+				    w = nd == d ? 4 : 1;
 				if (kind == V_EDGE) {
 					if (is_meet(g, nx, ny) || k < kmin)
 						continue;
 					w = 6;
 				} else if (wk->n + 1 >= ABT_MAX_STEPS) {
 					continue;
-				} else if ((is_vline(g, nx) || is_hline(g, ny)) && k >= kmax) {
+				} else if ((is_vline(g, nx) ||
+					    is_hline(g, ny)) &&
+					   k >= kmax) {
 					continue;
 				}
 				opt[no] = nd, wt[no] = w, no++, total += w;
@@ -736,8 +803,8 @@ void abt_random_line(const struct abt_geo *g, struct rng *r, int kmin, int kmax,
 		middle_walk(g, wk);
 }
 
-int abt_regions(const struct abt_geo *g, const struct abt_walk *wk, uint8_t *cell,
-		int *size)
+int abt_regions(const struct abt_geo *g, const struct abt_walk *wk,
+		uint8_t *cell, int *size)
 {
 	struct walls wl;
 	walls_of(g, wk, &wl);

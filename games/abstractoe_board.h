@@ -22,7 +22,8 @@
 /* every region but the 9 sections comes from one crossing, and a line of
  * ABT_MAX_STEPS steps crosses at most ABT_MAX_STEPS - 1 times: 10 + 118 */
 #define ABT_MAX_REGIONS 128
-#define ABT_NVERT ((ABT_MAXW + 1) * (ABT_MAXH + 1)) /* y * (ABT_MAXW + 1) + x */
+/* lattice points, numbered y * (ABT_MAXW + 1) + x */
+#define ABT_NVERT ((ABT_MAXW + 1) * (ABT_MAXH + 1))
 
 enum { ABT_EAST, ABT_NORTH, ABT_WEST, ABT_SOUTH };
 static const int ABT_DX[4] = {1, 0, -1, 0};
@@ -31,7 +32,8 @@ static const int ABT_DY[4] = {0, 1, 0, -1};
 /* A figure with its straight lines, before regions are counted. */
 struct abt_geo {
 	int w, h;
-	int vx[2], hy[2]; /* the straight lines: vertex column x, vertex row y */
+	/* the straight lines: vertex column x, vertex row y */
+	int vx[2], hy[2];
 	uint8_t in[ABT_MAXW * ABT_MAXH]; /* cell y * ABT_MAXW + x is in it */
 };
 
@@ -80,7 +82,7 @@ void abt_random_figure(struct abt_geo *g, struct rng *r);
 
 /* A random legal bending line on g, preferably crossing the straight lines
  * kmin to kmax times. */
-void abt_random_line(const struct abt_geo *g, struct rng *r, int kmin,
-		     int kmax, struct abt_walk *wk);
+void abt_random_line(const struct abt_geo *g, struct rng *r, int kmin, int kmax,
+		     struct abt_walk *wk);
 
 #endif

@@ -25,9 +25,11 @@
 #include <string.h>
 
 #define W 8 /* stride of a square number */
-#define SQ(x, y) ((y) * W + (x))
+#define SQ(x, y) ((y)*W + (x))
 #define BIT(sq) ((uint64_t)1 << (sq))
-#define COLS(lo, hi) ((((uint64_t)2 << (hi)) - ((uint64_t)1 << (lo))) * 0x0101010101010101ull)
+#define COLS(lo, hi)                                                           \
+	((((uint64_t)2 << (hi)) - ((uint64_t)1 << (lo))) *                     \
+	 0x0101010101010101ull)
 #define LAYOUT 5 /* the float layout is at most LAYOUT x LAYOUT */
 
 /* move.w[2]: what a move is (placements leave it 0) */
@@ -59,8 +61,10 @@ static int lines_in(uint64_t m)
 {
 	return __builtin_popcountll(m & m >> 1 & m >> 2 & START_LEFT) +
 	       __builtin_popcountll(m & m >> W & m >> 2 * W) +
-	       __builtin_popcountll(m & m >> (W + 1) & m >> 2 * (W + 1) & START_LEFT) +
-	       __builtin_popcountll(m & m >> (W - 1) & m >> 2 * (W - 1) & START_RIGHT);
+	       __builtin_popcountll(m & m >> (W + 1) & m >> 2 * (W + 1) &
+				    START_LEFT) +
+	       __builtin_popcountll(m & m >> (W - 1) & m >> 2 * (W - 1) &
+				    START_RIGHT);
 }
 
 /* Rows lo..hi of the grid (0 <= lo <= hi <= 7). */
@@ -140,7 +144,8 @@ static int ct_init(void *st, struct game_options *opt, uint64_t seed, char *err)
 		return -1;
 	if (floating && size != 5) {
 		snprintf(err, GAME_ERR_MAX,
-			 "float forms a 5x5 layout: it cannot be combined with size=%ld",
+			 "float forms a 5x5 layout: it cannot be combined with "
+			 "size=%ld",
 			 size);
 		return -1;
 	}
@@ -183,7 +188,8 @@ static struct game_status ct_status(const void *st)
 
 /* The checkers of the mover and of the opponent that may take part in an
  * exchange now. */
-static void exchangeable(const struct state *s, uint64_t *mine, uint64_t *theirs)
+static void exchangeable(const struct state *s, uint64_t *mine,
+			 uint64_t *theirs)
 {
 	int p = to_move(s) - 1;
 	*mine = s->men[p] & ~s->locked;
@@ -199,7 +205,8 @@ static int ct_moves(const void *st, struct move *out)
 	if (placing(s)) {
 		uint64_t free_sq = allowed(s) & ~(s->men[0] | s->men[1]);
 		for (; free_sq; free_sq &= free_sq - 1)
-			out[n++] = (struct move){{(uint64_t)__builtin_ctzll(free_sq)}};
+			out[n++] = (struct move){
+				{(uint64_t)__builtin_ctzll(free_sq)}};
 		return n;
 	}
 	uint64_t mine, theirs;
@@ -262,20 +269,23 @@ static void float_reason(const struct state *s, int sq, const char *text,
 {
 	if (s->placed == 0) {
 		snprintf(err, GAME_ERR_MAX,
-			 "the first checker goes on a centre square: d4, e4, d5 or e5");
+			 "the first checker goes on a centre square: d4, e4, "
+			 "d5 or e5");
 		return;
 	}
 	int x = sq % W, y = sq / W;
-	int x0 = x < s->box[0] ? x : s->box[0], x1 = x > s->box[1] ? x : s->box[1];
-	int y0 = y < s->box[2] ? y : s->box[2], y1 = y > s->box[3] ? y : s->box[3];
+	int x0 = x < s->box[0] ? x : s->box[0],
+	    x1 = x > s->box[1] ? x : s->box[1];
+	int y0 = y < s->box[2] ? y : s->box[2],
+	    y1 = y > s->box[3] ? y : s->box[3];
 	if (x1 - x0 >= LAYOUT)
 		snprintf(err, GAME_ERR_MAX,
-			 "%s would make the layout %d columns wide (5 at most)", text,
-			 x1 - x0 + 1);
+			 "%s would make the layout %d columns wide (5 at most)",
+			 text, x1 - x0 + 1);
 	else
 		snprintf(err, GAME_ERR_MAX,
-			 "%s would make the layout %d rows tall (5 at most)", text,
-			 y1 - y0 + 1);
+			 "%s would make the layout %d rows tall (5 at most)",
+			 text, y1 - y0 + 1);
 }
 
 static int parse_exchange(const struct state *s, const char *text,
@@ -287,10 +297,11 @@ static int parse_exchange(const struct state *s, const char *text,
 	}
 	const char *p = text;
 	int a, b;
-	if (read_square(s, &p, &a) < 0 || *p++ != ':' || read_square(s, &p, &b) < 0 ||
-	    *p) {
+	if (read_square(s, &p, &a) < 0 || *p++ != ':' ||
+	    read_square(s, &p, &b) < 0 || *p) {
 		snprintf(err, GAME_ERR_MAX,
-			 "all checkers are placed: exchange with your square:their "
+			 "all checkers are placed: exchange with your "
+			 "square:their "
 			 "square (c3:d4) or pass");
 		return -1;
 	}
@@ -298,27 +309,30 @@ static int parse_exchange(const struct state *s, const char *text,
 	char name[8];
 	if (!(s->men[me] & BIT(a))) {
 		square_name(a % W, a / W, name);
-		snprintf(err, GAME_ERR_MAX, "%s is not your checker (write yours first)",
-			 name);
+		snprintf(err, GAME_ERR_MAX,
+			 "%s is not your checker (write yours first)", name);
 		return -1;
 	}
 	if (!(s->men[1 - me] & BIT(b))) {
 		square_name(b % W, b / W, name);
-		snprintf(err, GAME_ERR_MAX, "%s is not your opponent's checker", name);
+		snprintf(err, GAME_ERR_MAX, "%s is not your opponent's checker",
+			 name);
 		return -1;
 	}
 	if (s->locked & (BIT(a) | BIT(b))) {
 		square_name((s->locked & BIT(a) ? a : b) % W,
 			    (s->locked & BIT(a) ? a : b) / W, name);
 		snprintf(err, GAME_ERR_MAX,
-			 "the checker on %s was exchanged by the first player", name);
+			 "the checker on %s was exchanged by the first player",
+			 name);
 		return -1;
 	}
 	*mv = (struct move){{(uint64_t)a, (uint64_t)b, MV_EXCHANGE}};
 	return 0;
 }
 
-static int ct_parse(const void *st, const char *text, struct move *mv, char *err)
+static int ct_parse(const void *st, const char *text, struct move *mv,
+		    char *err)
 {
 	const struct state *s = st;
 	if (over(s)) {
@@ -330,8 +344,9 @@ static int ct_parse(const void *st, const char *text, struct move *mv, char *err
 	const char *p = text;
 	int sq;
 	if (read_square(s, &p, &sq) < 0 || *p) {
-		snprintf(err, GAME_ERR_MAX, "%s is not a square of the %dx%d board",
-			 text, s->size, s->size);
+		snprintf(err, GAME_ERR_MAX,
+			 "%s is not a square of the %dx%d board", text, s->size,
+			 s->size);
 		return -1;
 	}
 	if ((s->men[0] | s->men[1]) & BIT(sq)) {
@@ -357,7 +372,8 @@ static void ct_format(const void *st, const struct move *mv, char *buf)
 	if (mv->w[2] == MV_EXCHANGE) {
 		size_t n = strlen(buf);
 		buf[n] = ':';
-		square_name((int)(mv->w[1] % W), (int)(mv->w[1] / W), buf + n + 1);
+		square_name((int)(mv->w[1] % W), (int)(mv->w[1] / W),
+			    buf + n + 1);
 	}
 }
 
@@ -392,19 +408,24 @@ static void ct_show(const void *st, struct text *out)
 	text_putc(out, '\n');
 	int left1 = s->total / 2 - __builtin_popcountll(s->men[0]);
 	int left2 = s->total / 2 - __builtin_popcountll(s->men[1]);
-	text_printf(out, "X player 1: %d in hand, %d tic-tac-toes\n", left1, pts[0]);
-	text_printf(out, "O player 2: %d in hand, %d tic-tac-toes\n", left2, pts[1]);
+	text_printf(out, "X player 1: %d in hand, %d tic-tac-toes\n", left1,
+		    pts[0]);
+	text_printf(out, "O player 2: %d in hand, %d tic-tac-toes\n", left2,
+		    pts[1]);
 	if (s->locked) {
 		char a[8], b[8];
-		int sa = __builtin_ctzll(s->locked), sb = 63 - __builtin_clzll(s->locked);
+		int sa = __builtin_ctzll(s->locked),
+		    sb = 63 - __builtin_clzll(s->locked);
 		square_name(sa % W, sa / W, a);
 		square_name(sb % W, sb / W, b);
-		text_printf(out, "exchanged, not to be used again: %s %s\n", a, b);
+		text_printf(out, "exchanged, not to be used again: %s %s\n", a,
+			    b);
 	}
 	struct game_status g = ct_status(s);
 	if (g.phase == GAME_PLAY)
-		text_printf(out, "%c (player %d) to %s\n", g.player == 1 ? 'X' : 'O',
-			    g.player, placing(s) ? "place" : "exchange or pass");
+		text_printf(out, "%c (player %d) to %s\n",
+			    g.player == 1 ? 'X' : 'O', g.player,
+			    placing(s) ? "place" : "exchange or pass");
 	else if (g.player)
 		text_printf(out, "game over: player %d wins\n", g.player);
 	else
@@ -428,7 +449,9 @@ static int ct_random_move(const void *st, struct rng *r, struct move *mv)
 		uint64_t free_sq = allowed(s) & ~(s->men[0] | s->men[1]);
 		if (!free_sq)
 			return -1;
-		int sq = nth_bit(free_sq, rng_below(r, (uint32_t)__builtin_popcountll(free_sq)));
+		int sq = nth_bit(
+			free_sq,
+			rng_below(r, (uint32_t)__builtin_popcountll(free_sq)));
 		*mv = (struct move){{(uint64_t)sq}};
 		return 0;
 	}
@@ -442,7 +465,8 @@ static int ct_random_move(const void *st, struct rng *r, struct move *mv)
 		*mv = (struct move){{0, 0, MV_PASS}};
 	else
 		*mv = (struct move){{(uint64_t)nth_bit(mine, k / nb),
-				     (uint64_t)nth_bit(theirs, k % nb), MV_EXCHANGE}};
+				     (uint64_t)nth_bit(theirs, k % nb),
+				     MV_EXCHANGE}};
 	return 0;
 }
 

@@ -27,8 +27,8 @@ int opt_int(struct game_options *o, const char *key, long min, long max,
 	errno = 0;
 	long v = strtol(s, &end, 10);
 	if (*s < '0' || *s > '9' || *end || errno || v < min || v > max) {
-		snprintf(err, GAME_ERR_MAX, "%s must be a number from %ld to %ld",
-			 key, min, max);
+		snprintf(err, GAME_ERR_MAX,
+			 "%s must be a number from %ld to %ld", key, min, max);
 		return -1;
 	}
 	*out = v;
@@ -45,8 +45,9 @@ int opt_flag(struct game_options *o, const char *key, int *out, char *err)
 	else if (strcmp(p->value, "0") == 0)
 		*out = 0;
 	else {
-		snprintf(err, GAME_ERR_MAX, "%s is on/off: write %s, %s=1 or %s=0",
-			 key, key, key, key);
+		snprintf(err, GAME_ERR_MAX,
+			 "%s is on/off: write %s, %s=1 or %s=0", key, key, key,
+			 key);
 		return -1;
 	}
 	return 0;
@@ -65,15 +66,16 @@ int game_setup(const struct game *g, void *st, struct game_options *o,
 	err[0] = '\0';
 	if (g->init(st, o, seed, err) < 0) {
 		if (!err[0])
-			snprintf(err, GAME_ERR_MAX, "bad options for %s", g->name);
+			snprintf(err, GAME_ERR_MAX, "bad options for %s",
+				 g->name);
 		return -1;
 	}
 	for (int i = 0; i < o->n; i++)
 		if (!o->v[i].used) {
 			char key[64];
 			game_clean(o->v[i].key, key, sizeof key);
-			snprintf(err, GAME_ERR_MAX, "unknown option %s for %s", key,
-				 g->name);
+			snprintf(err, GAME_ERR_MAX, "unknown option %s for %s",
+				 key, g->name);
 			return -1;
 		}
 	return 0;
@@ -90,7 +92,8 @@ void *game_new_state(const struct game *g, const char *opts, uint64_t seed,
 		goto fail;
 	}
 	char *save;
-	for (char *p = strtok_r(buf, " ", &save); p; p = strtok_r(NULL, " ", &save)) {
+	for (char *p = strtok_r(buf, " ", &save); p;
+	     p = strtok_r(NULL, " ", &save)) {
 		if (o.n == GAME_MAX_OPTIONS) {
 			snprintf(err, GAME_ERR_MAX, "too many options");
 			goto fail;

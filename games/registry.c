@@ -7,12 +7,8 @@ extern const struct game game_checkertoe, game_takebacktoe, game_takeitaway,
 	game_abstractoe, game_tiptoe;
 
 const struct game *const game_table[] = {
-	&game_checkertoe,
-	&game_takebacktoe,
-	&game_takeitaway,
-	&game_abstractoe,
-	&game_tiptoe,
-	NULL,
+	&game_checkertoe, &game_takebacktoe, &game_takeitaway,
+	&game_abstractoe, &game_tiptoe,      NULL,
 };
 
 const struct game *game_find(const char *name)

@@ -17,7 +17,7 @@
 #define COLS 4
 #define ROWS 3
 #define SPACES (COLS * ROWS)
-#define SQ(x, y) ((y) * COLS + (x))
+#define SQ(x, y) ((y)*COLS + (x))
 #define MAX_MOVES 34 /* 17 edges of the grid, both ways */
 #define DEFAULT_MAXTURNS 1000
 
@@ -38,9 +38,9 @@ struct state {
 /* The neighbours of every space, ending in -1, in the order moves() lists
  * them: down, left, right, up as showboard draws the board. */
 static const int8_t nbr[SPACES][5] = {
-	{1, 4, -1},      {0, 2, 5, -1},     {1, 3, 6, -1},     {2, 7, -1},
-	{0, 5, 8, -1},   {1, 4, 6, 9, -1},  {2, 5, 7, 10, -1}, {3, 6, 11, -1},
-	{4, 9, -1},      {5, 8, 10, -1},    {6, 9, 11, -1},    {7, 10, -1},
+	{1, 4, -1},    {0, 2, 5, -1},    {1, 3, 6, -1},     {2, 7, -1},
+	{0, 5, 8, -1}, {1, 4, 6, 9, -1}, {2, 5, 7, 10, -1}, {3, 6, 11, -1},
+	{4, 9, -1},    {5, 8, 10, -1},   {6, 9, 11, -1},    {7, 10, -1},
 };
 
 static int adjacent(int a, int b)

@@ -29,9 +29,9 @@
 #define FILE_H 0x8080808080808080ULL
 #define A8 56 /* the corner left empty in the plain game */
 
-#define MAX_CHAIN 48	 /* jumps in one chain, at most (see above) */
+#define MAX_CHAIN 48     /* jumps in one chain, at most (see above) */
 #define DIRS_PER_WORD 21 /* 3-bit directions in one 64-bit word */
-#define OPEN_REMOVALS 8	 /* removals that start the open game */
+#define OPEN_REMOVALS 8  /* removals that start the open game */
 
 /* The number of complete chains can grow exponentially on a sparse board
  * (a chain may loop through squares it visited before), so no bound holds
@@ -49,16 +49,16 @@ static const int DX[8] = {1, 1, 0, -1, -1, -1, 0, 1};
 static const int DY[8] = {0, 1, 1, 1, 0, -1, -1, -1};
 
 struct state {
-	uint64_t occ;		     /* squares holding a piece */
-	uint64_t red, blue;	     /* their colours; white is the rest */
-	int16_t points[GAME_MAX_PLAYERS];   /* captured value */
-	uint8_t caps[GAME_MAX_PLAYERS][3];  /* captured white, red, blue */
-	uint8_t nplayers;	     /* 2..4 */
-	uint8_t to_move;	     /* 1..nplayers */
-	uint8_t active;		     /* bit p-1: player p has not dropped */
-	uint8_t removals;	     /* opening removals made */
+	uint64_t occ;                     /* squares holding a piece */
+	uint64_t red, blue;               /* their colours; white is the rest */
+	int16_t points[GAME_MAX_PLAYERS]; /* captured value */
+	uint8_t caps[GAME_MAX_PLAYERS][3]; /* captured white, red, blue */
+	uint8_t nplayers;                  /* 2..4 */
+	uint8_t to_move;                   /* 1..nplayers */
+	uint8_t active;              /* bit p-1: player p has not dropped */
+	uint8_t removals;            /* opening removals made */
 	uint8_t open, nodrop, plain; /* variants */
-	uint8_t penalty;	     /* 2 or 4 */
+	uint8_t penalty;             /* 2 or 4 */
 };
 
 /* ---- the board ---- */
@@ -180,7 +180,9 @@ static int mv_len(const struct move *m)
 
 static int mv_dir(const struct move *m, int i)
 {
-	return (int)((m->w[1 + i / DIRS_PER_WORD] >> (3 * (i % DIRS_PER_WORD))) & 7);
+	return (int)((m->w[1 + i / DIRS_PER_WORD] >>
+		      (3 * (i % DIRS_PER_WORD))) &
+		     7);
 }
 
 static struct move make_chain(int start, const uint8_t *dirs, int len)
@@ -198,7 +200,8 @@ static int read_board(struct state *s, const char *b, char *err)
 {
 	if (strlen(b) != 64) {
 		snprintf(err, GAME_ERR_MAX,
-			 "board= needs 64 characters (w, r, b or .), row 8 first; got %zu",
+			 "board= needs 64 characters (w, r, b or .), row 8 "
+			 "first; got %zu",
 			 strlen(b));
 		return -1;
 	}
@@ -206,13 +209,24 @@ static int read_board(struct state *s, const char *b, char *err)
 	for (int i = 0; i < 64; i++) {
 		int sq = (7 - i / 8) * 8 + i % 8;
 		switch (b[i]) {
-		case 'w': n[0]++; break;
-		case 'r': n[1]++; s->red |= BIT(sq); break;
-		case 'b': n[2]++; s->blue |= BIT(sq); break;
-		case '.': empty++; continue;
+		case 'w':
+			n[0]++;
+			break;
+		case 'r':
+			n[1]++;
+			s->red |= BIT(sq);
+			break;
+		case 'b':
+			n[2]++;
+			s->blue |= BIT(sq);
+			break;
+		case '.':
+			empty++;
+			continue;
 		default:
 			snprintf(err, GAME_ERR_MAX,
-				 "board= may hold only w, r, b and . (character %d)",
+				 "board= may hold only w, r, b and . "
+				 "(character %d)",
 				 i + 1);
 			return -1;
 		}
@@ -221,7 +235,8 @@ static int read_board(struct state *s, const char *b, char *err)
 	if (s->plain) {
 		if (!empty) {
 			snprintf(err, GAME_ERR_MAX,
-				 "plain needs a board with at least one empty square");
+				 "plain needs a board with at least one empty "
+				 "square");
 			return -1;
 		}
 		return 0;
@@ -278,7 +293,8 @@ static int ta_init(void *st, struct game_options *opt, uint64_t seed, char *err)
 	}
 	if (plain && open) {
 		snprintf(err, GAME_ERR_MAX,
-			 "plain and open cannot be combined: the plain game starts with jumps");
+			 "plain and open cannot be combined: the plain game "
+			 "starts with jumps");
 		return -1;
 	}
 	if (plain && players && players != 2) {
@@ -303,7 +319,8 @@ static int ta_init(void *st, struct game_options *opt, uint64_t seed, char *err)
 	}
 	if (open && s->occ != FULL) {
 		snprintf(err, GAME_ERR_MAX,
-			 "open needs a full board: its first 8 moves remove white pieces");
+			 "open needs a full board: its first 8 moves remove "
+			 "white pieces");
 		return -1;
 	}
 	return 0;
@@ -318,7 +335,8 @@ static void ta_describe(const void *st, struct text *out)
 		b[i] = !(s->occ & BIT(sq)) ? '.' : "wrb"[colour(s, sq)];
 	}
 	b[64] = '\0';
-	text_printf(out, "players=%d board=%s open=%d nodrop=%d penalty=%d plain=%d",
+	text_printf(out,
+		    "players=%d board=%s open=%d nodrop=%d penalty=%d plain=%d",
 		    s->nplayers, b, s->open, s->nodrop, s->penalty, s->plain);
 }
 
@@ -333,8 +351,10 @@ static int ta_players(const void *st)
 static void ta_score(const void *st, int *points)
 {
 	const struct state *s = st;
-	/* the last player left pays for the pieces that stay, once it is over */
-	int pay = nactive(s) == 1 && is_over(s) ? s->penalty * board_value(s) : 0;
+	/* the last player left pays for the pieces that stay, once it is over
+	 */
+	int pay =
+		nactive(s) == 1 && is_over(s) ? s->penalty * board_value(s) : 0;
 	for (int p = 0; p < s->nplayers; p++)
 		points[p] = s->points[p] - ((s->active >> p & 1) ? pay : 0);
 }
@@ -377,7 +397,8 @@ static int extend(struct gen *g, uint64_t occ, int sq, int len)
 		if (len >= MAX_CHAIN) /* impossible by parity; never overrun */
 			break;
 		g->dirs[len] = (uint8_t)d;
-		if (extend(g, occ & ~BIT(over_sq(sq, d)), land(sq, d), len + 1) < 0)
+		if (extend(g, occ & ~BIT(over_sq(sq, d)), land(sq, d),
+			   len + 1) < 0)
 			return -1;
 	}
 	if (!any || len >= MAX_CHAIN) {
@@ -440,7 +461,7 @@ static void ta_play(void *st, const struct move *mv)
 	int sq = mv_square(mv);
 	switch (mv_kind(mv)) {
 	case K_DROP:
-		s->active &= (uint8_t)~(1u << (s->to_move - 1));
+		s->active &= (uint8_t) ~(1u << (s->to_move - 1));
 		break;
 	case K_REMOVE:
 		capture(s, sq);
@@ -470,7 +491,8 @@ static void ta_play(void *st, const struct move *mv)
 
 /* ---- move text ---- */
 
-static int ta_parse(const void *st, const char *text, struct move *mv, char *err)
+static int ta_parse(const void *st, const char *text, struct move *mv,
+		    char *err)
 {
 	const struct state *s = st;
 	if (is_over(s)) {
@@ -479,9 +501,11 @@ static int ta_parse(const void *st, const char *text, struct move *mv, char *err
 	}
 	if (strcmp(text, "drop") == 0) {
 		if (s->plain || s->nodrop)
-			snprintf(err, GAME_ERR_MAX, "dropping out is off in this game");
+			snprintf(err, GAME_ERR_MAX,
+				 "dropping out is off in this game");
 		else if (nactive(s) == 1)
-			snprintf(err, GAME_ERR_MAX, "the last player left may not drop");
+			snprintf(err, GAME_ERR_MAX,
+				 "the last player left may not drop");
 		else {
 			*mv = (struct move){{K_DROP}};
 			return 0;
@@ -497,10 +521,12 @@ static int ta_parse(const void *st, const char *text, struct move *mv, char *err
 			char c[24];
 			game_clean(at, c, sizeof c);
 			if (!*at)
-				snprintf(err, GAME_ERR_MAX, "a square must follow -");
+				snprintf(err, GAME_ERR_MAX,
+					 "a square must follow -");
 			else
 				snprintf(err, GAME_ERR_MAX,
-					 "%s: expected a square a1-h8 or drop", c);
+					 "%s: expected a square a1-h8 or drop",
+					 c);
 			return -1;
 		}
 		if (n > MAX_CHAIN) {
@@ -529,7 +555,8 @@ static int ta_parse(const void *st, const char *text, struct move *mv, char *err
 			return -1;
 		}
 		if (!(s->occ & BIT(sq[0])) || colour(s, sq[0]) != 0) {
-			snprintf(err, GAME_ERR_MAX, "%s holds no white piece", name);
+			snprintf(err, GAME_ERR_MAX, "%s holds no white piece",
+				 name);
 			return -1;
 		}
 		*mv = (struct move){{K_REMOVE | (uint64_t)sq[0] << 2}};
@@ -537,7 +564,8 @@ static int ta_parse(const void *st, const char *text, struct move *mv, char *err
 	}
 	if (n == 1) {
 		snprintf(err, GAME_ERR_MAX,
-			 "a jump is written as its squares: %s-... (the board has an empty square, so no removal)",
+			 "a jump is written as its squares: %s-... (the board "
+			 "has an empty square, so no removal)",
 			 name);
 		return -1;
 	}
@@ -548,7 +576,8 @@ static int ta_parse(const void *st, const char *text, struct move *mv, char *err
 	uint64_t occ = s->occ & ~BIT(sq[0]);
 	uint8_t dirs[MAX_CHAIN];
 	for (int i = 1; i < n; i++) {
-		int dx = sq[i] % 8 - sq[i - 1] % 8, dy = sq[i] / 8 - sq[i - 1] / 8;
+		int dx = sq[i] % 8 - sq[i - 1] % 8,
+		    dy = sq[i] / 8 - sq[i - 1] / 8;
 		char a[8], b[8];
 		square_name(sq[i - 1] % 8, sq[i - 1] / 8, a);
 		square_name(sq[i] % 8, sq[i] / 8, b);
@@ -558,7 +587,8 @@ static int ta_parse(const void *st, const char *text, struct move *mv, char *err
 				d = k;
 		if (d < 0) {
 			snprintf(err, GAME_ERR_MAX,
-				 "%s-%s is not a jump: a jump goes exactly 2 squares in a line",
+				 "%s-%s is not a jump: a jump goes exactly 2 "
+				 "squares in a line",
 				 a, b);
 			return -1;
 		}
@@ -568,7 +598,8 @@ static int ta_parse(const void *st, const char *text, struct move *mv, char *err
 			return -1;
 		}
 		if (occ & BIT(sq[i])) {
-			snprintf(err, GAME_ERR_MAX, "%s-%s lands on a piece", a, b);
+			snprintf(err, GAME_ERR_MAX, "%s-%s lands on a piece", a,
+				 b);
 			return -1;
 		}
 		dirs[i - 1] = (uint8_t)d;
@@ -576,8 +607,10 @@ static int ta_parse(const void *st, const char *text, struct move *mv, char *err
 	}
 	if (can_jump_any(occ, sq[n - 1])) {
 		square_name(sq[n - 1] % 8, sq[n - 1] / 8, name);
-		snprintf(err, GAME_ERR_MAX,
-			 "the chain stops early: the piece on %s can still jump", name);
+		snprintf(
+			err, GAME_ERR_MAX,
+			"the chain stops early: the piece on %s can still jump",
+			name);
 		return -1;
 	}
 	*mv = make_chain(sq[0], dirs, n - 1);
@@ -617,7 +650,8 @@ static void ta_show(const void *st, struct text *out)
 		for (int x = 0; x < 8; x++) {
 			int sq = y * 8 + x;
 			text_putc(out, ' ');
-			text_putc(out, (s->occ & BIT(sq)) ? "WRB"[colour(s, sq)] : '.');
+			text_putc(out, (s->occ & BIT(sq)) ? "WRB"[colour(s, sq)]
+							  : '.');
 		}
 		text_printf(out, "  %d\n", y + 1);
 	}
@@ -625,22 +659,26 @@ static void ta_show(const void *st, struct text *out)
 	if (s->plain)
 		text_puts(out, "plain game: every piece is worth 1\n");
 	else
-		text_printf(out, "W white 1, R red 2, B blue 3; on the board %d; "
-				 "penalty %dx%s\n",
+		text_printf(out,
+			    "W white 1, R red 2, B blue 3; on the board %d; "
+			    "penalty %dx%s\n",
 			    board_value(s), s->penalty,
 			    s->nodrop ? ", no dropping out" : "");
 	int over = is_over(s);
 	for (int p = 0; p < s->nplayers; p++) {
-		text_printf(out, "player %d: captured %dW %dR %dB, score %d%s\n", p + 1,
-			    s->caps[p][0], s->caps[p][1], s->caps[p][2], pts[p],
-			    !(s->active >> p & 1) ? " (dropped)"
+		text_printf(out,
+			    "player %d: captured %dW %dR %dB, score %d%s\n",
+			    p + 1, s->caps[p][0], s->caps[p][1], s->caps[p][2],
+			    pts[p],
+			    !(s->active >> p & 1)            ? " (dropped)"
 			    : (!over && p + 1 == s->to_move) ? " <- to move"
 							     : "");
 	}
 	struct game_status g = ta_status(s);
 	if (g.phase == GAME_PLAY) {
 		if (removal_phase(s))
-			text_printf(out, "player %d to remove a white piece", g.player);
+			text_printf(out, "player %d to remove a white piece",
+				    g.player);
 		else
 			text_printf(out, "player %d to jump", g.player);
 		if (s->open && removal_phase(s))
@@ -669,9 +707,12 @@ static int ta_random_move(const void *st, struct rng *r, struct move *mv)
 		uint64_t w = s->occ & ~s->red & ~s->blue;
 		if (!w)
 			return -1;
-		for (uint32_t k = rng_below(r, (uint32_t)__builtin_popcountll(w)); k; k--)
+		for (uint32_t k =
+			     rng_below(r, (uint32_t)__builtin_popcountll(w));
+		     k; k--)
 			w &= w - 1;
-		*mv = (struct move){{K_REMOVE | (uint64_t)__builtin_ctzll(w) << 2}};
+		*mv = (struct move){
+			{K_REMOVE | (uint64_t)__builtin_ctzll(w) << 2}};
 		return 0;
 	}
 	uint64_t j[8];

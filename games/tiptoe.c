@@ -51,7 +51,7 @@ struct state {
  * opposite, so a walk backwards from a target finds the same lines. */
 static const int orth_dir[] = {1, -1, PW, -PW};
 static const int diag_dir[] = {1,      -1,     PW,      -PW,
-                               PW + 1, PW - 1, -PW + 1, -PW - 1};
+			       PW + 1, PW - 1, -PW + 1, -PW - 1};
 /* axial (+-1, 0), (0, +-1), (+1, -1), (-1, +1) */
 static const int hex_dir[] = {1, -1, PW, -PW, 1 - PW, PW - 1};
 
@@ -174,8 +174,8 @@ static int tt_init(void *st, struct game_options *opt, uint64_t seed, char *err)
 	int diagonal = 0, hex = 0;
 	if (opt_str(opt, "first")) {
 		snprintf(err, GAME_ERR_MAX,
-		         "tiptoe has no first= option: White (player 1) always "
-		         "starts");
+			 "tiptoe has no first= option: White (player 1) always "
+			 "starts");
 		return -1;
 	}
 	if (opt_flag(opt, "diagonal", &diagonal, err) < 0 ||
@@ -183,17 +183,17 @@ static int tt_init(void *st, struct game_options *opt, uint64_t seed, char *err)
 		return -1;
 	if (hex && diagonal) {
 		snprintf(err, GAME_ERR_MAX,
-		         "hex and diagonal cannot be combined: the hexagonal "
-		         "board has no diagonals");
+			 "hex and diagonal cannot be combined: the hexagonal "
+			 "board has no diagonals");
 		return -1;
 	}
 	long size = 8; /* the default, also the side of a hexagon */
 	if (hex) {
 		if (opt_int(opt, "size", 2, MAX_SIDE, &size, err) < 0) {
 			snprintf(err, GAME_ERR_MAX,
-			         "with hex, size is the side of the hexagon: a "
-			         "number from 2 to %d",
-			         MAX_SIDE);
+				 "with hex, size is the side of the hexagon: a "
+				 "number from 2 to %d",
+				 MAX_SIDE);
 			return -1;
 		}
 	} else if (opt_int(opt, "size", 4, 26, &size, err) < 0) {
@@ -219,7 +219,7 @@ static void tt_describe(const void *st, struct text *out)
 {
 	const struct state *s = st;
 	text_printf(out, "size=%d diagonal=%d hex=%d", s->size, s->diagonal,
-	            s->hex);
+		    s->hex);
 }
 
 static int tt_players(const void *st)
@@ -246,7 +246,7 @@ static int tt_moves(const void *st, struct move *out)
 	for (int w = 0; w < NWORD; w++)
 		for (uint64_t b = set[w]; b; b &= b - 1)
 			out[n++] = (struct move){
-			    {(uint64_t)(w * 64 + __builtin_ctzll(b))}};
+				{(uint64_t)(w * 64 + __builtin_ctzll(b))}};
 	return n;
 }
 
@@ -295,7 +295,7 @@ static const char *colour(int p)
 }
 
 static int tt_parse(const void *st, const char *text, struct move *mv,
-                    char *err)
+		    char *err)
 {
 	const struct state *s = st;
 	int x, y;
@@ -303,15 +303,15 @@ static int tt_parse(const void *st, const char *text, struct move *mv,
 	char where[48];
 	if (s->hex)
 		snprintf(where, sizeof where, "the hexagonal board of side %d",
-		         s->size);
+			 s->size);
 	else
 		snprintf(where, sizeof where, "the %dx%d board", s->size,
-		         s->size);
+			 s->size);
 	/* echo the text only once it has the shape of a square name */
 	if (square_read(&p, &x, &y) < 0 || *p) {
 		snprintf(err, GAME_ERR_MAX,
-		         "not a square name (write a column "
-		         "letter and a row number, as d4)");
+			 "not a square name (write a column "
+			 "letter and a row number, as d4)");
 		return -1;
 	}
 	if (x >= span(s) || y < 0 || y >= span(s) ||
@@ -330,11 +330,11 @@ static int tt_parse(const void *st, const char *text, struct move *mv,
 	}
 	if (!reaches(s, who, c)) {
 		snprintf(
-		    err, GAME_ERR_MAX,
-		    "no piece of %s's reaches %s (a piece steps exactly as "
-		    "many squares as its group has pieces, over empty "
-		    "squares only)",
-		    colour(who), text);
+			err, GAME_ERR_MAX,
+			"no piece of %s's reaches %s (a piece steps exactly as "
+			"many squares as its group has pieces, over empty "
+			"squares only)",
+			colour(who), text);
 		return -1;
 	}
 	*mv = (struct move){{(uint64_t)c}};
@@ -367,7 +367,7 @@ static char mark(const struct state *s, const uint64_t *legal, int c)
 
 /* Square boards: rows from the top, column letters below. */
 static void show_square(const struct state *s, const uint64_t *legal,
-                        struct text *out)
+			struct text *out)
 {
 	for (int y = s->size - 1; y >= 0; y--) {
 		text_printf(out, "%2d ", y + 1);
@@ -388,7 +388,7 @@ static void show_square(const struct state *s, const uint64_t *legal,
  * right; each column's letter stands at its upper end, above the top row
  * or past the end of a row on the upper right edge. */
 static void show_hex(const struct state *s, const uint64_t *legal,
-                     struct text *out)
+		     struct text *out)
 {
 	int m = s->size - 1, width = 4 * m + 3;
 	char line[4 * MAX_SIDE + 8];
@@ -402,7 +402,7 @@ static void show_hex(const struct state *s, const uint64_t *legal,
 				line[col] = (char)('a' + q + m);
 			else if (r <= top && q + r >= -m)
 				line[col] =
-				    mark(s, legal, cell_of(q + m, r + m));
+					mark(s, legal, cell_of(q + m, r + m));
 		}
 		int n = width;
 		while (n > 0 && line[n - 1] == ' ')
@@ -432,29 +432,30 @@ static void tt_show(const void *st, struct text *out)
 			count[COLOUR(s->cell[c]) - 1]++;
 	if (s->hex)
 		text_puts(out, "each column runs from its letter down to the "
-		               "left\n");
+			       "left\n");
 	text_printf(out, "O White (player 1): %d piece%s\n", count[0],
-	            count[0] == 1 ? "" : "s");
+		    count[0] == 1 ? "" : "s");
 	text_printf(out, "X Black (player 2): %d piece%s\n", count[1],
-	            count[1] == 1 ? "" : "s");
+		    count[1] == 1 ? "" : "s");
 	if (s->winner) {
-		text_printf(
-		    out, "game over: %s cannot place, %s (player %d) wins\n",
-		    colour(3 - s->winner), colour(s->winner), s->winner);
+		text_printf(out,
+			    "game over: %s cannot place, %s (player %d) wins\n",
+			    colour(3 - s->winner), colour(s->winner),
+			    s->winner);
 		return;
 	}
 	int p = to_move(s);
 	if (is_setup(s))
 		text_printf(
-		    out,
-		    "set-up piece %d of %d: %s (player %d) places on any "
-		    "empty %s\n",
-		    s->placed + 1, SETUP, colour(p), p,
-		    s->hex ? "cell" : "square");
+			out,
+			"set-up piece %d of %d: %s (player %d) places on any "
+			"empty %s\n",
+			s->placed + 1, SETUP, colour(p), p,
+			s->hex ? "cell" : "square");
 	else
 		text_printf(out,
-		            "%s (player %d) to place: %d places, marked *\n",
-		            colour(p), p, n);
+			    "%s (player %d) to place: %d places, marked *\n",
+			    colour(p), p, n);
 }
 
 static int tt_random_move(const void *st, struct rng *r, struct move *mv)
@@ -507,21 +508,21 @@ static void tt_evaluate(const void *st, double *value)
 }
 
 const struct game game_tiptoe = {
-    .name = "tiptoe",
-    .title = "Tiptoe",
-    .summary = "2 players; options size=4..26 (hex: 2..13), diagonal, hex",
-    .state_size = sizeof(struct state),
-    .max_moves = 26 * 26,
-    .init = tt_init,
-    .describe = tt_describe,
-    .players = tt_players,
-    .status = tt_status,
-    .moves = tt_moves,
-    .play = tt_play,
-    .parse = tt_parse,
-    .format = tt_format,
-    .score = tt_score,
-    .show = tt_show,
-    .random_move = tt_random_move,
-    .evaluate = tt_evaluate,
+	.name = "tiptoe",
+	.title = "Tiptoe",
+	.summary = "2 players; options size=4..26 (hex: 2..13), diagonal, hex",
+	.state_size = sizeof(struct state),
+	.max_moves = 26 * 26,
+	.init = tt_init,
+	.describe = tt_describe,
+	.players = tt_players,
+	.status = tt_status,
+	.moves = tt_moves,
+	.play = tt_play,
+	.parse = tt_parse,
+	.format = tt_format,
+	.score = tt_score,
+	.show = tt_show,
+	.random_move = tt_random_move,
+	.evaluate = tt_evaluate,
 };

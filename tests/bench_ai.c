@@ -90,7 +90,7 @@ static double playout_speed(const struct game *g, const void *st, double ms)
  * opp.  Returns the search's result (1, 0.5, 0); *over gets the longest
  * genmove past its movetime. */
 static double arena_game(const struct game *g, uint64_t seed, int seat, int opp,
-                         long movetime, double *over)
+			 long movetime, double *over)
 {
 	void *st = new_game(g, setup_for(g->name), seed);
 	int np = g->players(st);
@@ -136,7 +136,7 @@ struct tally {
 
 /* n games on j processes; the seats alternate. */
 static struct tally arena(const struct game *g, int opp, int n, long movetime,
-                          int j)
+			  int j)
 {
 	struct tally all = {0, -1e9, 0};
 	int fds[16][2];
@@ -151,7 +151,7 @@ static struct tally arena(const struct game *g, int opp, int n, long movetime,
 			struct tally t = {0, -1e9, 0};
 			for (int i = k; i < n; i += j) {
 				t.score += arena_game(g, (uint64_t)i + 1, i % 2,
-				                      opp, movetime, &t.over);
+						      opp, movetime, &t.over);
 				t.games++;
 			}
 			if (write(fds[k][1], &t, sizeof t) != (ssize_t)sizeof t)
@@ -203,8 +203,8 @@ int main(int argc, char **argv)
 			levels[nlevels++] = (int)strtol(optarg, NULL, 10);
 		else {
 			fprintf(stderr,
-			        "usage: bench_ai [-g GAMES] [-t MS] [-j JOBS] "
-			        "[-o GAME] [-l LEVEL]\n");
+				"usage: bench_ai [-g GAMES] [-t MS] [-j JOBS] "
+				"[-o GAME] [-l LEVEL]\n");
 			return 2;
 		}
 	}
@@ -235,21 +235,21 @@ int main(int argc, char **argv)
 		struct move mv;
 		double t0 = cpu_ms();
 		int ok = g->status(st).phase == GAME_PLAY &&
-		         ai_choose(g, st, &cfg, &r, &mv, NULL) == 0;
+			 ai_choose(g, st, &cfg, &r, &mv, NULL) == 0;
 		double ms = cpu_ms() - t0;
 		printf("  %-12s %10.0f playouts/s  %8.0f search playouts/s%s\n",
 		       g->name, pps, ok && ms > 0 ? 20000 / ms * 1000 : 0.0,
 		       !strcmp(g->name, "checkertoe")
-		           ? "  (target > 1000000 playouts/s)"
-		           : "");
+			       ? "  (target > 1000000 playouts/s)"
+			       : "");
 		free(st);
 	}
 	if (games <= 0)
 		return 0;
-	printf(
-	    "ai strength: %d games per pairing, both seats, movetime %ld ms, "
-	    "%d processes\n",
-	    games, movetime, jobs);
+	printf("ai strength: %d games per pairing, both seats, movetime %ld "
+	       "ms, "
+	       "%d processes\n",
+	       games, movetime, jobs);
 	for (int i = 0; game_table[i]; i++) {
 		const struct game *g = game_table[i];
 		if (!wanted(g->name, only, nonly))
@@ -257,7 +257,7 @@ int main(int argc, char **argv)
 		for (int l = 0; l < nlevels; l++) {
 			double t0 = ai_now_ms();
 			struct tally t =
-			    arena(g, levels[l], games, movetime, jobs);
+				arena(g, levels[l], games, movetime, jobs);
 			printf("  %-12s %s vs level %d: %5.1f%% of %d games "
 			       "(longest genmove %+.2f ms past movetime; %.0f "
 			       "s)\n",

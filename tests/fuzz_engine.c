@@ -27,7 +27,7 @@
 static void die(const char *what, const char *line, const char *detail)
 {
 	fprintf(stderr, "fuzz_engine: %s\nline: [%s]\n%s\n", what, line,
-	        detail);
+		detail);
 	abort();
 }
 
@@ -140,7 +140,7 @@ static void run_lines(const uint8_t *data, size_t size)
 			die("a bad id, yet not '? ' without an id", clean,
 			    out.s);
 		if (id && (strncmp(out.s + 1, id, strlen(id)) ||
-		           out.s[1 + strlen(id)] != ' '))
+			   out.s[1 + strlen(id)] != ' '))
 			die("the id is not echoed", clean, out.s);
 		if (out.s[0] == '?') {
 			text_reset(&after);
@@ -203,7 +203,7 @@ static int thinks(const uint8_t *data, size_t size)
 			t[k++] = ' ';
 	t[k] = '\0';
 	int r = strstr(t, "genmove") || strstr(t, "hint") ||
-	        strstr(t, "solve") || strstr(t, "analy");
+		strstr(t, "solve") || strstr(t, "analy");
 	free(t);
 	return r;
 }

@@ -6,8 +6,9 @@
 /* The hand board: a 7x7 lattice, the figure a square with its four corner
  * cells cut off, vertical lines at c and f, horizontal lines at rows 3 and
  * 6.  The sections are cells x in [0,2) [2,5) [5,7) times the same in y. */
-#define HAND "newgame abstractoe seed=3 outline=.5x./7x/7x/7x/7x/7x/.5x. " \
-	     "vlines=c,f hlines=3,6"
+#define HAND                                                                   \
+	"newgame abstractoe seed=3 outline=.5x./7x/7x/7x/7x/7x/.5x. "          \
+	"vlines=c,f hlines=3,6"
 
 /* With the line straight across between cell rows 3 and 4 (y = 3), it
  * crosses both vertical lines: 12 regions in 4 rows of 3. */
@@ -43,14 +44,16 @@ START_TEST(test_hand_board)
 	const char *g = ok(s, "geometry");
 	ck_assert_msg(strstr(g, hand_map) != NULL, "map:\n%s", g);
 	ck_assert_msg(strstr(g, hand_adj) != NULL, "adjacency:\n%s", g);
-	ck_assert(strstr(g, "lattice 7 7\nvlines 2 5\nhlines 2 5\nline 0 3 7 3\n"));
+	ck_assert(strstr(
+		g, "lattice 7 7\nvlines 2 5\nhlines 2 5\nline 0 3 7 3\n"));
 	ck_assert_str_eq(ok(s, "moves"), "1 2 3 4 5 6 7 8 9 10 11 12");
 	ck_assert_str_eq(ok(s, "status"), "play 1");
 	/* the history writes the board out and rebuilds it */
-	ck_assert_str_eq(ok(s, "history"),
-			 "\nnewgame abstractoe seed=3 players=2 "
-			 "outline=.5x./7x/7x/7x/7x/7x/.5x. vlines=c,f hlines=3,6 "
-			 "line=a4-h4");
+	ck_assert_str_eq(
+		ok(s, "history"),
+		"\nnewgame abstractoe seed=3 players=2 "
+		"outline=.5x./7x/7x/7x/7x/7x/.5x. vlines=c,f hlines=3,6 "
+		"line=a4-h4");
 	/* player 1 takes the left column and the top of the right one,
 	 * player 2 the middle column and the bottom of the right one */
 	const char *p1[] = {"1", "4", "7", "10", "3", "6"};
@@ -122,14 +125,17 @@ START_TEST(test_illegal_lines)
 	static const struct {
 		const char *line, *why;
 	} cases[] = {
-		{"a4-e4-e5-d5-d3", "meets itself"},	   /* self-crossing */
-		{"a4-b4-b3-c3-c1", "two straight lines cross"}, /* intersection */
-		{"a4-c4-c5-b5-b8", "without crossing"},	   /* touch, turn back */
-		{"a4-c4-c5-h5", "along a straight line"}, /* along, then across */
+		{"a4-e4-e5-d5-d3", "meets itself"}, /* self-crossing */
+		{"a4-b4-b3-c3-c1",
+		 "two straight lines cross"},           /* intersection */
+		{"a4-c4-c5-b5-b8", "without crossing"}, /* touch, turn back */
+		{"a4-c4-c5-h5",
+		 "along a straight line"}, /* along, then across */
 		{"a4-d4", "must end on the outline"},
 		{"b4-h4", "must start on the outline"},
 		{"a4-b4-b6-a6", "where a straight line meets the outline"},
-		{"a3-h3", "where a straight line meets the outline"}, /* start */
+		{"a3-h3",
+		 "where a straight line meets the outline"}, /* start */
 		{"a4-b4-b2-d2-d1", "touches the outline at b2"},
 		{"a2-b2", "along the outline"},
 		{"b1-a1", "outside the figure"},
@@ -143,8 +149,8 @@ START_TEST(test_illegal_lines)
 		/* as an option ... */
 		snprintf(cmd, sizeof cmd, "%s line=%s", HAND, cases[i].line);
 		const char *m = bad(s, cmd);
-		ck_assert_msg(strstr(m, cases[i].why) != NULL, "%s: %s", cases[i].line,
-			      m);
+		ck_assert_msg(strstr(m, cases[i].why) != NULL, "%s: %s",
+			      cases[i].line, m);
 		/* ... and drawn by player 1 */
 		snprintf(cmd, sizeof cmd, "%s draw=1", HAND);
 		ok(s, cmd);
@@ -166,10 +172,11 @@ START_TEST(test_draw_turn)
 	ck_assert_str_eq(ok(s, "moves"), "");
 	ck_assert(strstr(bad(s, "play 5"), "draw the line"));
 	ok(s, "play a4-c4-h4"); /* a corner on a straight piece is fine */
-	ck_assert_str_eq(ok(s, "history"),
-			 "\nnewgame abstractoe seed=3 players=3 "
-			 "outline=.5x./7x/7x/7x/7x/7x/.5x. vlines=c,f hlines=3,6 "
-			 "draw=1\nplay a4-h4");
+	ck_assert_str_eq(
+		ok(s, "history"),
+		"\nnewgame abstractoe seed=3 players=3 "
+		"outline=.5x./7x/7x/7x/7x/7x/.5x. vlines=c,f hlines=3,6 "
+		"draw=1\nplay a4-h4");
 	ck_assert_msg(strstr(ok(s, "geometry"), hand_map) != NULL, "map");
 	/* the other players claim first, then turns go round */
 	ck_assert_str_eq(ok(s, "status"), "play 2");
@@ -190,7 +197,8 @@ START_TEST(test_draw_turn)
 		ck_assert_str_eq(ok(s, "status"), "play 2");
 		ok(s, "undo");
 	}
-	ck_assert(strstr(bad(s, "newgame abstractoe draw=1 line=a4-h4"), "draw"));
+	ck_assert(
+		strstr(bad(s, "newgame abstractoe draw=1 line=a4-h4"), "draw"));
 	session_free(s);
 }
 END_TEST
@@ -198,11 +206,12 @@ END_TEST
 START_TEST(test_solo)
 {
 	struct session *s = hand("a4-h4");
-	ok(s, "newgame abstractoe seed=3 players=1 outline=.5x./7x/7x/7x/7x/7x/.5x. "
+	ok(s, "newgame abstractoe seed=3 players=1 "
+	      "outline=.5x./7x/7x/7x/7x/7x/.5x. "
 	      "vlines=c,f hlines=3,6 line=a4-h4");
 	/* marks alternate: 1 (mark 1) 2 (mark 2) 4 (mark 1) 5 (mark 2) ... */
-	const char *seq[] = {"1", "2", "4", "5", "7", "8", "10", "11",
-			     "3", "6", "9", "12"};
+	const char *seq[] = {"1",  "2",  "4", "5", "7", "8",
+			     "10", "11", "3", "6", "9", "12"};
 	for (int i = 0; i < 12; i++) {
 		ck_assert_str_eq(ok(s, "status"), "play 1");
 		char cmd[32];
@@ -225,28 +234,41 @@ START_TEST(test_bad_options)
 	} cases[] = {
 		{"outline=7x/7x/7x/7x/7x/7x/7x", "go together"},
 		{"vlines=c,f", "go together"},
-		{"outline=7x/7x/7x/7x/7x/7x/7y vlines=c,f hlines=3,6", "outline"},
-		{"outline=7x/7x/7x/7x/7x/7x/6x vlines=c,f hlines=3,6", "same number"},
-		{"outline=7x/7x/7x/7x/7x/7x/7x vlines=c,d hlines=3,6", "2 apart"},
-		{"outline=7x/7x/7x/7x/7x/7x/7x vlines=c,z hlines=3,6", "vlines"},
-		{"outline=7x/7x/7x/7x/7x/7x/7x vlines=c,f hlines=3,9", "hlines"},
-		{"outline=7x/7x/7x/3x.3x/7x/7x/7x vlines=c,f hlines=3,6", "holes"},
-		{"outline=7x/7x/7x/7x/7x/7x/2x5. vlines=c,f hlines=3,6", "runs along"},
-		{"outline=.6x/7x/7x/7x/7x/7x/7x vlines=b,f hlines=3,6", "runs along"},
-		{"outline=7x/7x/7x/7x/7x/7x/.6x vlines=c,f hlines=2,6", "runs along"},
+		{"outline=7x/7x/7x/7x/7x/7x/7y vlines=c,f hlines=3,6",
+		 "outline"},
+		{"outline=7x/7x/7x/7x/7x/7x/6x vlines=c,f hlines=3,6",
+		 "same number"},
+		{"outline=7x/7x/7x/7x/7x/7x/7x vlines=c,d hlines=3,6",
+		 "2 apart"},
+		{"outline=7x/7x/7x/7x/7x/7x/7x vlines=c,z hlines=3,6",
+		 "vlines"},
+		{"outline=7x/7x/7x/7x/7x/7x/7x vlines=c,f hlines=3,9",
+		 "hlines"},
+		{"outline=7x/7x/7x/3x.3x/7x/7x/7x vlines=c,f hlines=3,6",
+		 "holes"},
+		{"outline=7x/7x/7x/7x/7x/7x/2x5. vlines=c,f hlines=3,6",
+		 "runs along"},
+		{"outline=.6x/7x/7x/7x/7x/7x/7x vlines=b,f hlines=3,6",
+		 "runs along"},
+		{"outline=7x/7x/7x/7x/7x/7x/.6x vlines=c,f hlines=2,6",
+		 "runs along"},
 		{"outline=7x/7x/7x/3.4x/7x/7x/7x vlines=c,f hlines=3,6",
 		 "more than twice"},
-		{"outline=7x/7x/7x/7x/7x/3x4./3x4. vlines=c,f hlines=3,6", "cross both"},
-		{"outline=x6./.6x/7x/7x/7x/7x/7x vlines=c,f hlines=3,6", "one piece"},
+		{"outline=7x/7x/7x/7x/7x/3x4./3x4. vlines=c,f hlines=3,6",
+		 "cross both"},
+		{"outline=x6./.6x/7x/7x/7x/7x/7x vlines=c,f hlines=3,6",
+		 "one piece"},
 		{"players=5", "players"},
 		{"draw=2", "draw"},
 	};
 	struct session *s = quiet_session();
 	char cmd[512];
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		snprintf(cmd, sizeof cmd, "newgame abstractoe seed=1 %s", cases[i].opts);
+		snprintf(cmd, sizeof cmd, "newgame abstractoe seed=1 %s",
+			 cases[i].opts);
 		const char *m = bad(s, cmd);
-		ck_assert_msg(strstr(m, cases[i].why) != NULL, "%s: %s", cases[i].opts, m);
+		ck_assert_msg(strstr(m, cases[i].why) != NULL, "%s: %s",
+			      cases[i].opts, m);
 	}
 	/* a full square is fine; counts are optional */
 	ok(s, "newgame abstractoe outline=xxxxxxx/7x/7x/7x/7x/7x/7x vlines=f,c "
@@ -271,8 +293,10 @@ static void read_board(struct session *s, struct board *b)
 	const char *g = ok(s, "geometry");
 	memset(b, 0, sizeof *b);
 	int used;
-	ck_assert(sscanf(g, " lattice %d %d\nvlines %d %d\nhlines %d %d\nline%n", &b->w,
-			 &b->h, &b->vx[0], &b->vx[1], &b->hy[0], &b->hy[1], &used) == 6);
+	ck_assert(sscanf(g,
+			 " lattice %d %d\nvlines %d %d\nhlines %d %d\nline%n",
+			 &b->w, &b->h, &b->vx[0], &b->vx[1], &b->hy[0],
+			 &b->hy[1], &used) == 6);
 	g += used;
 	while (*g == ' ') {
 		ck_assert(sscanf(g, " %d%n", &b->line[b->nline++], &used) == 1);
@@ -306,7 +330,8 @@ static void pairs_from_map(const struct board *b, char adj[130][130])
 	memset(adj, 0, 130 * 130);
 	for (int y = 0; y < b->h; y++)
 		for (int x = 0; x < b->w; x++) {
-			int a = cell(b, x, y), r = cell(b, x + 1, y), u = cell(b, x, y + 1);
+			int a = cell(b, x, y), r = cell(b, x + 1, y),
+			    u = cell(b, x, y + 1);
 			if (a && r && a != r)
 				adj[a][r] = adj[r][a] = 1;
 			if (a && u && a != u)
@@ -328,8 +353,8 @@ START_TEST(test_random_boards)
 		if (seed && memcmp(b->map, prev->map, sizeof b->map))
 			distinct++;
 		/* each straight line meets the outline exactly twice: the cells
-		 * on its two sides agree and the figure's cells along it are one
-		 * run that reaches past both lines of the other kind */
+		 * on its two sides agree and the figure's cells along it are
+		 * one run that reaches past both lines of the other kind */
 		for (int i = 0; i < 2; i++) {
 			int x = b->vx[i], lo = -1, hi = -1, runs = 0;
 			for (int y = 0; y < b->h; y++) {
@@ -343,7 +368,8 @@ START_TEST(test_random_boards)
 			int y = b->hy[i];
 			lo = hi = -1, runs = 0;
 			for (int x2 = 0; x2 < b->w; x2++) {
-				ck_assert(!cell(b, x2, y - 1) == !cell(b, x2, y));
+				ck_assert(!cell(b, x2, y - 1) ==
+					  !cell(b, x2, y));
 				if (cell(b, x2, y)) {
 					runs += lo < 0 || hi != x2 - 1;
 					lo = lo < 0 ? x2 : lo, hi = x2;
@@ -357,22 +383,25 @@ START_TEST(test_random_boards)
 			int x = b->line[c], y = b->line[c + 1];
 			int tx = b->line[c + 2], ty = b->line[c + 3];
 			while (x != tx || y != ty) {
-				x += (tx > x) - (tx < x), y += (ty > y) - (ty < y);
+				x += (tx > x) - (tx < x),
+					y += (ty > y) - (ty < y);
 				if (x == tx && y == ty && c + 4 == b->nline)
 					break; /* the far end, on the outline */
-				k += x == b->vx[0] || x == b->vx[1] || y == b->hy[0] ||
-				     y == b->hy[1];
+				k += x == b->vx[0] || x == b->vx[1] ||
+				     y == b->hy[0] || y == b->hy[1];
 			}
 		}
-		ck_assert_msg(b->n == 10 + k, "seed %d: %d regions, %d crossings", seed,
-			      b->n, k);
+		ck_assert_msg(b->n == 10 + k,
+			      "seed %d: %d regions, %d crossings", seed, b->n,
+			      k);
 		/* the adjacency the engine gives is the one the map shows */
 		pairs_from_map(b, adj);
 		char want[4096] = "adjacent";
 		for (int i = 1; i <= b->n; i++)
 			for (int j = i + 1; j <= b->n; j++)
 				if (adj[i][j])
-					snprintf(want + strlen(want), sizeof want - strlen(want),
+					snprintf(want + strlen(want),
+						 sizeof want - strlen(want),
 						 " %d-%d", i, j);
 		ck_assert_str_eq(b->adj, want);
 		/* the same seed, the same board */
@@ -391,11 +420,11 @@ START_TEST(test_scores_match_geometry)
 	struct session *s = quiet_session();
 	struct board *b = malloc(sizeof *b);
 	char adj[130][130], cmd[64];
-	static const char *variants[] = {"", "players=3", "players=4", "players=1",
-					 "draw=1"};
+	static const char *variants[] = {"", "players=3", "players=4",
+					 "players=1", "draw=1"};
 	for (int game = 0; game < 20; game++) {
-		snprintf(cmd, sizeof cmd, "newgame abstractoe seed=%d %s", 100 + game,
-			 variants[game % 5]);
+		snprintf(cmd, sizeof cmd, "newgame abstractoe seed=%d %s",
+			 100 + game, variants[game % 5]);
 		ok(s, cmd);
 		snprintf(cmd, sizeof cmd, "set seed %d", game);
 		ok(s, cmd);
@@ -411,10 +440,14 @@ START_TEST(test_scores_match_geometry)
 				if (adj[i][j] && b->owner[i] == b->owner[j])
 					pts[b->owner[i]]++;
 		}
-		int np = game % 5 == 1 ? 3 : game % 5 == 2 ? 4 : game % 5 == 3 ? 1 : 2;
+		int np = game % 5 == 1   ? 3
+			 : game % 5 == 2 ? 4
+			 : game % 5 == 3 ? 1
+					 : 2;
 		char want[64] = "";
 		for (int p = 1; p <= np; p++)
-			snprintf(want + strlen(want), sizeof want - strlen(want), "%s%d",
+			snprintf(want + strlen(want),
+				 sizeof want - strlen(want), "%s%d",
 				 p > 1 ? " " : "", pts[p]);
 		ck_assert_str_eq(ok(s, "score"), want);
 	}

@@ -13,12 +13,12 @@
 /* Extra setups worth a look beyond each game's defaults; a setup a game
  * refuses is skipped (its options are that game's business). */
 static const char *const extra_setups[][2] = {
-    {"checkertoe", "exchange"},    {"checkertoe", "size=6"},
-    {"checkertoe", "float"},       {"takeitaway", "players=3"},
-    {"takeitaway", "players=4"},   {"takeitaway", "plain"},
-    {"abstractoe", "players=1"},   {"abstractoe", "players=3"},
-    {"abstractoe", "draw=1"},      {"tiptoe", "size=4"},
-    {"tiptoe", "size=5 diagonal"}, {"tiptoe", "hex size=3"},
+	{"checkertoe", "exchange"},    {"checkertoe", "size=6"},
+	{"checkertoe", "float"},       {"takeitaway", "players=3"},
+	{"takeitaway", "players=4"},   {"takeitaway", "plain"},
+	{"abstractoe", "players=1"},   {"abstractoe", "players=3"},
+	{"abstractoe", "draw=1"},      {"tiptoe", "size=4"},
+	{"tiptoe", "size=5 diagonal"}, {"tiptoe", "hex size=3"},
 };
 #define NEXTRA (sizeof extra_setups / sizeof extra_setups[0])
 
@@ -55,7 +55,7 @@ static void each_setup(setup_fn *fn)
 		const struct game *g = game_table[i];
 		void *st = try_state(g, "", 1);
 		ck_assert_msg(st != NULL, "%s refuses its default setup",
-		              g->name);
+			      g->name);
 		free(st);
 		fn(g, "");
 		for (size_t k = 0; k < NEXTRA; k++) {
@@ -73,7 +73,7 @@ static void each_setup(setup_fn *fn)
 /* One step of a random walk: a roll or a random legal move.  Returns 0, or
  * -1 when the game is over or stuck. */
 static int walk_step(const struct game *g, void *st, struct rng *r,
-                     struct move *list)
+		     struct move *list)
 {
 	struct game_status s = g->status(st);
 	if (s.phase == GAME_OVER)
@@ -107,7 +107,7 @@ static int is_legal(const struct game *g, const void *st, const struct move *mv)
 }
 
 static int choose(const struct game *g, const void *st, int level,
-                  long playouts, uint64_t seed, struct move *mv)
+		  long playouts, uint64_t seed, struct move *mv)
 {
 	struct ai_settings cfg = {1000, playouts, level};
 	struct rng r;
@@ -128,7 +128,7 @@ static void *checkertoe_after(const char *moves)
 }
 
 static void check_move(const void *st, int level, long playouts, uint64_t seed,
-                       const char *want)
+		       const char *want)
 {
 	const struct game *g = game_find("checkertoe");
 	struct move mv;
@@ -136,19 +136,21 @@ static void check_move(const void *st, int level, long playouts, uint64_t seed,
 	ck_assert_int_eq(choose(g, st, level, playouts, seed, &mv), 0);
 	g->format(st, &mv, buf);
 	ck_assert_msg(!strcmp(buf, want), "level %d played %s, not %s", level,
-	              buf, want);
+		      buf, want);
 }
 
 START_TEST(checkertoe_takes_the_win)
 {
 	/* O (player 2) places the last checker: b4 wins, e1 does not */
 	static const char *const seqs[][2] = {
-	    {"a3 e2 a2 e1 b1 c5 b5 c4 a5 d5 d1 b2 d4 e5 e3 c1 c3 a4 a1 b3 c2 "
-	     "d2 b4",
-	     NULL},
-	    {"e2 a3 c5 d1 a4 a2 b1 c4 a5 b5 a1 e1 c1 e4 e3 b4 b3 d3 d2 c2 b2 "
-	     "e5 c3",
-	     NULL},
+		{"a3 e2 a2 e1 b1 c5 b5 c4 a5 d5 d1 b2 d4 e5 e3 c1 c3 a4 a1 b3 "
+		 "c2 "
+		 "d2 b4",
+		 NULL},
+		{"e2 a3 c5 d1 a4 a2 b1 c4 a5 b5 a1 e1 c1 e4 e3 b4 b3 d3 d2 c2 "
+		 "b2 "
+		 "e5 c3",
+		 NULL},
 	};
 	for (size_t k = 0; k < 2; k++) {
 		void *st = checkertoe_after(seqs[k][0]);
@@ -183,15 +185,18 @@ START_TEST(checkertoe_blocks_the_loss)
 	/* X (player 1) to place with three squares left: two of them let O
 	 * win with the last checker; only the third holds */
 	static const char *const seqs[][2] = {
-	    {"c5 a1 d5 c1 d4 b4 e5 e2 b1 a3 d3 a2 c4 e4 a5 c3 e3 b2 a4 d1 b5 "
-	     "e1",
-	     "c2"},
-	    {"b5 e4 d3 e5 d5 d1 b1 a1 c1 b3 a5 a2 b4 a3 c3 d2 e2 a4 c5 c2 e1 "
-	     "b2",
-	     "c4"},
-	    {"e1 d2 b1 b5 e4 a4 a1 e5 c4 c2 a3 c5 b2 b3 d5 e2 e3 a5 c3 d1 c1 "
-	     "a2",
-	     "d4"},
+		{"c5 a1 d5 c1 d4 b4 e5 e2 b1 a3 d3 a2 c4 e4 a5 c3 e3 b2 a4 d1 "
+		 "b5 "
+		 "e1",
+		 "c2"},
+		{"b5 e4 d3 e5 d5 d1 b1 a1 c1 b3 a5 a2 b4 a3 c3 d2 e2 a4 c5 c2 "
+		 "e1 "
+		 "b2",
+		 "c4"},
+		{"e1 d2 b1 b5 e4 a4 a1 e5 c4 c2 a3 c5 b2 b3 d5 e2 e3 a5 c3 d1 "
+		 "c1 "
+		 "a2",
+		 "d4"},
 	};
 	for (size_t k = 0; k < 3; k++) {
 		void *st = checkertoe_after(seqs[k][0]);
@@ -257,37 +262,39 @@ static void one_move_facts(const struct game *g, const char *opts)
 				int n = g->moves(st, list), count[4] = {0};
 				int cls[n > 0 ? n : 1];
 				for (int i = 0; i < n && n <= 64; i++)
-					count[cls[i] =
-					          classify(g, st, &list[i])]++;
+					count[cls[i] = classify(g, st,
+								&list[i])]++;
 				int want_win = count[WINS_NOW] &&
-				               count[WINS_NOW] < n && wins < 3;
+					       count[WINS_NOW] < n && wins < 3;
 				/* with more players a loss can come later */
 				int want_block = g->players(st) == 2 &&
-				                 !count[WINS_NOW] &&
-				                 count[SAFE] &&
-				                 count[SAFE] < n && blocks < 3;
+						 !count[WINS_NOW] &&
+						 count[SAFE] &&
+						 count[SAFE] < n && blocks < 3;
 				if (n <= 64 && (want_win || want_block)) {
 					struct move mv;
 					int k = want_win ? WINS_NOW : SAFE;
-					ck_assert_int_eq(
-					    choose(g, st, 2, 400, seed, &mv),
-					    0);
+					ck_assert_int_eq(choose(g, st, 2, 400,
+								seed, &mv),
+							 0);
 					ck_assert_msg(
-					    classify(g, st, &mv) == k,
-					    "%s %s seed %d step %d: the search "
-					    "missed a one-move %s",
-					    g->name, opts, (int)seed, step,
-					    want_win ? "win" : "loss");
+						classify(g, st, &mv) == k,
+						"%s %s seed %d step %d: the "
+						"search "
+						"missed a one-move %s",
+						g->name, opts, (int)seed, step,
+						want_win ? "win" : "loss");
 					if (want_win) {
 						ck_assert_int_eq(
-						    choose(g, st, 1, 0, seed,
-						           &mv),
-						    0);
+							choose(g, st, 1, 0,
+							       seed, &mv),
+							0);
 						ck_assert_msg(
-						    classify(g, st, &mv) ==
-						        WINS_NOW,
-						    "%s: greedy missed a win",
-						    g->name);
+							classify(g, st, &mv) ==
+								WINS_NOW,
+							"%s: greedy missed a "
+							"win",
+							g->name);
 					}
 					wins += want_win;
 					blocks += want_block;
@@ -328,17 +335,17 @@ static void legal_everywhere(const struct game *g, const char *opts)
 				     level++) {
 					struct move mv;
 					ck_assert_msg(
-					    choose(g, st, level, 30,
-					           seed + (uint64_t)step,
-					           &mv) == 0,
-					    "%s %s: level %d found no move",
-					    g->name, opts, level);
-					ck_assert_msg(
-					    is_legal(g, st, &mv),
-					    "%s %s seed %d step %d: level %d "
-					    "chose an illegal move",
-					    g->name, opts, (int)seed, step,
-					    level);
+						choose(g, st, level, 30,
+						       seed + (uint64_t)step,
+						       &mv) == 0,
+						"%s %s: level %d found no move",
+						g->name, opts, level);
+					ck_assert_msg(is_legal(g, st, &mv),
+						      "%s %s seed %d step %d: "
+						      "level %d "
+						      "chose an illegal move",
+						      g->name, opts, (int)seed,
+						      step, level);
 				}
 			}
 			if (walk_step(g, st, &r, list) < 0)
@@ -366,13 +373,13 @@ static void same_move_twice(const struct game *g, const char *opts)
 			if (g->status(st).phase == GAME_PLAY && step % 7 == 0) {
 				struct move a, b;
 				ck_assert_int_eq(choose(g, st, 2, 300, 99, &a),
-				                 0);
+						 0);
 				ck_assert_int_eq(choose(g, st, 2, 300, 99, &b),
-				                 0);
+						 0);
 				ck_assert_msg(move_equal(&a, &b),
-				              "%s %s: two moves for "
-				              "one position, seed and budget",
-				              g->name, opts);
+					      "%s %s: two moves for "
+					      "one position, seed and budget",
+					      g->name, opts);
 			}
 			if (walk_step(g, st, &r, list) < 0)
 				break;
@@ -395,7 +402,7 @@ START_TEST(hint_is_reproducible)
 	for (int i = 0; game_table[i]; i++) {
 		char cmd[128], *first;
 		snprintf(cmd, sizeof cmd, "newgame %s seed=5",
-		         game_table[i]->name);
+			 game_table[i]->name);
 		ok(s, cmd);
 		if (!strncmp(ok(s, "status"), "roll", 4))
 			ok(s, "roll");
@@ -435,8 +442,8 @@ static struct game_status dice_status(const void *st)
 {
 	const struct dice_state *s = st;
 	enum game_phase ph = s->phase == 0   ? GAME_PLAY
-	                     : s->phase == 1 ? GAME_ROLL
-	                                     : GAME_OVER;
+			     : s->phase == 1 ? GAME_ROLL
+					     : GAME_OVER;
 	return (struct game_status){ph, ph == GAME_OVER ? s->winner : 1};
 }
 
@@ -492,17 +499,17 @@ static void dice_score(const void *st, int *points)
 }
 
 static const struct game dice_game = {
-    .name = "dice",
-    .state_size = sizeof(struct dice_state),
-    .max_moves = 2,
-    .players = dice_players,
-    .status = dice_status,
-    .moves = dice_moves,
-    .chance = dice_chance,
-    .roll = dice_roll,
-    .play = dice_play,
-    .format = dice_format,
-    .score = dice_score,
+	.name = "dice",
+	.state_size = sizeof(struct dice_state),
+	.max_moves = 2,
+	.players = dice_players,
+	.status = dice_status,
+	.moves = dice_moves,
+	.chance = dice_chance,
+	.roll = dice_roll,
+	.play = dice_play,
+	.format = dice_format,
+	.score = dice_score,
 };
 
 START_TEST(chance_is_weighted_by_its_odds)
@@ -511,9 +518,9 @@ START_TEST(chance_is_weighted_by_its_odds)
 	for (uint64_t seed = 1; seed <= 5; seed++) {
 		struct move mv;
 		ck_assert_int_eq(choose(&dice_game, &st, 2, 3000, seed, &mv),
-		                 0);
+				 0);
 		ck_assert_msg(mv.w[0] == 0, "seed %d: took the worse die",
-		              (int)seed);
+			      (int)seed);
 	}
 }
 END_TEST
@@ -528,7 +535,7 @@ START_TEST(movetime_is_respected)
 	for (int i = 0; game_table[i]; i++) {
 		char cmd[128];
 		snprintf(cmd, sizeof cmd, "newgame %s seed=7",
-		         game_table[i]->name);
+			 game_table[i]->name);
 		ok(s, cmd);
 		ok(s, "set movetime 40");
 		for (int k = 0; k < 6; k++) {
@@ -549,7 +556,7 @@ START_TEST(movetime_is_respected)
 	/* loose: sanitizers and a busy machine stretch it; bench_ai measures
 	 * it exactly */
 	ck_assert_msg(worst < 200, "genmove ran %.1f ms past movetime in %s",
-	              worst, worst_game);
+		      worst, worst_game);
 	session_free(s);
 }
 END_TEST
@@ -610,7 +617,7 @@ static int plain(const struct game *g, const void *st, int *ok)
 			*ok = 0, v = 0;
 		else
 			v = cs.player == s.player ? plain(g, c, ok)
-			                          : -plain(g, c, ok);
+						  : -plain(g, c, ok);
 		if (v > best)
 			best = v;
 	}
@@ -662,30 +669,30 @@ static void solver_agrees(const struct game *g, const char *opts)
 				struct game_status cs = g->status(c);
 				if (cs.phase == GAME_OVER)
 					want[i] = cs.player == me ? 1
-					          : cs.player     ? -1
-					                          : 0;
+						  : cs.player     ? -1
+								  : 0;
 				else if (cs.phase == GAME_ROLL)
 					ok = 0;
 				else
 					want[i] = cs.player == me
-					              ? plain(g, c, &ok)
-					              : -plain(g, c, &ok);
+							  ? plain(g, c, &ok)
+							  : -plain(g, c, &ok);
 			}
 			if (!ok)
 				break; /* earlier positions are bigger still */
 			long nodes;
 			ck_assert_msg(search_solve(g, p, list, n, 0, 10000000,
-			                           value, &nodes),
-			              "%s %s: the solver gave up where a plain "
-			              "search did not",
-			              g->name, opts);
+						   value, &nodes),
+				      "%s %s: the solver gave up where a plain "
+				      "search did not",
+				      g->name, opts);
 			for (int i = 0; i < n; i++)
-				ck_assert_msg(
-				    value[i] == want[i],
-				    "%s %s seed %d ply %d move %d: solver says "
-				    "%d, plain search %d",
-				    g->name, opts, (int)seed, k, i, value[i],
-				    want[i]);
+				ck_assert_msg(value[i] == want[i],
+					      "%s %s seed %d ply %d move %d: "
+					      "solver says "
+					      "%d, plain search %d",
+					      g->name, opts, (int)seed, k, i,
+					      value[i], want[i]);
 			checked++;
 			k -= 2; /* spread the positions out */
 		}
@@ -766,13 +773,14 @@ static void solo_solver_agrees(const struct game *g, const char *opts)
 			long nodes;
 			if (ok) {
 				ck_assert(search_solve(g, st, list, n, 0,
-				                       10000000, value,
-				                       &nodes));
+						       10000000, value,
+						       &nodes));
 				for (int i = 0; i < n; i++)
 					ck_assert_msg(
-					    value[i] == want[i],
-					    "%s %s: solver %d, plain %d",
-					    g->name, opts, value[i], want[i]);
+						value[i] == want[i],
+						"%s %s: solver %d, plain %d",
+						g->name, opts, value[i],
+						want[i]);
 				solver_checked++;
 			}
 		}
@@ -816,7 +824,7 @@ START_TEST(solver_solves_small_tiptoe)
 	ck_assert(search_solve(g, st, list, n, 0, 20000000, value, &nodes));
 	for (int i = 0; i < n; i++)
 		ck_assert(value[i] == 1 ||
-		          value[i] == -1); /* no draws in Tiptoe */
+			  value[i] == -1); /* no draws in Tiptoe */
 	free(list);
 	free(value);
 	free(st);

@@ -24,10 +24,12 @@ START_TEST(test_start)
 	struct session *s = quiet_session();
 	ok(s, "newgame checkertoe seed=9 first=2");
 	ck_assert_str_eq(ok(s, "status"), "play 2");
-	ck_assert_str_eq(ok(s, "moves"), "a1 b1 c1 d1 e1 a2 b2 c2 d2 e2 a3 b3 c3 d3 "
-					 "e3 a4 b4 c4 d4 e4 a5 b5 c5 d5 e5");
+	ck_assert_str_eq(ok(s, "moves"),
+			 "a1 b1 c1 d1 e1 a2 b2 c2 d2 e2 a3 b3 c3 d3 "
+			 "e3 a4 b4 c4 d4 e4 a5 b5 c5 d5 e5");
 	ck_assert_str_eq(ok(s, "score"), "0 0");
-	ck_assert(strstr(bad(s, "newgame checkertoe players=3"), "unknown option"));
+	ck_assert(strstr(bad(s, "newgame checkertoe players=3"),
+			 "unknown option"));
 	/* without first=, the seed decides, and both players get to start */
 	int starts[3] = {0};
 	char cmd[64];
@@ -44,15 +46,16 @@ END_TEST
 START_TEST(test_lines_of_three)
 {
 	/* player 2's checkers are scattered so that they form no line */
-	expect_score("a1 b1 c1", "a5 c5 e3", "1 0");		/* row */
-	expect_score("b1 b2 b3", "a5 c5 e3", "1 0");		/* column */
-	expect_score("a1 b2 c3", "a5 c5 e3", "1 0");		/* diagonal */
-	expect_score("e1 d2 c3", "a5 c5 e3", "1 0");		/* other diagonal */
-	expect_score("a2 b2 c2 d2", "a5 c5 e3 a4", "2 0");	/* four: two */
-	expect_score("a2 b2 c2 d2 e2", "a5 c5 e3 a4 e4", "3 0"); /* five: three */
-	expect_score("a1 b1 d1", "a5 c5 e3", "0 0");		/* gap: none */
+	expect_score("a1 b1 c1", "a5 c5 e3", "1 0");       /* row */
+	expect_score("b1 b2 b3", "a5 c5 e3", "1 0");       /* column */
+	expect_score("a1 b2 c3", "a5 c5 e3", "1 0");       /* diagonal */
+	expect_score("e1 d2 c3", "a5 c5 e3", "1 0");       /* other diagonal */
+	expect_score("a2 b2 c2 d2", "a5 c5 e3 a4", "2 0"); /* four: two */
+	expect_score("a2 b2 c2 d2 e2", "a5 c5 e3 a4 e4",
+		     "3 0");                         /* five: three */
+	expect_score("a1 b1 d1", "a5 c5 e3", "0 0"); /* gap: none */
 	expect_score("a1 b2 d4", "a5 c5 e3", "0 0");
-	expect_score("a5 c5 e3", "a1 b1 c1", "0 1");		/* player 2 too */
+	expect_score("a5 c5 e3", "a1 b1 c1", "0 1"); /* player 2 too */
 	/* a corner: row, column and diagonal through a1, and a3-b2-c1 */
 	expect_score("a1 b1 c1 a2 a3 b2 c3", "e5 e4 c5 e1 e2 d4 b5", "4 0");
 }
@@ -110,7 +113,8 @@ static void oracle(const char *board, int over, int *pts, int *nlines)
 	for (int y = 0; y < 5; y++)
 		for (int x = 0; x < 5; x++)
 			for (int d = 0; d < 4; d++) {
-				int ex = x + 2 * dirs[d][0], ey = y + 2 * dirs[d][1];
+				int ex = x + 2 * dirs[d][0],
+				    ey = y + 2 * dirs[d][1];
 				if (ex < 0 || ex > 4 || ey < 0 || ey > 4)
 					continue;
 				++*nlines;
@@ -118,8 +122,12 @@ static void oracle(const char *board, int over, int *pts, int *nlines)
 					char me = pl ? 'O' : 'X';
 					int good = 1;
 					for (int k = 0; k < 3; k++) {
-						char c = grid[y + k * dirs[d][1]][x + k * dirs[d][0]];
-						good &= c == me || (over && c == '.');
+						char c =
+							grid[y + k * dirs[d][1]]
+							    [x +
+							     k * dirs[d][0]];
+						good &= c == me ||
+							(over && c == '.');
 					}
 					pts[pl] += good;
 				}
@@ -142,19 +150,23 @@ START_TEST(test_random_games_against_oracle)
 			KEEP(score, ok(s, "score"));
 			int pts[2], n;
 			oracle(board, i == 23, pts, &n);
-			ck_assert_int_eq(n, 48); /* the 5x5 board has 48 lines */
+			/* the 5x5 board has 48 lines */
+			ck_assert_int_eq(n, 48);
 			snprintf(cmd, sizeof cmd, "%d %d", pts[0], pts[1]);
-			ck_assert_msg(!strcmp(score, cmd), "score %s, counted %s on\n%s", score, cmd, board);
+			ck_assert_msg(!strcmp(score, cmd),
+				      "score %s, counted %s on\n%s", score, cmd,
+				      board);
 		}
 		char st[32], board[1024];
 		int pts[2], n;
 		KEEP(st, ok(s, "status"));
 		KEEP(board, ok(s, "showboard"));
 		oracle(board, 1, pts, &n);
-		ck_assert_str_eq(st, pts[0] > pts[1]	 ? "over 1"
+		ck_assert_str_eq(st, pts[0] > pts[1]   ? "over 1"
 				     : pts[1] > pts[0] ? "over 2"
 						       : "over draw");
-		ck_assert(strchr(board, '.') != NULL); /* one square stays empty */
+		ck_assert(strchr(board, '.') !=
+			  NULL); /* one square stays empty */
 	}
 	session_free(s);
 }
@@ -168,8 +180,8 @@ START_TEST(test_ai_beats_random)
 	for (int g = 0; g < 20; g++) {
 		struct session *s = quiet_session();
 		char cmd[64];
-		snprintf(cmd, sizeof cmd, "newgame checkertoe seed=%d first=%d", g,
-			 1 + g % 2);
+		snprintf(cmd, sizeof cmd, "newgame checkertoe seed=%d first=%d",
+			 g, 1 + g % 2);
 		ok(s, cmd);
 		snprintf(cmd, sizeof cmd, "set seed %d", g);
 		ok(s, cmd);
@@ -184,8 +196,8 @@ START_TEST(test_ai_beats_random)
 		losses += !strcmp(st, "over 2");
 		session_free(s);
 	}
-	ck_assert_msg(wins >= 15 && wins > 3 * losses, "won %d, lost %d of 20", wins,
-		      losses);
+	ck_assert_msg(wins >= 15 && wins > 3 * losses, "won %d, lost %d of 20",
+		      wins, losses);
 }
 END_TEST
 

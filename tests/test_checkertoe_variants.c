@@ -25,7 +25,8 @@ static int has_word(const char *list, const char *w)
 {
 	size_t n = strlen(w);
 	for (const char *p = strstr(list, w); p; p = strstr(p + 1, w))
-		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+		if ((p == list || p[-1] == ' ') &&
+		    (p[n] == ' ' || p[n] == '\0'))
 			return 1;
 	return 0;
 }
@@ -34,21 +35,27 @@ START_TEST(test_options)
 {
 	struct session *s = quiet_session();
 	ok(s, "newgame checkertoe seed=5 first=2");
-	ck_assert(strstr(ok(s, "history"),
-			 "newgame checkertoe seed=5 first=2 size=5 float=0 exchange=0"));
+	ck_assert(strstr(
+		ok(s, "history"),
+		"newgame checkertoe seed=5 first=2 size=5 float=0 exchange=0"));
 	ok(s, "newgame checkertoe seed=5 first=1 size=6 exchange");
-	ck_assert(strstr(ok(s, "history"), "first=1 size=6 float=0 exchange=1"));
+	ck_assert(
+		strstr(ok(s, "history"), "first=1 size=6 float=0 exchange=1"));
 	ok(s, "newgame checkertoe seed=5 first=1 float=1 exchange=1");
-	ck_assert(strstr(ok(s, "history"), "first=1 size=5 float=1 exchange=1"));
+	ck_assert(
+		strstr(ok(s, "history"), "first=1 size=5 float=1 exchange=1"));
 	ok(s, "newgame checkertoe seed=5 first=1 float=0 exchange=0 size=5");
-	ck_assert(strstr(ok(s, "history"), "first=1 size=5 float=0 exchange=0"));
+	ck_assert(
+		strstr(ok(s, "history"), "first=1 size=5 float=0 exchange=0"));
 	/* float builds a 5x5 layout: size=6 makes no sense with it */
 	ck_assert(strstr(bad(s, "newgame checkertoe float size=6"), "float"));
 	/* the failed newgame kept the game */
-	ck_assert(strstr(ok(s, "history"), "first=1 size=5 float=0 exchange=0"));
+	ck_assert(
+		strstr(ok(s, "history"), "first=1 size=5 float=0 exchange=0"));
 	ck_assert(strstr(bad(s, "newgame checkertoe size=7"), "size"));
 	ck_assert(strstr(bad(s, "newgame checkertoe size=4"), "size"));
-	ck_assert(strstr(bad(s, "newgame checkertoe exchange=yes"), "exchange"));
+	ck_assert(
+		strstr(bad(s, "newgame checkertoe exchange=yes"), "exchange"));
 	ck_assert(strstr(bad(s, "newgame checkertoe float=2"), "float"));
 	session_free(s);
 }
@@ -62,16 +69,19 @@ END_TEST
  *   2  O X O X X O
  *   1  X X O O X O
  *      a b c d e f */
-static const char *six_x = "a1 b1 e1 b2 d2 e2 a3 c3 d3 a4 c4 f4 c5 e5 a6 b6 c6 d6";
-static const char *six_o = "c1 d1 f1 a2 c2 f2 b3 e3 f3 b4 d4 e4 a5 b5 d5 f5 e6 f6";
+static const char *six_x =
+	"a1 b1 e1 b2 d2 e2 a3 c3 d3 a4 c4 f4 c5 e5 a6 b6 c6 d6";
+static const char *six_o =
+	"c1 d1 f1 a2 c2 f2 b3 e3 f3 b4 d4 e4 a5 b5 d5 f5 e6 f6";
 
 START_TEST(test_six_by_six)
 {
 	struct session *s = quiet_session();
 	ok(s, "newgame checkertoe seed=1 first=1 size=6");
-	ck_assert_str_eq(ok(s, "moves"),
-			 "a1 b1 c1 d1 e1 f1 a2 b2 c2 d2 e2 f2 a3 b3 c3 d3 e3 f3 "
-			 "a4 b4 c4 d4 e4 f4 a5 b5 c5 d5 e5 f5 a6 b6 c6 d6 e6 f6");
+	ck_assert_str_eq(
+		ok(s, "moves"),
+		"a1 b1 c1 d1 e1 f1 a2 b2 c2 d2 e2 f2 a3 b3 c3 d3 e3 f3 "
+		"a4 b4 c4 d4 e4 f4 a5 b5 c5 d5 e5 f5 a6 b6 c6 d6 e6 f6");
 	ck_assert(strstr(bad(s, "play g1"), "illegal move"));
 	ck_assert(strstr(bad(s, "play a7"), "illegal move"));
 	play_both(s, six_x, six_o);
@@ -106,7 +116,8 @@ START_TEST(test_float_start_and_columns)
 	ok(s, "play h4"); /* columns d-h: five */
 	const char *m = ok(s, "moves");
 	ck_assert_int_eq(count_words(m), 5 * 8 - 2);
-	ck_assert(!has_word(m, "c4") && !has_word(m, "c1") && has_word(m, "d8"));
+	ck_assert(!has_word(m, "c4") && !has_word(m, "c1") &&
+		  has_word(m, "d8"));
 	ck_assert(strstr(bad(s, "play c4"), "6 columns"));
 	ck_assert(strstr(bad(s, "play a8"), "columns"));
 	ck_assert(strstr(bad(s, "play h4"), "occupied"));
@@ -134,20 +145,27 @@ START_TEST(test_float_moves_are_the_layout)
 	ok(s, "set seed 3");
 	for (int g = 0; g < 20; g++) {
 		char cmd[64];
-		snprintf(cmd, sizeof cmd, "newgame checkertoe float seed=%d", g);
+		snprintf(cmd, sizeof cmd, "newgame checkertoe float seed=%d",
+			 g);
 		ok(s, cmd);
 		int taken[8][8] = {{0}}, x0 = 8, x1 = -1, y0 = 8, y1 = -1;
 		for (int i = 0; i < 24; i++) {
 			char want[512] = "", got[512], name[16];
 			for (int y = 0; y < 8; y++)
 				for (int x = 0; x < 8; x++) {
-					int w = (x > x1 ? x : x1) - (x < x0 ? x : x0);
-					int h = (y > y1 ? y : y1) - (y < y0 ? y : y0);
-					int ok_sq = i == 0 ? (x == 3 || x == 4) && (y == 3 || y == 4)
-							   : w < 5 && h < 5;
+					int w = (x > x1 ? x : x1) -
+						(x < x0 ? x : x0);
+					int h = (y > y1 ? y : y1) -
+						(y < y0 ? y : y0);
+					int ok_sq =
+						i == 0 ? (x == 3 || x == 4) &&
+								 (y == 3 ||
+								  y == 4)
+						       : w < 5 && h < 5;
 					if (taken[y][x] || !ok_sq)
 						continue;
-					snprintf(name, sizeof name, "%c%d", 'a' + x, y + 1);
+					snprintf(name, sizeof name, "%c%d",
+						 'a' + x, y + 1);
 					if (*want)
 						strcat(want, " ");
 					strcat(want, name);
@@ -179,21 +197,23 @@ START_TEST(test_float_scores_like_the_moved_5x5)
 	ok(plain, "set seed 11");
 	for (int g = 0; g < 30; g++) {
 		char cmd[256], sq[24][8];
-		snprintf(cmd, sizeof cmd, "newgame checkertoe first=1 seed=%d", g);
+		snprintf(cmd, sizeof cmd, "newgame checkertoe first=1 seed=%d",
+			 g);
 		ok(plain, cmd);
 		for (int i = 0; i < 24; i++)
 			KEEP(sq[i], ok(plain, "genmove"));
 		ok(plain, cmd);
 		int x, y;
 		square_of(sq[0], &x, &y);
-		/* a shift that puts the first checker on a centre square (d or e,
-		 * 4 or 5) and keeps the 5x5 area on the 8x8 board */
+		/* a shift that puts the first checker on a centre square (d or
+		 * e, 4 or 5) and keeps the 5x5 area on the 8x8 board */
 		int dx = x <= 3 ? 3 - x : 0, dy = y <= 3 ? 3 - y : 0;
 		ok(fl, "newgame checkertoe first=1 float seed=1");
 		for (int i = 0; i < 24; i++) {
 			char a[32], b[32];
 			square_of(sq[i], &x, &y);
-			snprintf(cmd, sizeof cmd, "play %c%d", 'a' + x + dx, y + dy + 1);
+			snprintf(cmd, sizeof cmd, "play %c%d", 'a' + x + dx,
+				 y + dy + 1);
 			ok(fl, cmd);
 			snprintf(cmd, sizeof cmd, "play %s", sq[i]);
 			ok(plain, cmd);
@@ -339,14 +359,16 @@ END_TEST
  * all the way back gives the start again. */
 START_TEST(test_history_replays)
 {
-	static const char *opts[] = {"", "size=6", "float", "exchange",
-				     "float exchange", "size=6 exchange"};
+	static const char *opts[] = {
+		"",         "size=6",         "float",
+		"exchange", "float exchange", "size=6 exchange"};
 	struct session *s = quiet_session(), *t = quiet_session();
 	ok(s, "set level 0");
 	ok(s, "set seed 9");
 	for (int g = 0; g < 24; g++) {
 		char cmd[128], hist[4096], a[1024], b[1024];
-		snprintf(cmd, sizeof cmd, "newgame checkertoe seed=%d %s", g, opts[g % 6]);
+		snprintf(cmd, sizeof cmd, "newgame checkertoe seed=%d %s", g,
+			 opts[g % 6]);
 		ok(s, cmd);
 		char start[1024];
 		KEEP(start, ok(s, "showboard"));

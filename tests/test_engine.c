@@ -15,7 +15,8 @@ START_TEST(test_framing_ids)
 			 "=2147483647 " ENGINE_VERSION "\n\n");
 	/* ids must be valid numbers below 2^31; a bad id gets no id back */
 	ck_assert(strncmp(send_line(s, "2147483648 name"), "? ", 2) == 0);
-	ck_assert(strncmp(send_line(s, "123456789012345678901234567890 name"), "? ", 2) == 0);
+	ck_assert(strncmp(send_line(s, "123456789012345678901234567890 name"),
+			  "? ", 2) == 0);
 	ck_assert(strncmp(send_line(s, "12x name"), "? ", 2) == 0);
 	/* an id alone is a failure that keeps the id */
 	ck_assert(strncmp(send_line(s, "5"), "?5 ", 3) == 0);
@@ -48,7 +49,8 @@ START_TEST(test_framing_blank_comments_control)
 	ck_assert(strchr(r, '\xff') == NULL);
 	/* nor when a game's own message quotes the bad move */
 	ok(s, "newgame checkertoe");
-	r = send_line(s, "play \xe9\xff" "3");
+	r = send_line(s, "play \xe9\xff"
+			 "3");
 	ck_assert(strncmp(r, "? illegal move", 14) == 0);
 	for (const char *p = r; *p; p++)
 		ck_assert(*p == '\n' || (*p >= ' ' && *p <= '~'));
@@ -60,18 +62,33 @@ START_TEST(test_commands_table)
 {
 	struct session *s = quiet_session();
 	const char *list = ok(s, "list_commands");
-	static const char *required[] = {
-		"protocol_version", "name", "version", "known_command",
-		"list_commands", "quit", "list_games", "newgame", "status", "moves",
-		"play", "genmove", "roll", "undo", "score", "showboard", "history",
-		"set", NULL};
+	static const char *required[] = {"protocol_version",
+					 "name",
+					 "version",
+					 "known_command",
+					 "list_commands",
+					 "quit",
+					 "list_games",
+					 "newgame",
+					 "status",
+					 "moves",
+					 "play",
+					 "genmove",
+					 "roll",
+					 "undo",
+					 "score",
+					 "showboard",
+					 "history",
+					 "set",
+					 NULL};
 	char copy[4096] = "\n";
 	keep(copy + 1, sizeof copy - 2, list);
 	strcat(copy, "\n");
 	for (int i = 0; required[i]; i++) {
 		char pat[64];
 		snprintf(pat, sizeof pat, "\n%s\n", required[i]);
-		ck_assert_msg(strstr(copy, pat), "list_commands lacks %s", required[i]);
+		ck_assert_msg(strstr(copy, pat), "list_commands lacks %s",
+			      required[i]);
 	}
 	/* known_command agrees with list_commands, both ways */
 	for (char *p = strtok(copy, "\n"); p; p = strtok(NULL, "\n")) {
@@ -93,8 +110,8 @@ END_TEST
 START_TEST(test_no_game_yet)
 {
 	struct session *s = quiet_session();
-	static const char *cmds[] = {"status", "moves", "play c3", "genmove",
-				     "roll", "undo", "score", "showboard",
+	static const char *cmds[] = {"status",  "moves", "play c3", "genmove",
+				     "roll",    "undo",  "score",   "showboard",
 				     "history", NULL};
 	for (int i = 0; cmds[i]; i++)
 		ck_assert(strstr(bad(s, cmds[i]), "no game yet"));
@@ -110,7 +127,8 @@ START_TEST(test_newgame_errors_keep_game)
 	ok(s, "play c3");
 	char before[4096];
 	keep(before, sizeof before, ok(s, "history"));
-	ck_assert(strstr(bad(s, "newgame nosuchgame"), "unknown game nosuchgame"));
+	ck_assert(strstr(bad(s, "newgame nosuchgame"),
+			 "unknown game nosuchgame"));
 	ck_assert(strstr(bad(s, "newgame checkertoe colour=red"),
 			 "unknown option colour"));
 	ck_assert(strstr(bad(s, "newgame checkertoe first=3"), "first"));
@@ -133,13 +151,25 @@ START_TEST(test_bad_input_changes_nothing)
 	char board[4096], hist[4096];
 	keep(board, sizeof board, ok(s, "showboard"));
 	keep(hist, sizeof hist, ok(s, "history"));
-	static const char *bad_cmds[] = {
-		"play c3",    "play f1",   "play a6",     "play a0",
-		"play c33",   "play cc",   "play 1 d4",   "play 3 d4",
-		"play x d4",  "genmove 1", "roll",	  "roll 3",
-		"set movetime 0", "set movetime 3600001",
-		"set movetime 99999999999999999999999", "set movetime ten",
-		"set nosuch 1", "newgame", NULL};
+	static const char *bad_cmds[] = {"play c3",
+					 "play f1",
+					 "play a6",
+					 "play a0",
+					 "play c33",
+					 "play cc",
+					 "play 1 d4",
+					 "play 3 d4",
+					 "play x d4",
+					 "genmove 1",
+					 "roll",
+					 "roll 3",
+					 "set movetime 0",
+					 "set movetime 3600001",
+					 "set movetime 99999999999999999999999",
+					 "set movetime ten",
+					 "set nosuch 1",
+					 "newgame",
+					 NULL};
 	for (int i = 0; bad_cmds[i]; i++) {
 		bad(s, bad_cmds[i]);
 		ck_assert_str_eq(ok(s, "showboard"), board);
@@ -226,7 +256,8 @@ START_TEST(test_settings)
 {
 	struct session *s = quiet_session();
 	const char *list = ok(s, "list_settings");
-	ck_assert(strstr(list, "movetime type int default 1000 min 1 max 3600000"));
+	ck_assert(strstr(list,
+			 "movetime type int default 1000 min 1 max 3600000"));
 	ck_assert(strstr(list, "playouts type int"));
 	ck_assert(strstr(list, "seed type int min 0 max 9223372036854775807"));
 	ck_assert(strstr(list, "level type int"));
@@ -251,7 +282,8 @@ END_TEST
 /* Runs input through engine_run on files; returns its output (malloc'd). */
 static char *run_fd(const char *input, size_t len, int *ret)
 {
-	char in_name[] = "/tmp/engine-in-XXXXXX", out_name[] = "/tmp/engine-out-XXXXXX";
+	char in_name[] = "/tmp/engine-in-XXXXXX",
+	     out_name[] = "/tmp/engine-out-XXXXXX";
 	int in = mkstemp(in_name), out = mkstemp(out_name);
 	ck_assert(in >= 0 && out >= 0);
 	ck_assert(write(in, input, len) == (ssize_t)len);
@@ -288,8 +320,9 @@ START_TEST(test_run_loop)
 	memset(in + 7, 'x', big);
 	memcpy(in + 7 + big, "\nversion\n", 9);
 	o = run_fd(in, big + 16, &ret);
-	ck_assert_str_eq(o, "?4 line too long (at most 65535 bytes)\n\n= " ENGINE_VERSION
-			    "\n\n");
+	ck_assert_str_eq(
+		o, "?4 line too long (at most 65535 bytes)\n\n= " ENGINE_VERSION
+		   "\n\n");
 	free(o);
 	/* binary garbage, NULs included, never stops the engine */
 	for (size_t i = 0; i < big; i++)

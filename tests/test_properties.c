@@ -46,41 +46,41 @@ struct variant {
 };
 
 static const struct variant variants[] = {
-    /* 24 placements; the exchange adds at most one move per player; a
-     * 6x6 board has 36 squares. */
-    {"checkertoe", "", 150, 24, 0, 0},
-    {"checkertoe", "first=2", 30, 24, 0, 0},
-    {"checkertoe", "exchange", 100, 26, 0, 0},
-    {"checkertoe", "float", 100, 24, 0, 0},
-    {"checkertoe", "float exchange", 40, 26, 0, 0},
-    {"checkertoe", "size=6", 60, 36, 0, 0},
-    {"checkertoe", "size=6 exchange", 30, 38, 0, 0},
-    /* a turn is a roll and a move (or pass): 2 steps; maxturns caps the
-     * turns */
-    {"takebacktoe", "", 6, 2000, 6, 0},
-    {"takebacktoe", "maxturns=40", 80, 80, 6, 0},
-    {"takebacktoe", "first=2 maxturns=12", 60, 24, 6, 0},
-    /* every play captures a piece, except drops (one per player, the
-     * last one left never drops): pieces + players - 1 */
-    {"takeitaway", "", 40, 65, 0, 0},
-    {"takeitaway", "players=3", 25, 66, 0, 0},
-    {"takeitaway", "players=4 open", 25, 67, 0, 0},
-    {"takeitaway", "nodrop", 20, 64, 0, 0},
-    {"takeitaway", "penalty=4 players=3", 15, 66, 0, 0},
-    {"takeitaway", "plain", 20, 63, 0, 0},
-    /* one claim per region until none is vacant */
-    {"abstractoe", "", 100, BOUND_CLAIMS, 0, 0},
-    {"abstractoe", "players=3", 30, BOUND_CLAIMS, 0, 0},
-    {"abstractoe", "players=4", 30, BOUND_CLAIMS, 0, 0},
-    {"abstractoe", "players=1", 30, BOUND_CLAIMS, 0, 0},
-    {"abstractoe", "draw=1", 50, BOUND_CLAIMS, 0, 0},
-    /* one piece per step, on an empty square */
-    {"tiptoe", "", 80, 64, 0, WINLOSS},
-    {"tiptoe", "size=4", 150, 16, 0, WINLOSS},
-    {"tiptoe", "size=5 diagonal", 100, 25, 0, WINLOSS},
-    {"tiptoe", "hex size=4", 100, 37, 0, WINLOSS},
-    {"tiptoe", "hex", 20, 169, 0, WINLOSS},
-    {"tiptoe", "size=12", 10, 144, 0, WINLOSS},
+	/* 24 placements; the exchange adds at most one move per player; a
+	 * 6x6 board has 36 squares. */
+	{"checkertoe", "", 150, 24, 0, 0},
+	{"checkertoe", "first=2", 30, 24, 0, 0},
+	{"checkertoe", "exchange", 100, 26, 0, 0},
+	{"checkertoe", "float", 100, 24, 0, 0},
+	{"checkertoe", "float exchange", 40, 26, 0, 0},
+	{"checkertoe", "size=6", 60, 36, 0, 0},
+	{"checkertoe", "size=6 exchange", 30, 38, 0, 0},
+	/* a turn is a roll and a move (or pass): 2 steps; maxturns caps the
+	 * turns */
+	{"takebacktoe", "", 6, 2000, 6, 0},
+	{"takebacktoe", "maxturns=40", 80, 80, 6, 0},
+	{"takebacktoe", "first=2 maxturns=12", 60, 24, 6, 0},
+	/* every play captures a piece, except drops (one per player, the
+	 * last one left never drops): pieces + players - 1 */
+	{"takeitaway", "", 40, 65, 0, 0},
+	{"takeitaway", "players=3", 25, 66, 0, 0},
+	{"takeitaway", "players=4 open", 25, 67, 0, 0},
+	{"takeitaway", "nodrop", 20, 64, 0, 0},
+	{"takeitaway", "penalty=4 players=3", 15, 66, 0, 0},
+	{"takeitaway", "plain", 20, 63, 0, 0},
+	/* one claim per region until none is vacant */
+	{"abstractoe", "", 100, BOUND_CLAIMS, 0, 0},
+	{"abstractoe", "players=3", 30, BOUND_CLAIMS, 0, 0},
+	{"abstractoe", "players=4", 30, BOUND_CLAIMS, 0, 0},
+	{"abstractoe", "players=1", 30, BOUND_CLAIMS, 0, 0},
+	{"abstractoe", "draw=1", 50, BOUND_CLAIMS, 0, 0},
+	/* one piece per step, on an empty square */
+	{"tiptoe", "", 80, 64, 0, WINLOSS},
+	{"tiptoe", "size=4", 150, 16, 0, WINLOSS},
+	{"tiptoe", "size=5 diagonal", 100, 25, 0, WINLOSS},
+	{"tiptoe", "hex size=4", 100, 37, 0, WINLOSS},
+	{"tiptoe", "hex", 20, 169, 0, WINLOSS},
+	{"tiptoe", "size=12", 10, 144, 0, WINLOSS},
 };
 #define NVARIANTS (sizeof variants / sizeof variants[0])
 
@@ -106,15 +106,15 @@ static void collect_runs(void)
 		for (size_t j = 0; j < NVARIANTS; j++)
 			if (!strcmp(variants[j].game, game_table[i]->name) &&
 			    nruns < (int)(sizeof runs / sizeof runs[0])) {
-				runs[nruns++] =
-				    (struct run){game_table[i], variants[j]};
+				runs[nruns++] = (struct run){game_table[i],
+							     variants[j]};
 				listed = 1;
 			}
 		if (!listed && nruns < (int)(sizeof runs / sizeof runs[0]))
-			runs[nruns++] =
-			    (struct run){game_table[i],
-			                 {game_table[i]->name, "",
-			                  DEFAULT_GAMES, DEFAULT_BOUND, 0, 0}};
+			runs[nruns++] = (struct run){game_table[i],
+						     {game_table[i]->name, "",
+						      DEFAULT_GAMES,
+						      DEFAULT_BOUND, 0, 0}};
 	}
 }
 
@@ -151,8 +151,8 @@ static void context_dump(void)
 		return;
 	const char *h = send_line(cx.s, "history");
 	fprintf(stderr,
-	        "property test: %s [%s], game %d, step %d; reproduce with:\n%s",
-	        cx.r->g->name, cx.r->v.options, cx.game, cx.step, h);
+		"property test: %s [%s], game %d, step %d; reproduce with:\n%s",
+		cx.r->g->name, cx.r->v.options, cx.game, cx.step, h);
 }
 
 #define CHECK(cond, ...)                                                       \
@@ -192,8 +192,8 @@ static const char *send_checked(struct session *s, const char *line)
 	const char *r = send_line(s, line);
 	size_t n = strlen(r);
 	CHECK((r[0] == '=' || r[0] == '?') && r[1] == ' ' && n >= 4 &&
-	          !strcmp(r + n - 2, "\n\n") && !strstr(r, "\n\n\n") &&
-	          strstr(r, "\n\n") == r + n - 2,
+		      !strcmp(r + n - 2, "\n\n") && !strstr(r, "\n\n\n") &&
+		      strstr(r, "\n\n") == r + n - 2,
 	      "badly framed answer to '%s': [%s]", line, r);
 	return r;
 }
@@ -217,7 +217,7 @@ static void snap_free(struct snap *p)
 }
 
 static void snap_same(const struct snap *a, const struct snap *b,
-                      const char *what)
+		      const char *what)
 {
 	CHECK(!strcmp(a->board, b->board), "%s: showboard differs:\n%s\n--\n%s",
 	      what, a->board, b->board);
@@ -234,11 +234,11 @@ static char *show_text(const struct game *g, const void *st)
 	struct text t;
 	text_init(&t);
 	g->show(st, &t);
-	CHECK(
-	    t.s && t.len > 0 && t.s[0] != '\n' && t.s[t.len - 1] == '\n' &&
-	        !strstr(t.s, "\n\n"),
-	    "show() must give lines, none empty, each ending in a newline:\n%s",
-	    t.s ? t.s : "(nothing)");
+	CHECK(t.s && t.len > 0 && t.s[0] != '\n' && t.s[t.len - 1] == '\n' &&
+		      !strstr(t.s, "\n\n"),
+	      "show() must give lines, none empty, each ending in a "
+	      "newline:\n%s",
+	      t.s ? t.s : "(nothing)");
 	return t.s;
 }
 
@@ -247,17 +247,17 @@ static const char *status_text(struct game_status st, char *buf)
 	if (st.phase == GAME_OVER && st.player == 0)
 		return strcpy(buf, "over draw");
 	sprintf(buf, "%s %d",
-	        st.phase == GAME_PLAY   ? "play"
-	        : st.phase == GAME_ROLL ? "roll"
-	                                : "over",
-	        st.player);
+		st.phase == GAME_PLAY   ? "play"
+		: st.phase == GAME_ROLL ? "roll"
+					: "over",
+		st.player);
 	return buf;
 }
 
 /* Formats mv, checking the text is clean: non-empty, lowercase, printable,
  * no blanks, no '#', NUL-terminated within MOVE_TEXT_MAX. */
 static void format_checked(const struct game *g, const void *st,
-                           const struct move *mv, char *buf)
+			   const struct move *mv, char *buf)
 {
 	memset(buf, 0x7f, MOVE_TEXT_MAX);
 	g->format(st, mv, buf);
@@ -266,14 +266,14 @@ static void format_checked(const struct game *g, const void *st,
 	CHECK(buf[0] != '\0', "format() wrote an empty move");
 	for (const char *p = buf; *p; p++)
 		CHECK(*p > ' ' && *p < 127 && *p != '#' &&
-		          !(*p >= 'A' && *p <= 'Z'),
+			      !(*p >= 'A' && *p <= 'Z'),
 		      "format() wrote a bad byte 0x%02x in '%s'",
 		      (unsigned char)*p, buf);
 }
 
 /* parse() with the contract checks: st untouched, err terminated. */
 static int parse_checked(const struct game *g, const void *st, const char *text,
-                         struct move *mv, char *err)
+			 struct move *mv, char *err)
 {
 	size_t size = g->state_size;
 	void *copy = malloc(size);
@@ -306,10 +306,10 @@ static void random_text(struct rng *r, char **texts, int n, char *buf)
 		break;
 	case 1: /* a few words the games use, and numbers */ {
 		static const char *words[] = {
-		    "pass", "drop", "0",   "-1",  "a0", "a1-a1", "zz99",
-		    "99",   "1-2",  "a1-", "-a1", "",   "x",     "resign"};
+			"pass", "drop", "0",   "-1",  "a0", "a1-a1", "zz99",
+			"99",   "1-2",  "a1-", "-a1", "",   "x",     "resign"};
 		sprintf(buf, "%s%u", words[rng_below(r, 14)],
-		        rng_below(r, 3) ? 0 : rng_below(r, 70));
+			rng_below(r, 3) ? 0 : rng_below(r, 70));
 		if (buf[0] && rng_below(r, 2))
 			buf[strlen(buf) - 1] = '\0';
 		if (!buf[0])
@@ -333,16 +333,16 @@ static void random_text(struct rng *r, char **texts, int n, char *buf)
 		case 1:
 			if (len > 1)
 				memmove(buf + at, buf + at + 1,
-				        (size_t)(len - at));
+					(size_t)(len - at));
 			else
 				buf[0] = 'z';
 			break;
 		case 2:
 			if (len < 200) {
 				memmove(buf + at + 1, buf + at,
-				        (size_t)(len - at + 1));
-				buf[at] =
-				    alphabet[rng_below(r, sizeof alphabet - 1)];
+					(size_t)(len - at + 1));
+				buf[at] = alphabet[rng_below(
+					r, sizeof alphabet - 1)];
 			}
 			break;
 		case 3:
@@ -365,7 +365,7 @@ static void random_text(struct rng *r, char **texts, int n, char *buf)
  * succeed and the answers must match) and directly into a fresh state
  * (the bytes must match own). */
 static void replay_check(struct session *s, const struct game *g,
-                         const void *own)
+			 const void *own)
 {
 	char *hist = ask(s, "history");
 	struct session *f = quiet_session();
@@ -439,11 +439,12 @@ struct tally {
  * rolls within them; then a roll is made (engine's or the test's), checked
  * by undo, and applied to own. */
 static void do_roll(struct session *s, const struct game *g, void *own,
-                    struct rng *r, struct tally *t, int die)
+		    struct rng *r, struct tally *t, int die)
 {
 	int values[GAME_MAX_CHANCE];
 	double probs[GAME_MAX_CHANCE];
-	CHECK(g->chance && g->roll, "a roll is due but %s has no chance()", g->name);
+	CHECK(g->chance && g->roll, "a roll is due but %s has no chance()",
+	      g->name);
 	int n = g->chance(own, values, probs);
 	CHECK(n >= 1 && n <= GAME_MAX_CHANCE, "chance() gave %d outcomes", n);
 	double sum = 0;
@@ -510,7 +511,7 @@ static void do_roll(struct session *s, const struct game *g, void *own,
 }
 
 static void do_play(struct session *s, const struct game *g, void *own,
-                    struct rng *r, struct move *list)
+		    struct rng *r, struct move *list)
 {
 	char err[GAME_ERR_MAX];
 	int n = g->moves(own, list);
@@ -542,7 +543,7 @@ static void do_play(struct session *s, const struct game *g, void *own,
 		g->play(copy, &list[i]);
 		struct game_status st = g->status(copy);
 		CHECK(st.phase <= GAME_OVER && st.player >= 0 &&
-		          st.player <= g->players(copy),
+			      st.player <= g->players(copy),
 		      "after %s: status %d %d", buf, st.phase, st.player);
 		text_printf(&joined, i ? " %s" : "%s", buf);
 	}
@@ -609,7 +610,7 @@ static void do_play(struct session *s, const struct game *g, void *own,
 		struct move back;
 		format_checked(g, own, &mv, t2);
 		CHECK(parse_checked(g, own, t2, &back, err) == 0 &&
-		          move_equal(&back, &mv),
+			      move_equal(&back, &mv),
 		      "random_move's %s does not read back: %s", t2, err);
 	}
 	if (via_genmove) {
@@ -628,14 +629,14 @@ static void do_play(struct session *s, const struct game *g, void *own,
 	char upper[MOVE_TEXT_MAX];
 	for (int i = 0;; i++) {
 		upper[i] = (text[i] >= 'a' && text[i] <= 'z' && rng_below(r, 2))
-		               ? (char)(text[i] - 32)
-		               : text[i];
+				   ? (char)(text[i] - 32)
+				   : text[i];
 		if (!text[i])
 			break;
 	}
 	if (rng_below(r, 4) == 0)
 		snprintf(line, sizeof line, "play %d %s", g->status(own).player,
-		         upper);
+			 upper);
 	else
 		snprintf(line, sizeof line, "play %s", upper);
 	free(ask(s, line));
@@ -655,7 +656,7 @@ static void do_play(struct session *s, const struct game *g, void *own,
 }
 
 static void final_checks(struct session *s, const struct game *g,
-                         const void *own, const struct variant *v)
+			 const void *own, const struct variant *v)
 {
 	struct game_status st = g->status(own);
 	int np = g->players(own), pts[GAME_MAX_PLAYERS];
@@ -688,13 +689,13 @@ static void final_checks(struct session *s, const struct game *g,
 }
 
 static void play_one(const struct run *run, int game, struct tally *t,
-                     int *skipped, long *steps)
+		     int *skipped, long *steps)
 {
 	const struct game *g = run->g;
 	const struct variant *v = &run->v;
 	uint64_t seed =
-	    hash_str(hash_str(0xcbf29ce484222325ULL, g->name), v->options) +
-	    (uint64_t)game * 7919;
+		hash_str(hash_str(0xcbf29ce484222325ULL, g->name), v->options) +
+		(uint64_t)game * 7919;
 	seed &= 0x7fffffffffffULL;
 	struct rng r;
 	rng_seed(&r, seed ^ 0x9e3779b97f4a7c15ULL);
@@ -708,13 +709,13 @@ static void play_one(const struct run *run, int game, struct tally *t,
 	free(ask(s, line));
 	free(ask(s, "set playouts 8"));
 	snprintf(line, sizeof line, "newgame %s seed=%llu %s", g->name,
-	         (unsigned long long)seed, v->options);
+		 (unsigned long long)seed, v->options);
 	const char *ans = send_line(s, line);
 	if (ans[0] != '=') {
 		/* a variant the game does not (yet) know */
 		if (game == 0)
 			fprintf(stderr, "property test: SKIP %s [%s]: %s",
-			        g->name, v->options, ans);
+				g->name, v->options, ans);
 		*skipped = 1;
 		session_free(s);
 		return;
@@ -757,14 +758,14 @@ static void play_one(const struct run *run, int game, struct tally *t,
 		free(es);
 		CHECK(g->players(own) == np, "players() changed");
 		CHECK(st.phase <= GAME_OVER && st.player >= 0 &&
-		          st.player <= np,
+			      st.player <= np,
 		      "status %d %d", st.phase, st.player);
 		char *board = show_text(g, own);
 		char *ebd = ask(s, "showboard");
 		/* the engine's showboard is a newline, then show() */
 		CHECK(ebd[0] == '\n' &&
-		          !strncmp(ebd + 1, board, strlen(board) - 1) &&
-		          strlen(ebd + 1) == strlen(board) - 1,
+			      !strncmp(ebd + 1, board, strlen(board) - 1) &&
+			      strlen(ebd + 1) == strlen(board) - 1,
 		      "engine showboard differs from show():\n%s\n--\n%s", ebd,
 		      board);
 		free(ebd);
@@ -778,7 +779,7 @@ static void play_one(const struct run *run, int game, struct tally *t,
 			g->score(own, pts);
 			for (int i = 0; i < np; i++)
 				CHECK(pts[i] == 0, "a game without points "
-				                   "scores before the end");
+						   "scores before the end");
 		}
 		if (st.phase == GAME_OVER)
 			break;
@@ -857,14 +858,14 @@ START_TEST(test_random_games)
 		for (int i = 0; i < t.nfaces; i++) {
 			double e = (double)total / t.nfaces;
 			ck_assert_msg(fabs(t.faces[i] - e) < 5 * sqrt(e) + 1,
-			              "%s: face %d rolled %ld times of %ld",
-			              run->g->name, i + 1, t.faces[i], total);
+				      "%s: face %d rolled %ld times of %ld",
+				      run->g->name, i + 1, t.faces[i], total);
 		}
 	if (!skipped)
 		fprintf(stderr,
-		        "property test: %s [%s]: %d games, %ld steps, %.2f s\n",
-		        run->g->name, run->v.options, games, steps,
-		        (double)(clock() - t0) / CLOCKS_PER_SEC);
+			"property test: %s [%s]: %d games, %ld steps, %.2f s\n",
+			run->g->name, run->v.options, games, steps,
+			(double)(clock() - t0) / CLOCKS_PER_SEC);
 }
 END_TEST
 
@@ -876,8 +877,8 @@ START_TEST(test_table_sane)
 		ck_assert(g->name && g->title && g->summary);
 		ck_assert(g->state_size > 0 && g->max_moves > 0);
 		ck_assert(g->init && g->describe && g->players && g->status &&
-		          g->moves && !g->chance == !g->roll && g->play &&
-		          g->parse && g->format && g->score && g->show);
+			  g->moves && !g->chance == !g->roll && g->play &&
+			  g->parse && g->format && g->score && g->show);
 		ck_assert_ptr_eq(game_find(g->name), g);
 		for (const char *p = g->name; *p; p++)
 			ck_assert(*p >= 'a' && *p <= 'z');

@@ -380,10 +380,10 @@ START_TEST(move_text)
 	ck_assert(!accepts(st, "b2-b1")); /* no roll yet */
 	g->roll(st, 3);
 	static const char *const refused[] = {
-		"",	 "pass",  "b2",	    "b2-",   "b2-b2", "b2-c3", "b2-b4",
-		"e2-d2", "a2-a0", "b2b1",   "b2-b1x", "b2--b1", "b1-b2",
-		"a1-b1", "z9-z8", "-",	    "a10-a9", "b2-d2", "b2 b1",
-		"a2-a12"};
+		"",       "pass",   "b2",    "b2-",   "b2-b2",
+		"b2-c3",  "b2-b4",  "e2-d2", "a2-a0", "b2b1",
+		"b2-b1x", "b2--b1", "b1-b2", "a1-b1", "z9-z8",
+		"-",      "a10-a9", "b2-d2", "b2 b1", "a2-a12"};
 	for (size_t i = 0; i < sizeof refused / sizeof *refused; i++)
 		ck_assert_msg(!accepts(st, refused[i]), "accepted %s",
 			      refused[i]);
@@ -453,8 +453,8 @@ START_TEST(random_games_keep_40_chips)
 				struct move back;
 				char err[GAME_ERR_MAX];
 				g->format(st, &list[i], buf);
-				ck_assert_int_eq(
-					g->parse(st, buf, &back, err), 0);
+				ck_assert_int_eq(g->parse(st, buf, &back, err),
+						 0);
 				ck_assert(move_equal(&back, &list[i]));
 			}
 			g->play(st, &list[rng_below(&r, (uint32_t)n)]);
@@ -469,8 +469,8 @@ START_TEST(random_games_keep_40_chips)
 			p += 2;
 			for (int c = 0; c < 4; c++) {
 				int used;
-				ck_assert_int_eq(
-					sscanf(p, "%d%n", &v, &used), 1);
+				ck_assert_int_eq(sscanf(p, "%d%n", &v, &used),
+						 1);
 				sum += v;
 				p += used;
 			}

@@ -27,8 +27,8 @@ static const char *board(const char *pieces)
 static void newgame(struct session *s, const char *pieces, const char *opts)
 {
 	char line[256];
-	snprintf(line, sizeof line, "newgame takeitaway board=%s %s", board(pieces),
-		 opts);
+	snprintf(line, sizeof line, "newgame takeitaway board=%s %s",
+		 board(pieces), opts);
 	ok(s, line);
 }
 
@@ -49,8 +49,9 @@ START_TEST(test_single_jump_each_direction)
 	static const struct {
 		const char *over, *to, *back;
 	} dir[8] = {
-		{"e4", "f4", "e4-c4"}, {"e5", "f6", "e5-c3"}, {"d5", "d6", "d5-d3"},
-		{"c5", "b6", "c5-e3"}, {"c4", "b4", "c4-e4"}, {"c3", "b2", "c3-e5"},
+		{"e4", "f4", "e4-c4"}, {"e5", "f6", "e5-c3"},
+		{"d5", "d6", "d5-d3"}, {"c5", "b6", "c5-e3"},
+		{"c4", "b4", "c4-e4"}, {"c3", "b2", "c3-e5"},
 		{"d3", "d2", "d3-d5"}, {"e3", "f2", "e3-c5"},
 	};
 	struct session *s = quiet_session();
@@ -82,7 +83,8 @@ START_TEST(test_chain_must_go_on)
 	newgame(s, "a1w b2w d4r", "");
 	ck_assert_str_eq(ok(s, "moves"), "drop a1-c3-e5");
 	const char *e = bad(s, "play a1-c3");
-	ck_assert_msg(strstr(e, "illegal move") && strstr(e, "c3 can still jump"),
+	ck_assert_msg(strstr(e, "illegal move") &&
+			      strstr(e, "c3 can still jump"),
 		      "%s", e);
 	ok(s, "play a1-c3-e5");
 	ck_assert_str_eq(ok(s, "score"), "3 0");
@@ -180,7 +182,8 @@ START_TEST(test_values_and_penalty)
 	ck_assert_str_eq(ok(s, "score"), "-28 0"); /* 4 - 4 * 8 */
 	ck_assert_str_eq(ok(s, "status"), "over 2");
 	/* the showboard says who dropped */
-	ck_assert(strstr(ok(s, "showboard"), "player 2: captured 0W 0R 0B, score 0 (dropped)"));
+	ck_assert(strstr(ok(s, "showboard"),
+			 "player 2: captured 0W 0R 0B, score 0 (dropped)"));
 
 	/* the game ending with both players in: the board counts against
 	 * nobody */
@@ -261,7 +264,8 @@ START_TEST(test_turn_order_after_drop)
 	ck_assert_str_eq(ok(s, "status"), "play 4");
 	play_any(s);
 	ck_assert_str_eq(ok(s, "status"), "play 1");
-	ck_assert(strstr(ok(s, "showboard"), "player 3: captured 0W 0R 0B, score 0 (dropped)"));
+	ck_assert(strstr(ok(s, "showboard"),
+			 "player 3: captured 0W 0R 0B, score 0 (dropped)"));
 	session_free(s);
 }
 END_TEST
@@ -297,7 +301,8 @@ START_TEST(test_open_removals)
 		const char *m = ok(s, "moves");
 		ck_assert_msg(!strchr(m, '-'), "removal %d: %s", i + 1, m);
 		if (i == 2) {
-			/* a drop is not one of the 8: the next player removes */
+			/* a drop is not one of the 8: the next player removes
+			 */
 			ok(s, "play drop");
 			ck_assert_str_eq(ok(s, "status"), "play 1");
 			ck_assert(!strchr(ok(s, "moves"), '-'));
@@ -326,10 +331,26 @@ START_TEST(test_bad_move_texts)
 	struct session *s = quiet_session();
 	newgame(s, "a1w b2w d4r c3. c4w", "");
 	static const char *bad_moves[] = {
-		"c3-c3", "c3-", "z9", "a1-c3", "a1", "a1-", "-a1", "a1-c3-e5x",
-		"a1--c3", "a1-b2", "a1-a9", "b2-d4", "a1-e5", "dro", "a1-c3-e5-g7",
-		"b2", "i1-c3", "a1-c3-e5-c3-e5-c3-e5-c3-e5-c3-e5-c3-e5-c3-e5-c3-e5-"
-		"c3-e5-c3-e5-c3-e5-c3-e5-c3-e5-c3-e5-c3-e5-c3-e5-c3-e5-c3-e5-c3-e5-"
+		"c3-c3",
+		"c3-",
+		"z9",
+		"a1-c3",
+		"a1",
+		"a1-",
+		"-a1",
+		"a1-c3-e5x",
+		"a1--c3",
+		"a1-b2",
+		"a1-a9",
+		"b2-d4",
+		"a1-e5",
+		"dro",
+		"a1-c3-e5-g7",
+		"b2",
+		"i1-c3",
+		"a1-c3-e5-c3-e5-c3-e5-c3-e5-c3-e5-c3-e5-c3-e5-c3-e5-"
+		"c3-e5-c3-e5-c3-e5-c3-e5-c3-e5-c3-e5-c3-e5-c3-e5-c3-e5-c3-e5-"
+		"c3-e5-"
 		"c3-e5-c3-e5-c3-e5-c3-e5-c3-e5-c3-e5-c3-e5-c3-e5-c3-e5",
 	};
 	const char *before = strdup(ok(s, "showboard"));
@@ -369,7 +390,8 @@ START_TEST(test_options)
 	/* boards built here: 64 characters exactly unless said otherwise */
 	char x64[80], w35[80], b11[80], full[80], plain_ok[80];
 	snprintf(x64, sizeof x64, "board=%.63sx", board("a1w"));
-	memset(w35, 0, sizeof w35), memcpy(w35, "board=", 6), memset(w35 + 6, '.', 64);
+	memset(w35, 0, sizeof w35), memcpy(w35, "board=", 6),
+		memset(w35 + 6, '.', 64);
 	memcpy(b11, w35, sizeof b11), memcpy(full, w35, sizeof full);
 	memset(w35 + 6, 'w', 35), memset(b11 + 6, 'b', 11);
 	snprintf(full, sizeof full, "plain board=%.64s", board(""));
@@ -391,9 +413,11 @@ START_TEST(test_options)
 		{full, "empty"}, /* plain needs an empty square */
 	};
 	for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
-		snprintf(line, sizeof line, "newgame takeitaway %s", refused[i].opts);
+		snprintf(line, sizeof line, "newgame takeitaway %s",
+			 refused[i].opts);
 		const char *e = bad(s, line);
-		ck_assert_msg(strstr(e, refused[i].why), "%s: %s", refused[i].opts, e);
+		ck_assert_msg(strstr(e, refused[i].why), "%s: %s",
+			      refused[i].opts, e);
 	}
 	/* accepted */
 	ok(s, "newgame takeitaway players=4 nodrop penalty=4");
@@ -419,12 +443,14 @@ START_TEST(test_history_rebuilds)
 		ok(s, "set seed 5");
 		ok(s, "set level 0");
 		ok(s, games[g]);
-		for (int i = 0; i < 12 && strncmp(ok(s, "status"), "play", 4) == 0; i++)
+		for (int i = 0;
+		     i < 12 && strncmp(ok(s, "status"), "play", 4) == 0; i++)
 			ok(s, "genmove");
 		char *hist = strdup(ok(s, "history"));
 		char *board1 = strdup(ok(s, "showboard"));
 		struct session *t = quiet_session();
-		for (char *line = strtok(hist, "\n"); line; line = strtok(NULL, "\n"))
+		for (char *line = strtok(hist, "\n"); line;
+		     line = strtok(NULL, "\n"))
 			ok(t, line);
 		ck_assert_str_eq(ok(t, "showboard"), board1);
 		free(hist);
@@ -443,7 +469,8 @@ START_TEST(test_moves_round_trip)
 	struct rng r;
 	rng_seed(&r, 99);
 	for (int game = 0; game < 30; game++) {
-		void *st = new_state(G, game % 3 == 2 ? "players=3 open" : "", (uint64_t)game);
+		void *st = new_state(G, game % 3 == 2 ? "players=3 open" : "",
+				     (uint64_t)game);
 		for (;;) {
 			struct game_status gs = G->status(st);
 			int n = G->moves(st, list);
@@ -456,8 +483,10 @@ START_TEST(test_moves_round_trip)
 				char buf[MOVE_TEXT_MAX], err[GAME_ERR_MAX];
 				struct move mv;
 				G->format(st, &list[i], buf);
-				ck_assert_msg(G->parse(st, buf, &mv, err) == 0, "%s: %s", buf, err);
-				ck_assert_msg(move_equal(&mv, &list[i]), "%s", buf);
+				ck_assert_msg(G->parse(st, buf, &mv, err) == 0,
+					      "%s: %s", buf, err);
+				ck_assert_msg(move_equal(&mv, &list[i]), "%s",
+					      buf);
 			}
 			struct move mv;
 			ck_assert_int_eq(G->random_move(st, &r, &mv), 0);
@@ -495,7 +524,8 @@ START_TEST(test_moves_capped)
 		char buf[MOVE_TEXT_MAX], err[GAME_ERR_MAX];
 		struct move mv;
 		G->format(st, &list[i], buf);
-		ck_assert_msg(G->parse(st, buf, &mv, err) == 0, "%s: %s", buf, err);
+		ck_assert_msg(G->parse(st, buf, &mv, err) == 0, "%s: %s", buf,
+			      err);
 		ck_assert(move_equal(&mv, &list[i]));
 		if (i)
 			ck_assert(!move_equal(&list[i - 1], &list[i]));

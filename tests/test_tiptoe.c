@@ -32,14 +32,14 @@ START_TEST(test_setup_order)
 {
 	/* players by placement: 1 2 2 1, then 1 2 1 2 */
 	static const char *const seq[] = {"d4", "a8", "h8", "f4",
-	                                  "e4", "b8", "a4"};
+					  "e4", "b8", "a4"};
 	static const char *const who[] = {"play 1", "play 2", "play 2",
-	                                  "play 1", "play 1", "play 2",
-	                                  "play 1", "play 2"};
+					  "play 1", "play 1", "play 2",
+					  "play 1", "play 2"};
 	struct session *s = quiet_session();
 	ok(s, "newgame tiptoe seed=3");
 	ck_assert_str_eq(ok(s, "history"),
-	                 "\nnewgame tiptoe seed=3 size=8 diagonal=0 hex=0");
+			 "\nnewgame tiptoe seed=3 size=8 diagonal=0 hex=0");
 	char cmd[32];
 	for (int i = 0; i < 7; i++) {
 		ck_assert_str_eq(ok(s, "status"), who[i]);
@@ -93,7 +93,7 @@ START_TEST(test_blocked_line)
 	struct session *s = position("", "a1 b1 b2 a2");
 	ck_assert_str_eq(ok(s, "moves"), "a4");
 	ck_assert(strstr(bad(s, "play c1"),
-	                 "illegal move: no piece of White's reaches c1"));
+			 "illegal move: no piece of White's reaches c1"));
 	ck_assert(strstr(bad(s, "play c2"), "illegal move"));
 	ck_assert(strstr(bad(s, "play a3"), "illegal move"));
 	ok(s, "play a4");
@@ -110,8 +110,8 @@ START_TEST(test_occupied_square_refused)
 	ck_assert_str_eq(bad(s, "play e4"), "illegal move: e4 is occupied\n\n");
 	ck_assert_str_eq(bad(s, "play h1"), "illegal move: h1 is occupied\n\n");
 	ck_assert_str_eq(ok(s, "history"),
-	                 "\nnewgame tiptoe seed=1 size=8 diagonal=0 "
-	                 "hex=0\nplay d4\nplay e4\nplay a8\nplay h1");
+			 "\nnewgame tiptoe seed=1 size=8 diagonal=0 "
+			 "hex=0\nplay d4\nplay e4\nplay a8\nplay h1");
 	ck_assert(strstr(bad(s, "play i1"), "not on the 8x8 board"));
 	ck_assert(strstr(bad(s, "play 4d"), "not a square name"));
 	session_free(s);
@@ -163,15 +163,15 @@ START_TEST(test_diagonal)
 	/* diagonal: they form a group of 2 stepping 2 in 8 directions; d4's
 	 * step up-right is blocked by e5 and e5's down-left by d4 */
 	expect_moves("diagonal", "d4 a8 h8 e5",
-	             "b2 d2 f2 e3 g3 b4 f4 c5 g5 b6 d6 c7 e7 g7");
+		     "b2 d2 f2 e3 g3 b4 f4 c5 g5 b6 d6 c7 e7 g7");
 	/* Black's corners step 1 diagonally too */
 	expect_moves("diagonal", "d4 a8 h8 e5 e3", "a7 b7 g7 h7 b8 g8");
 	struct session *s = quiet_session();
 	ck_assert(strstr(bad(s, "newgame tiptoe hex diagonal"),
-	                 "cannot be combined"));
+			 "cannot be combined"));
 	ok(s, "newgame tiptoe diagonal size=6 seed=1");
 	ck_assert_str_eq(ok(s, "history"),
-	                 "\nnewgame tiptoe seed=1 size=6 diagonal=1 hex=0");
+			 "\nnewgame tiptoe seed=1 size=6 diagonal=1 hex=0");
 	session_free(s);
 }
 END_TEST
@@ -182,13 +182,13 @@ START_TEST(test_hex)
 	/* side 3: 19 cells, axial (q, r) named column q+3, row r+3 */
 	ok(s, "newgame tiptoe hex size=3 seed=1");
 	ck_assert_str_eq(ok(s, "moves"), "c1 d1 e1 b2 c2 d2 e2 a3 b3 c3 d3 e3 "
-	                                 "a4 b4 c4 d4 a5 b5 c5");
-	ck_assert(
-	    strstr(bad(s, "play a1"), "not on the hexagonal board of side 3"));
+					 "a4 b4 c4 d4 a5 b5 c5");
+	ck_assert(strstr(bad(s, "play a1"),
+			 "not on the hexagonal board of side 3"));
 	ck_assert(strstr(bad(s, "play e5"), "not on the hexagonal board"));
 	ck_assert(strstr(bad(s, "play f3"), "not on the hexagonal board"));
 	ck_assert_str_eq(ok(s, "history"),
-	                 "\nnewgame tiptoe seed=1 size=3 diagonal=0 hex=1");
+			 "\nnewgame tiptoe seed=1 size=3 diagonal=0 hex=1");
 	ck_assert(strstr(bad(s, "newgame tiptoe hex size=14"), "side"));
 	ck_assert(strstr(bad(s, "newgame tiptoe hex size=1"), "side"));
 	ok(s, "newgame tiptoe hex size=2");
@@ -215,7 +215,7 @@ struct naive {
 static void naive_init(struct naive *b, int size, int diagonal, int hex)
 {
 	static const int d8[8][2] = {{1, 0}, {-1, 0},  {0, 1},  {0, -1},
-	                             {1, 1}, {-1, -1}, {1, -1}, {-1, 1}};
+				     {1, 1}, {-1, -1}, {1, -1}, {-1, 1}};
 	memset(b, 0, sizeof *b);
 	b->hex = hex;
 	b->n = hex ? 2 * size - 1 : size;
@@ -229,9 +229,9 @@ static void naive_init(struct naive *b, int size, int diagonal, int hex)
 	for (int y = 0; y < 26; y++)
 		for (int x = 0; x < 26; x++) {
 			int q = x - (size - 1), r = y - (size - 1);
-			int on =
-			    x < b->n && y < b->n &&
-			    (!hex || (q + r <= size - 1 && q + r >= 1 - size));
+			int on = x < b->n && y < b->n &&
+				 (!hex ||
+				  (q + r <= size - 1 && q + r >= 1 - size));
 			b->cell[x][y] = on ? 0 : -1;
 		}
 }
@@ -282,7 +282,7 @@ static int naive_moves(const struct naive *b, int p, int placed, char *out)
 				int k = 1;
 				for (; k <= size; k++)
 					if (naive_at(b, x + k * b->dir[i][0],
-					             y + k * b->dir[i][1]) != 0)
+						     y + k * b->dir[i][1]) != 0)
 						break;
 				if (k > size)
 					ok_at[x + size * b->dir[i][0]]
@@ -304,7 +304,7 @@ static int naive_moves(const struct naive *b, int p, int placed, char *out)
 
 /* The engine's moves() list as text. */
 static void listed(const struct game *g, const void *st, struct move *list,
-                   char *out)
+		   char *out)
 {
 	int n = g->moves(st, list);
 	out[0] = '\0';
@@ -328,7 +328,7 @@ static int in_list(const char *list, const char *name)
 }
 
 static void random_games(const char *opts, int size, int diagonal, int hex,
-                         int games)
+			 int games)
 {
 	const struct game *g = game_find("tiptoe");
 	struct move *list = malloc(sizeof *list * (size_t)g->max_moves);
@@ -341,8 +341,8 @@ static void random_games(const char *opts, int size, int diagonal, int hex,
 		naive_init(&b, size, diagonal, hex);
 		for (int placed = 0;; placed++) {
 			int p = placed < 4
-			            ? (placed == 1 || placed == 2 ? 2 : 1)
-			            : (placed % 2 ? 2 : 1);
+					? (placed == 1 || placed == 2 ? 2 : 1)
+					: (placed % 2 ? 2 : 1);
 			int n = naive_moves(&b, p, placed, want);
 			listed(g, st, list, got);
 			ck_assert_str_eq(got, want);
@@ -352,13 +352,13 @@ static void random_games(const char *opts, int size, int diagonal, int hex,
 				ck_assert_int_eq(gs.player, 3 - p);
 				struct move mv;
 				ck_assert_int_eq(g->random_move(st, &r, &mv),
-				                 -1);
+						 -1);
 				/* replaying the game gives the same bytes */
 				void *again = new_state(g, opts, 7);
 				for (int i = 0; i < placed; i++)
 					play_text(g, again, seq[i]);
 				ck_assert(memcmp(again, st, g->state_size) ==
-				          0);
+					  0);
 				free(again);
 				break;
 			}
@@ -370,9 +370,9 @@ static void random_games(const char *opts, int size, int diagonal, int hex,
 					char name[8], err[GAME_ERR_MAX];
 					struct move mv;
 					square_name(x, y, name);
-					ck_assert_int_eq(
-					    g->parse(st, name, &mv, err) == 0,
-					    in_list(want, name));
+					ck_assert_int_eq(g->parse(st, name, &mv,
+								  err) == 0,
+							 in_list(want, name));
 				}
 			struct move mv;
 			ck_assert_int_eq(g->random_move(st, &r, &mv), 0);
@@ -417,8 +417,8 @@ END_TEST
 START_TEST(test_transposition_same_bytes)
 {
 	static const char *const orders[2][6] = {
-	    {"d4", "a8", "h8", "d5", "d7", "a7"},
-	    {"d5", "h8", "a8", "d4", "d7", "a7"},
+		{"d4", "a8", "h8", "d5", "d7", "a7"},
+		{"d5", "h8", "a8", "d4", "d7", "a7"},
 	};
 	const struct game *g = game_find("tiptoe");
 	void *st[2];
@@ -447,12 +447,12 @@ START_TEST(test_showboard)
 	s = position("hex size=3", "c3 a5 e1 d3");
 	b = ok(s, "showboard");
 	ck_assert(strstr(b, "\n"
-	                    "       a b c\n"
-	                    " 5    X * * d\n"
-	                    " 4   . . . . e\n"
-	                    " 3  * . O O .\n"
-	                    " 2   . . . .\n"
-	                    " 1    * * X\n"));
+			    "       a b c\n"
+			    " 5    X * * d\n"
+			    " 4   . . . . e\n"
+			    " 3  * . O O .\n"
+			    " 2   . . . .\n"
+			    " 1    * * X\n"));
 	ck_assert(strstr(b, "White (player 1) to place: 5 places, marked *"));
 	session_free(s);
 }

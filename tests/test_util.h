@@ -1,8 +1,8 @@
 /* test_util.h: helpers shared by the Check unit tests.
  *
- * Each tests/test_*.c is its own program: it defines `static Suite *suite(void)`
- * and ends with TEST_MAIN().  The helpers drive the engine in memory through
- * engine_line, exactly as a frontend would through the pipe. */
+ * Each tests/test_*.c is its own program: it defines `static Suite
+ * *suite(void)` and ends with TEST_MAIN().  The helpers drive the engine in
+ * memory through engine_line, exactly as a frontend would through the pipe. */
 #ifndef TEST_UTIL_H
 #define TEST_UTIL_H
 
@@ -95,7 +95,8 @@ static inline struct session *quiet_session(void)
 }
 
 /* Sets up a game state directly through struct game (no engine). */
-static inline void *new_state(const struct game *g, const char *opts, uint64_t seed)
+static inline void *new_state(const struct game *g, const char *opts,
+			      uint64_t seed)
 {
 	char err[GAME_ERR_MAX];
 	void *st = game_new_state(g, opts, seed, err);
@@ -112,14 +113,14 @@ static inline void play_text(const struct game *g, void *st, const char *text)
 	g->play(st, &mv);
 }
 
-#define TEST_MAIN()                                                          \
-	int main(void)                                                       \
-	{                                                                    \
-		SRunner *sr = srunner_create(suite());                       \
-		srunner_run_all(sr, CK_NORMAL);                              \
-		int failed = srunner_ntests_failed(sr);                      \
-		srunner_free(sr);                                            \
-		return failed ? EXIT_FAILURE : EXIT_SUCCESS;                 \
+#define TEST_MAIN()                                                            \
+	int main(void)                                                         \
+	{                                                                      \
+		SRunner *sr = srunner_create(suite());                         \
+		srunner_run_all(sr, CK_NORMAL);                                \
+		int failed = srunner_ntests_failed(sr);                        \
+		srunner_free(sr);                                              \
+		return failed ? EXIT_FAILURE : EXIT_SUCCESS;                   \
 	}
 
 #endif

@@ -11,7 +11,7 @@
  * first, then the mover's score lead after the move (solo: the score), a
  * loss last; ties broken at random. */
 static int greedy(const struct game *g, const void *st, const struct move *list,
-                  int n, void *scratch, struct rng *r)
+		  int n, void *scratch, struct rng *r)
 {
 	int player = g->status(st).player, np = g->players(st);
 	double best = -1e18;
@@ -42,8 +42,8 @@ static int greedy(const struct game *g, const void *st, const struct move *list,
 }
 
 int ai_choose(const struct game *g, const void *st,
-              const struct ai_settings *cfg, struct rng *r, struct move *out,
-              FILE *log)
+	      const struct ai_settings *cfg, struct rng *r, struct move *out,
+	      FILE *log)
 {
 	double start = ai_now_ms();
 	if (g->status(st).phase != GAME_PLAY)

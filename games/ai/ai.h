@@ -22,16 +22,15 @@
 
 struct ai_settings {
 	long movetime; /* milliseconds to think at most */
-	long
-	    playouts; /* a fixed budget instead of the clock; 0: use movetime */
-	int level;    /* 0 random, 1 greedy one-move look-ahead, 2+ search */
+	long playouts; /* a fixed budget instead of the clock; 0: movetime */
+	int level;     /* 0 random, 1 greedy one-move look-ahead, 2+ search */
 };
 
 /* Chooses a move for the player to move in st (a GAME_PLAY state).  Draws
  * all its randomness from r.  Writes search information to log when log is
  * not NULL.  Returns 0, or -1 when the player has no move. */
 int ai_choose(const struct game *g, const void *st,
-              const struct ai_settings *cfg, struct rng *r, struct move *out,
-              FILE *log);
+	      const struct ai_settings *cfg, struct rng *r, struct move *out,
+	      FILE *log);
 
 #endif

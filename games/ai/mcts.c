@@ -102,7 +102,7 @@ static uint32_t alloc_nodes(struct mcts *m, uint32_t n)
 	uint32_t off = m->used & (CHUNK_NODES - 1);
 	if (off && off + n > CHUNK_NODES)
 		m->used +=
-		    CHUNK_NODES - off; /* children never straddle chunks */
+			CHUNK_NODES - off; /* children never straddle chunks */
 	uint32_t c = m->used >> CHUNK_BITS;
 	if (c >= MAX_CHUNKS) {
 		m->mem_full = 1;
@@ -215,8 +215,8 @@ static int decisive(struct mcts *m, const void *st, int mover, int n)
 		g->play(m->st2, &m->list[i]);
 		struct game_status cs = g->status(m->st2);
 		cls[i] = cs.phase != GAME_OVER || cs.player == 0 ? 1
-		         : cs.player == mover                    ? 2
-		                                                 : 0;
+			 : cs.player == mover                    ? 2
+								 : 0;
 		nwin += cls[i] == 2;
 		nsafe += cls[i] == 1;
 		if (g->evaluate) {
@@ -404,7 +404,7 @@ static void scale_explore(struct mcts *m)
 	double mu = m->r1 / m->rn, var = m->r2 / m->rn - mu * mu;
 	if (m->np == 1) /* raw scores: scale like mean() does */
 		var = m->hi > m->lo ? var / ((m->hi - m->lo) * (m->hi - m->lo))
-		                    : 0.25;
+				    : 0.25;
 	double f = 2 * my_sqrt(var > 0 ? var : 0);
 	m->explore = UCT_C * (f < 0.1 ? 0.1 : f > 1 ? 1 : f);
 }
@@ -501,7 +501,7 @@ static void run(struct mcts *m, double until_ms, long until_iters)
 {
 	while (!m->aborted) {
 		if (m->timed ? ai_now_ms() >= until_ms
-		             : m->iters >= until_iters)
+			     : m->iters >= until_iters)
 			break;
 		if (iterate(m) < 0)
 			m->aborted = 1;
@@ -557,8 +557,8 @@ static void print_line(const struct mcts *m, FILE *log, const struct node *best)
 }
 
 int mcts_choose(const struct game *g, const void *st,
-                const struct ai_settings *cfg, struct rng *r, struct move *out,
-                FILE *log, double start_ms)
+		const struct ai_settings *cfg, struct rng *r, struct move *out,
+		FILE *log, double start_ms)
 {
 	tables_init();
 	struct mcts m = {0};
@@ -582,7 +582,7 @@ int mcts_choose(const struct game *g, const void *st,
 	m.list = ai_scratch(AI_LIST, sizeof *m.list * nm);
 	int *value = ai_scratch(AI_VALUES, sizeof *value * nm);
 	struct move *solve_list =
-	    ai_scratch(AI_SOLVE_LIST, sizeof *solve_list * nm);
+		ai_scratch(AI_SOLVE_LIST, sizeof *solve_list * nm);
 	const char *solved = "";
 	long solve_nodes = 0;
 	if (!m.st || !m.cls || !m.prior || !m.list || !value || !solve_list)
@@ -611,10 +611,11 @@ int mcts_choose(const struct game *g, const void *st,
 		double now = ai_now_ms();
 		double until = m.timed ? now + share * (m.deadline - now) : 0;
 		long limit =
-		    m.timed ? LONG_MAX
-		            : (long)(share * (double)budget * (plies + 1)) + 1;
+			m.timed ? LONG_MAX
+				: (long)(share * (double)budget * (plies + 1)) +
+					  1;
 		if (search_solve(g, st, solve_list, n, until, limit, value,
-		                 &solve_nodes)) {
+				 &solve_nodes)) {
 			int best = value[0], bi = 0;
 			for (int i = 1; i < n; i++)
 				if (value[i] > best)
@@ -625,8 +626,8 @@ int mcts_choose(const struct game *g, const void *st,
 				goto report;
 			}
 			solved = best > 0    ? "solved: win"
-			         : best == 0 ? "solved: draw"
-			                     : "solved: loss";
+				 : best == 0 ? "solved: draw"
+					     : "solved: loss";
 			/* a lost game: every move loses, so let the search find
 			 * the one that makes the opponent work hardest */
 			int allowed = 0;
@@ -634,9 +635,9 @@ int mcts_choose(const struct game *g, const void *st,
 			for (int k = 0; k < root->nchild; k++) {
 				for (int i = 0; i < n; i++)
 					if (move_equal(&kids[k].mv,
-					               &solve_list[i]))
+						       &solve_list[i]))
 						kids[k].banned =
-						    value[i] < best;
+							value[i] < best;
 				if (!kids[k].banned)
 					allowed++, last = &kids[k];
 			}
@@ -653,11 +654,11 @@ report:
 		double ms = ai_now_ms() - start_ms;
 		char buf[MOVE_TEXT_MAX];
 		g->format(st, out, buf);
-		fprintf(
-		    log,
-		    "ai: %s after %ld playouts in %.0f ms (%.0f/s), %u nodes",
-		    buf, m.iters, ms, ms > 0 ? m.iters / ms * 1000 : 0.0,
-		    m.used);
+		fprintf(log,
+			"ai: %s after %ld playouts in %.0f ms (%.0f/s), %u "
+			"nodes",
+			buf, m.iters, ms, ms > 0 ? m.iters / ms * 1000 : 0.0,
+			m.used);
 		if (solved[0])
 			fprintf(log, "; %s (%ld nodes)", solved, solve_nodes);
 		const struct node *b = NULL;
@@ -667,10 +668,10 @@ report:
 		if (b && b->visits) {
 			if (m.np == 1)
 				fprintf(log, "; expected score %.2f",
-				        b->sum / b->visits);
+					b->sum / b->visits);
 			else
 				fprintf(log, "; value %.3f",
-				        b->sum / b->visits);
+					b->sum / b->visits);
 			fprintf(log, "; line");
 			print_line(&m, log, b);
 		}

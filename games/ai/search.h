@@ -12,7 +12,6 @@
 
 #include "ai.h"
 
-
 /* Scratch buffers kept for the whole process, one per slot: a search
  * allocates nothing per move once they are big enough (the clock would
  * have to cover large mallocs and frees).  The AI is not re-entrant. */
@@ -42,7 +41,7 @@ int ai_outcome(const struct game *g, const void *st, struct rng *r);
  * has one, else a uniform pick from moves() (list: max_moves scratch).
  * Returns 0, or -1 when there is none. */
 int ai_random_move(const struct game *g, const void *st, struct rng *r,
-                   struct move *list, struct move *mv);
+		   struct move *list, struct move *mv);
 
 /* What each player gets from the finished (or stuck) state st, into rew
  * (players() values).  With two or more players: 1 win, 0.5 draw (for the
@@ -53,8 +52,8 @@ void ai_reward(const struct game *g, const void *st, int np, double *rew);
 
 /* The MCTS player (level 2 and up). */
 int mcts_choose(const struct game *g, const void *st,
-                const struct ai_settings *cfg, struct rng *r, struct move *out,
-                FILE *log, double start_ms);
+		const struct ai_settings *cfg, struct rng *r, struct move *out,
+		FILE *log, double start_ms);
 
 /* Exact solver.  For the GAME_PLAY state st with the n moves list[]:
  * searches the whole rest of the game until node_limit nodes are spent or
@@ -65,7 +64,7 @@ int mcts_choose(const struct game *g, const void *st,
  * final score).  Returns 0 when it ran out of budget or met something it
  * cannot solve (chance, unlisted moves).  *nodes gets the nodes searched. */
 int search_solve(const struct game *g, const void *st, const struct move *list,
-                 int n, double deadline_ms, long node_limit, int *value,
-                 long *nodes);
+		 int n, double deadline_ms, long node_limit, int *value,
+		 long *nodes);
 
 #endif

@@ -88,7 +88,7 @@ static struct tt_entry *tt_find(uint64_t key)
 /* Two slots a bucket: the first keeps the entry nearest the root (the most
  * work saved), the second always takes the newest. */
 static void tt_store(uint64_t key, const int *v, int nv, int flag, int best,
-                     int depth)
+		     int depth)
 {
 	struct tt_entry *b = &tt[key & (((size_t)1 << TT_BITS) - 2)];
 	struct tt_entry *e = &b[1];
@@ -108,7 +108,7 @@ static int out_of_budget(struct solver *s, int d)
 	if (d >= SOLVE_DEPTH || ++s->nodes > s->limit)
 		s->abort = 1;
 	else if ((s->nodes & 15) == 0 && s->deadline > 0 &&
-	         ai_now_ms() >= s->deadline)
+		 ai_now_ms() >= s->deadline)
 		s->abort = 1;
 	return s->abort;
 }
@@ -125,7 +125,7 @@ static unsigned move_slot(const struct move *mv)
  * caused cutoffs most often elsewhere (the history heuristic: in games
  * where a move is a place, a good place stays good). */
 static void order(const struct solver *s, const struct move *list, int *ord,
-                  int n, int first)
+		  int n, int first)
 {
 	int k = 0;
 	uint32_t score[n];
@@ -225,8 +225,8 @@ static void terminal(struct solver *s, const void *st, int *vec)
 	s->g->score(st, pts);
 	if (s->np == 1) {
 		vec[0] = pts[0] < -30000  ? -30000
-		         : pts[0] > 30000 ? 30000
-		                          : pts[0];
+			 : pts[0] > 30000 ? 30000
+					  : pts[0];
 		return;
 	}
 	struct game_status cs = s->g->status(st);
@@ -242,8 +242,8 @@ static void terminal(struct solver *s, const void *st, int *vec)
 		long m = (long)pts[p] - other;
 		m = m < -499 ? -499 : m > 499 ? 499 : m;
 		int result = cs.phase == GAME_OVER && cs.player
-		                 ? 2 * (cs.player == p + 1)
-		                 : pts[p] == top;
+				     ? 2 * (cs.player == p + 1)
+				     : pts[p] == top;
 		vec[p] = result * 1000 + (int)m;
 	}
 }
@@ -302,8 +302,8 @@ static void maxn(struct solver *s, int d, int *vec)
 }
 
 int search_solve(const struct game *g, const void *st, const struct move *list,
-                 int n, double deadline_ms, long node_limit, int *value,
-                 long *nodes)
+		 int n, double deadline_ms, long node_limit, int *value,
+		 long *nodes)
 {
 	struct solver s;
 	memset(&s, 0, sizeof s);

@@ -44,7 +44,7 @@ int ai_outcome(const struct game *g, const void *st, struct rng *r)
 }
 
 int ai_random_move(const struct game *g, const void *st, struct rng *r,
-                   struct move *list, struct move *mv)
+		   struct move *list, struct move *mv)
 {
 	if (g->random_move)
 		return g->random_move(st, r, mv);
@@ -86,7 +86,6 @@ void ai_reward(const struct game *g, const void *st, int np, double *rew)
 		double m = (double)pts[p] - (double)other;
 		double squash = m / (m < 0 ? MARGIN_HALF - m : MARGIN_HALF + m);
 		rew[p] = (1.0 - MARGIN_WEIGHT) * result +
-		         MARGIN_WEIGHT * 0.5 * (1.0 + squash);
+			 MARGIN_WEIGHT * 0.5 * (1.0 + squash);
 	}
 }
-
