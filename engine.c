@@ -35,6 +35,7 @@ struct session {
 	struct move *moves; /* scratch list of game->max_moves moves */
 	struct rng rng;     /* the engine's own choices: AI, roll */
 	int rng_fixed;      /* `set seed` was given: newgame keeps rng */
+	int from_position;  /* newgame gave a position: history writes it */
 	struct ai_settings ai;
 	FILE *log;
 };
@@ -165,8 +166,18 @@ static int read_player(struct session *s, const char *arg, int *player,
 	}
 	char c[40];
 	game_clean(arg, c, sizeof c);
-	return fail(out, "no player %s: players are 1 to %d%s", c, n,
-		    n == 2 ? " (or b and w)" : "");
+	const char *marks = s->game->marks, *m;
+	char up = arg[0] >= 'a' && arg[0] <= 'z' ? (char)(arg[0] - 32) : arg[0];
+	if (marks && up && !arg[1] && (m = strchr(marks, up)) && m - marks < n)
+		return fail(out,
+			    "no player %s: the board's %c is player %d; write "
+			    "%d%s",
+			    c, *m, (int)(m - marks) + 1, (int)(m - marks) + 1,
+			    n == 2 ? (m == marks ? " (or b)" : " (or w)") : "");
+	if (n == 1)
+		return fail(out, "no player %s: the only player is 1", c);
+	return fail(out, "no player %s: players are 1 %s %d%s", c,
+		    n == 2 ? "and" : "to", n, n == 2 ? " (or b and w)" : "");
 }
 
 /* The game must wait for a move (of `who`, when given). */
@@ -244,6 +255,20 @@ static int cmd_list_games(struct session *s, int argc, char **argv,
 	return 0;
 }
 
+/* Whether a newgame read a key that only `position` writes: history must
+ * then write the position it started from, not the set-up options. */
+static int from_position(const struct game *g, const struct game_options *o)
+{
+	for (int i = 0; i < o->n; i++) {
+		const struct game_option_spec *spec = g->options;
+		while (spec && spec->key && strcmp(spec->key, o->v[i].key))
+			spec++;
+		if (strcmp(o->v[i].key, "seed") && (!spec || !spec->key))
+			return 1;
+	}
+	return 0;
+}
+
 /* newgame NAME [key=value ...]: reads the options, lets the game check them,
  * and only then replaces the current game. */
 static int cmd_newgame(struct session *s, int argc, char **argv,
@@ -256,38 +281,21 @@ static int cmd_newgame(struct session *s, int argc, char **argv,
 		return fail(out, "unknown game %s (list_games lists them)", c);
 	}
 	struct game_options opt = {0};
+	char err[GAME_ERR_MAX];
+	if (game_options_read(argv + 1, argc - 1, &opt, err) < 0)
+		return fail(out, "%s", err);
 	uint64_t seed = 0;
 	int have_seed = 0;
-	for (int i = 1; i < argc; i++) {
-		char *key = argv[i], *eq = strchr(key, '=');
-		if (eq)
-			*eq = '\0';
-		const char *value = eq ? eq + 1 : "";
-		game_clean(key, c, sizeof c);
-		if (!*key ||
-		    strspn(key, "abcdefghijklmnopqrstuvwxyz0123456789_") !=
-			    strlen(key))
-			return fail(out,
-				    "bad option %s: write key=value or a bare "
-				    "key",
-				    c);
-		for (int j = 0; j < opt.n; j++)
-			if (!strcmp(opt.v[j].key, key))
-				return fail(out, "option %s given twice", c);
-		if (!strcmp(key, "seed")) {
-			long long v;
-			if (read_number(value, 0, INT64_MAX, &v) < 0)
-				return fail(
-					out,
-					"seed must be a number from 0 to %lld",
-					(long long)INT64_MAX);
-			seed = (uint64_t)v;
-			have_seed = 1;
-		}
-		if (opt.n == GAME_MAX_OPTIONS)
-			return fail(out, "too many options (at most %d)",
-				    GAME_MAX_OPTIONS);
-		opt.v[opt.n++] = (struct game_option){key, value, 0};
+	for (int i = 0; i < opt.n; i++) {
+		if (strcmp(opt.v[i].key, "seed"))
+			continue;
+		long long v;
+		if (read_number(opt.v[i].value, 0, INT64_MAX, &v) < 0)
+			return fail(out, "seed must be a number from 0 to %lld",
+				    (long long)INT64_MAX);
+		seed = (uint64_t)v;
+		have_seed = 1;
+		opt.v[i].used = 1;
 	}
 	if (!have_seed) {
 		struct timespec ts;
@@ -298,14 +306,10 @@ static int cmd_newgame(struct session *s, int argc, char **argv,
 				     (uint64_t)getpid());
 		seed = rng_next(&r) >> 1; /* fits the seed= range */
 	}
-	for (int i = 0; i < opt.n; i++)
-		if (!strcmp(opt.v[i].key, "seed"))
-			opt.v[i].used = 1;
 
 	unsigned char *st = malloc(g->state_size);
 	if (!st)
 		return fail(out, "out of memory");
-	char err[GAME_ERR_MAX];
 	if (game_setup(g, st, &opt, seed, err) < 0) {
 		free(st);
 		return fail(out, "%s", err);
@@ -321,6 +325,7 @@ static int cmd_newgame(struct session *s, int argc, char **argv,
 	s->moves = xrealloc(s->moves, sizeof *s->moves * (size_t)g->max_moves);
 	text_clear(&s->hist);
 	s->seed = seed;
+	s->from_position = g->position && g->options && from_position(g, &opt);
 	reseed(s);
 	return 0;
 }
@@ -429,13 +434,7 @@ static int cmd_roll(struct session *s, int argc, char **argv, struct text *out)
 	double probs[GAME_MAX_CHANCE];
 	int n = s->game->chance(top(s), values, probs), value = values[0];
 	if (argc == 0) {
-		double u = rng_unit(&s->rng);
-		for (int i = 0; i < n; i++) {
-			value = values[i];
-			if (u < probs[i])
-				break;
-			u -= probs[i];
-		}
+		value = game_chance_pick(s->game, top(s), &s->rng);
 	} else {
 		long long v = -1;
 		int ok = 0;
@@ -496,7 +495,10 @@ static int cmd_history(struct session *s, int argc, char **argv,
 		    (unsigned long long)s->seed);
 	struct text opts;
 	text_init(&opts);
-	s->game->describe(s->states, &opts);
+	if (s->from_position)
+		s->game->position(s->states, &opts);
+	else
+		s->game->describe(s->states, &opts);
 	if (opts.len)
 		text_printf(out, " %s", opts.s);
 	text_free(&opts);
@@ -510,9 +512,47 @@ static int cmd_geometry(struct session *s, int argc, char **argv,
 {
 	(void)argc, (void)argv;
 	if (!s->game->geometry)
-		return fail(out, "%s has no geometry to give", s->game->name);
+		return fail(out, "%s has no geometry yet", s->game->name);
 	text_putc(out, '\n');
 	s->game->geometry(top(s), out);
+	return 0;
+}
+
+/* position: the current state as one line that newgame restores. */
+static int cmd_position(struct session *s, int argc, char **argv,
+			struct text *out)
+{
+	(void)argc, (void)argv;
+	if (!s->game->position)
+		return fail(out, "%s has no position yet", s->game->name);
+	text_printf(out, "%s ", s->game->name);
+	s->game->position(top(s), out);
+	return 0;
+}
+
+/* list_options NAME: the newgame options of game NAME, one a line, in the
+ * form of list_settings.  Fails for an unknown game. */
+static int cmd_list_options(struct session *s, int argc, char **argv,
+			    struct text *out)
+{
+	(void)s, (void)argc;
+	const struct game *g = game_find(argv[0]);
+	if (!g) {
+		char c[64];
+		game_clean(argv[0], c, sizeof c);
+		return fail(out, "unknown game %s (list_games lists them)", c);
+	}
+	static const char *const types[] = {"int", "bool", "enum", "string"};
+	text_printf(out, "seed type int min 0 max %lld", (long long)INT64_MAX);
+	for (const struct game_option_spec *o = g->options; o && o->key; o++) {
+		text_printf(out, "\n%s type %s", o->key, types[o->type]);
+		if (o->def)
+			text_printf(out, " default %s", o->def);
+		if (o->type == OPT_INT)
+			text_printf(out, " min %ld max %ld", o->min, o->max);
+		if (o->type == OPT_ENUM)
+			text_printf(out, " values %s", o->values);
+	}
 	return 0;
 }
 
@@ -599,6 +639,10 @@ static const struct command commands[] = {
 	{"history", cmd_history, 0, 0, 1, "",
 	 "the game as commands that rebuild it"},
 	{"geometry", cmd_geometry, 0, 0, 1, "", "the board's shape, for GUIs"},
+	{"position", cmd_position, 0, 0, 1, "",
+	 "the state as one line that newgame restores"},
+	{"list_options", cmd_list_options, 1, 1, 0, "NAME",
+	 "the newgame options of a game, with ranges"},
 	{"set", cmd_set, 2, 2, 0, "NAME VALUE", "change a setting"},
 	{"list_settings", cmd_list_settings, 0, 0, 0, "",
 	 "the settings, with ranges"},
@@ -693,6 +737,26 @@ static void put_body(struct text *out, const char *body, size_t len)
 	}
 }
 
+/* Refuses a command name, pointing at the right one when only its case is
+ * wrong (command names are lowercase, as in GTP). */
+static void unknown_command(const char *name, struct text *out)
+{
+	char c[40], low[40];
+	game_clean(name, c, sizeof c);
+	size_t i = 0;
+	for (; name[i] && i + 1 < sizeof low; i++)
+		low[i] = name[i] >= 'A' && name[i] <= 'Z' ? (char)(name[i] + 32)
+							  : name[i];
+	low[i] = '\0';
+	if (!name[i] && strcmp(low, name) && find_command(low))
+		fail(out,
+		     "unknown command %s: command names are lowercase, "
+		     "write %s",
+		     c, low);
+	else
+		fail(out, "unknown command %s (help lists them)", c);
+}
+
 int engine_line(struct session *s, const char *raw, size_t len, int too_long,
 		struct text *out)
 {
@@ -754,9 +818,7 @@ int engine_line(struct session *s, const char *raw, size_t len, int too_long,
 	} else if (first == argc) {
 		fail(&body, "missing command after the id");
 	} else if (!(c = find_command(argv[first]))) {
-		char name[40];
-		game_clean(argv[first], name, sizeof name);
-		fail(&body, "unknown command %s (help lists them)", name);
+		unknown_command(argv[first], &body);
 	} else {
 		int nargs = argc - first - 1;
 		if (extra || nargs < c->min_args || nargs > c->max_args) {

@@ -2,9 +2,19 @@
 #include "game.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+int game_fail(char *err, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, GAME_ERR_MAX, fmt, ap);
+	va_end(ap);
+	return -1;
+}
 
 static struct game_option *find(struct game_options *o, const char *key)
 {
@@ -59,6 +69,26 @@ const char *opt_str(struct game_options *o, const char *key)
 	return p ? p->value : NULL;
 }
 
+/* Refuses an option the game does not read, saying what it does read. */
+static int unknown_option(const struct game *g, const void *st, const char *key,
+			  char *err)
+{
+	char k[64], known[160] = "";
+	game_clean(key, k, sizeof k);
+	if (!strcmp(key, "players"))
+		return game_fail(err,
+				 "%s is a game for %d players: it has no "
+				 "players option",
+				 g->name, g->players(st));
+	size_t n = 0;
+	for (const struct game_option_spec *o = g->options;
+	     o && o->key && n < sizeof known; o++)
+		n += (size_t)snprintf(known + n, sizeof known - n, " %s",
+				      o->key);
+	return game_fail(err, "unknown option %s for %s (its options:%s seed)",
+			 k, g->name, known);
+}
+
 int game_setup(const struct game *g, void *st, struct game_options *o,
 	       uint64_t seed, char *err)
 {
@@ -66,44 +96,83 @@ int game_setup(const struct game *g, void *st, struct game_options *o,
 	err[0] = '\0';
 	if (g->init(st, o, seed, err) < 0) {
 		if (!err[0])
-			snprintf(err, GAME_ERR_MAX, "bad options for %s",
-				 g->name);
+			game_fail(err, "bad options for %s", g->name);
 		return -1;
 	}
 	for (int i = 0; i < o->n; i++)
-		if (!o->v[i].used) {
-			char key[64];
-			game_clean(o->v[i].key, key, sizeof key);
-			snprintf(err, GAME_ERR_MAX, "unknown option %s for %s",
-				 key, g->name);
-			return -1;
-		}
+		if (!o->v[i].used)
+			return unknown_option(g, st, o->v[i].key, err);
 	return 0;
+}
+
+int game_options_read(char **words, int n, struct game_options *o, char *err)
+{
+	o->n = 0;
+	for (int i = 0; i < n; i++) {
+		char c[64], *key = words[i], *eq = strchr(key, '=');
+		game_clean(key, c, sizeof c);
+		/* "first = 1" and "first= 1": the person put spaces around = */
+		if (key == eq || (eq && !eq[1] && i + 1 < n) ||
+		    (i + 1 < n && words[i + 1][0] == '='))
+			return game_fail(err,
+					 "bad option %s: write key=value with "
+					 "no spaces around =",
+					 c);
+		if (eq)
+			*eq = '\0';
+		if (strspn(key, "abcdefghijklmnopqrstuvwxyz0123456789_") !=
+		    strlen(key))
+			return game_fail(err,
+					 "bad option %s: write key=value or a "
+					 "bare key (letters, digits and _)",
+					 c);
+		for (int j = 0; j < o->n; j++)
+			if (!strcmp(o->v[j].key, key))
+				return game_fail(err, "option %s given twice",
+						 key);
+		if (o->n == GAME_MAX_OPTIONS)
+			return game_fail(err, "too many options (at most %d)",
+					 GAME_MAX_OPTIONS);
+		o->v[o->n++] = (struct game_option){key, eq ? eq + 1 : "", 0};
+	}
+	return 0;
+}
+
+int game_chance_pick(const struct game *g, const void *st, struct rng *r)
+{
+	int values[GAME_MAX_CHANCE];
+	double probs[GAME_MAX_CHANCE];
+	int n = g->chance(st, values, probs);
+	if (n <= 0)
+		return 0;
+	double u = rng_unit(r);
+	for (int i = 0; i < n - 1; i++) {
+		if (u < probs[i])
+			return values[i];
+		u -= probs[i];
+	}
+	return values[n - 1];
 }
 
 void *game_new_state(const struct game *g, const char *opts, uint64_t seed,
 		     char *err)
 {
 	struct game_options o = {0};
-	char *buf = strdup(opts);
+	char *buf = strdup(opts), *words[GAME_MAX_OPTIONS + 1], *save;
 	void *st = calloc(1, g->state_size);
+	int n = 0;
 	if (!buf || !st) {
-		snprintf(err, GAME_ERR_MAX, "out of memory");
+		game_fail(err, "out of memory");
 		goto fail;
 	}
-	char *save;
 	for (char *p = strtok_r(buf, " ", &save); p;
-	     p = strtok_r(NULL, " ", &save)) {
-		if (o.n == GAME_MAX_OPTIONS) {
-			snprintf(err, GAME_ERR_MAX, "too many options");
-			goto fail;
-		}
-		char *eq = strchr(p, '=');
-		if (eq)
-			*eq = '\0';
-		o.v[o.n++] = (struct game_option){p, eq ? eq + 1 : "",
-						  !strcmp(p, "seed")};
-	}
+	     p = strtok_r(NULL, " ", &save))
+		if (n <= GAME_MAX_OPTIONS)
+			words[n++] = p;
+	if (game_options_read(words, n, &o, err) < 0)
+		goto fail;
+	for (int i = 0; i < o.n; i++)
+		o.v[i].used = !strcmp(o.v[i].key, "seed");
 	if (game_setup(g, st, &o, seed, err) == 0) {
 		free(buf);
 		return st;

@@ -75,12 +75,35 @@ struct game_options {
 	struct game_option v[GAME_MAX_OPTIONS];
 };
 
+/* One newgame option as list_options shows it to a GUI, which builds its
+ * new-game dialog from these alone.  The table is what a person may set;
+ * keys that only `position` writes (a board in mid-game, whose turn it is)
+ * are read by init like any other key but are not listed.  `seed` is every
+ * game's and is listed by the engine, not here. */
+enum opt_type { OPT_INT, OPT_BOOL, OPT_ENUM, OPT_STRING };
+
+struct game_option_spec {
+	const char *key;
+	enum opt_type type;
+	const char *def;    /* the default as written, NULL: none (first=) */
+	long min, max;      /* OPT_INT: the widest range any set-up allows */
+	const char *values; /* OPT_ENUM: the values, space-separated */
+};
+
 struct game {
 	const char *name;    /* protocol name, lowercase: "checkertoe" */
 	const char *title;   /* the game's published name */
 	const char *summary; /* one line for list_games: players, options */
 	size_t state_size;   /* bytes of the flat state */
 	int max_moves;       /* no state has more legal moves than this */
+	/* newgame's options for list_options, ended by an entry whose key is
+	 * NULL; init must accept each with its default and its whole range
+	 * (tests/test_properties.c checks that it does) */
+	const struct game_option_spec *options;
+	/* the letters show() draws players 1, 2, ... with ("XO"), so that a
+	 * person who types one where a player number goes is told which
+	 * number it is; NULL when the board shows no player marks */
+	const char *marks;
 
 	/* Sets up a new game in `st` (state_size zeroed bytes) from the options
 	 * and the seed of its random set-up.  Returns 0, or -1 with the reason
@@ -93,6 +116,20 @@ struct game {
 	 * with any seed: every option explicit, random set-ups written out
 	 * ("first=2", "board=...").  Space-separated, no leading space. */
 	void (*describe)(const void *st, struct text *out);
+
+	/* Writes the whole state, set-up and play, as key=value options that
+	 * init reads back (the `position` command, like a chess FEN): every
+	 * option of the set-up, and every fact the rules still use (contents,
+	 * pieces in hand, the phase, whose turn, counts, a previous move the
+	 * rules refer to).  init given exactly these keys, with any seed, must
+	 * build a state that answers like this one: status, moves in the same
+	 * order, score, show and geometry, and the same answers to every later
+	 * play and roll.  No seed=; values use only [a-z0-9.,:/_-].  init
+	 * refuses position values that break an invariant (counts, ranges, a
+	 * phase that disagrees with the counts, two things on one cell) with
+	 * the reason; a position need not be reachable in play.  Space-
+	 * separated, no leading space. */
+	void (*position)(const void *st, struct text *out);
 
 	/* Number of players (seats), 1..GAME_MAX_PLAYERS. */
 	int (*players)(const void *st);
@@ -136,24 +173,52 @@ struct game {
 	 * in '\n'. */
 	void (*show)(const void *st, struct text *out);
 
+	/* The board's shape for a GUI (the `geometry` command), several lines
+	 * each ending in '\n': first the lines every game shares, in this
+	 * order: `cell NAME X Y` for every cell a move can name, `point NAME X
+	 * Y` for every lattice point a move can name, `word W` for every move
+	 * that names no cell (pass, drop), `sep C` for every character that
+	 * joins names in a move; then the game's own lines.  Coordinates: x to
+	 * the right, y upwards, one unit a square; square cell (column c, row
+	 * r), counted from 0, is centred at (c, r); hex cell (q, r) at
+	 * (q + r/2, r * sqrt(3)/2).  See protocol.md, "geometry". */
+	void (*geometry)(const void *st, struct text *out);
+
 	/* Optional (may be NULL). */
 
-	/* A random legal move of the player to move, cheaply: a playout policy
-	 * for the AI.  Required when moves() can be empty in a GAME_PLAY
-	 * state.  Returns 0, or -1 when there is no move. */
+	/* A random legal move of the player to move, cheaply.  Required when
+	 * moves() can be empty in a GAME_PLAY state.  Returns 0, or -1 when
+	 * there is no move. */
 	int (*random_move)(const void *st, struct rng *r, struct move *mv);
+
+	/* Plays st on with the game's playout policy (random moves, or random
+	 * moves guided by cheap knowledge of the game; dice rolled by their
+	 * odds, all from r) until the game is over or max_plies moves have
+	 * been played.  Returns the moves played.  What a search's own loop of
+	 * status/random_move/play would do, at the speed of the game's own
+	 * loop over its own representation.  NULL: the search loops. */
+	int (*playout)(void *st, struct rng *r, int max_plies);
 
 	/* A heuristic value of an unfinished state for each player, each in
 	 * [0, 1] (1 = surely wins), for searches that stop early. */
 	void (*evaluate)(const void *st, double *value);
 
-	/* Machine-readable geometry for a GUI (the `geometry` command). */
-	void (*geometry)(const void *st, struct text *out);
+	/* A 64-bit key for transposition tables and opening books: states with
+	 * equal keys must play alike (same mover, same value for every player).
+	 * A game with symmetries (the square boards' 8) returns the same key
+	 * for every image of a state under them, so that a solver searches each
+	 * class once.  NULL: the state's bytes are hashed. */
+	uint64_t (*key)(const void *st);
 };
 
 /* The registered games, in list_games order, NULL-terminated. */
 extern const struct game *const game_table[];
 const struct game *game_find(const char *name);
+
+/* Writes a reason into err (GAME_ERR_MAX bytes) and returns -1: the one
+ * way a game refuses, `return game_fail(err, "...", ...);`. */
+int game_fail(char *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* Option helpers for init.  Each marks the key used when present and
  * returns 0, or -1 with a reason in err (GAME_ERR_MAX bytes). */
@@ -171,6 +236,16 @@ const char *opt_str(struct game_options *o, const char *key);
  * with the reason in err. */
 int game_setup(const struct game *g, void *st, struct game_options *o,
 	       uint64_t seed, char *err);
+
+/* Reads the key=value words of a newgame (words[0..n-1], which it cuts at
+ * '=') into o; a bare word has value "".  Refuses, with a reason that says
+ * what to write instead, a word that is no key, a key given twice and too
+ * many options.  Returns 0, or -1 with the reason in err. */
+int game_options_read(char **words, int n, struct game_options *o, char *err);
+
+/* A chance outcome of the GAME_ROLL state st, drawn from r by its odds:
+ * the one way both `roll` and the search sample dice. */
+int game_chance_pick(const struct game *g, const void *st, struct rng *r);
 
 /* A new state (malloc'd) of g from options written as in newgame
  * ("size=6 float"; a seed= there is accepted and ignored: `seed` rules).

@@ -70,7 +70,8 @@ static double playout_speed(const struct game *g, const void *st, double ms)
 				if (s.phase == GAME_OVER)
 					break;
 				if (s.phase == GAME_ROLL) {
-					g->roll(work, ai_outcome(g, work, &r));
+					g->roll(work,
+						game_chance_pick(g, work, &r));
 					continue;
 				}
 				struct move mv;
@@ -111,7 +112,7 @@ static double arena_game(const struct game *g, uint64_t seed, int seat, int opp,
 			break;
 		}
 		if (s.phase == GAME_ROLL) {
-			g->roll(st, ai_outcome(g, st, &r));
+			g->roll(st, game_chance_pick(g, st, &r));
 			continue;
 		}
 		struct move mv;
@@ -231,7 +232,7 @@ int main(int argc, char **argv)
 		rng_seed(&r, 1);
 		if (g->status(st).phase ==
 		    GAME_ROLL) /* a game that opens with dice */
-			g->roll(st, ai_outcome(g, st, &r));
+			g->roll(st, game_chance_pick(g, st, &r));
 		struct move mv;
 		double t0 = cpu_ms();
 		int ok = g->status(st).phase == GAME_PLAY &&

@@ -79,7 +79,7 @@ static int walk_step(const struct game *g, void *st, struct rng *r,
 	if (s.phase == GAME_OVER)
 		return -1;
 	if (s.phase == GAME_ROLL) {
-		g->roll(st, ai_outcome(g, st, r));
+		g->roll(st, game_chance_pick(g, st, r));
 		return 0;
 	}
 	struct move mv;

@@ -28,8 +28,9 @@ START_TEST(test_start)
 			 "a1 b1 c1 d1 e1 a2 b2 c2 d2 e2 a3 b3 c3 d3 "
 			 "e3 a4 b4 c4 d4 e4 a5 b5 c5 d5 e5");
 	ck_assert_str_eq(ok(s, "score"), "0 0");
-	ck_assert(strstr(bad(s, "newgame checkertoe players=3"),
-			 "unknown option"));
+	ck_assert_str_eq(bad(s, "newgame checkertoe players=3"),
+			 "checkertoe is a game for 2 players: it has no "
+			 "players option\n\n");
 	/* without first=, the seed decides, and both players get to start */
 	int starts[3] = {0};
 	char cmd[64];

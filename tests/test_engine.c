@@ -131,6 +131,12 @@ START_TEST(test_newgame_errors_keep_game)
 			 "unknown game nosuchgame"));
 	ck_assert(strstr(bad(s, "newgame checkertoe colour=red"),
 			 "unknown option colour"));
+	ck_assert_str_eq(bad(s, "newgame checkertoe first = 1"),
+			 "bad option first: write key=value with no spaces "
+			 "around =\n\n");
+	ck_assert_str_eq(bad(s, "Play c3"),
+			 "unknown command Play: command names are lowercase, "
+			 "write play\n\n");
 	ck_assert(strstr(bad(s, "newgame checkertoe first=3"), "first"));
 	ck_assert(strstr(bad(s, "newgame checkertoe first=x"), "first"));
 	ck_assert(strstr(bad(s, "newgame checkertoe seed=-1"), "seed"));

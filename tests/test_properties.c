@@ -17,6 +17,12 @@
  *   - at steps 1, 2, 4, 8, ... and at the end, `history` replayed into a fresh
  *     session gives the same answers, and replayed directly gives the same
  *     state bytes (the sampled steps keep the cost linear in the length);
+ *   - `position` fed to a fresh engine (newgame NAME key=value ...) gives
+ *     the same position, status, moves, score, showboard and geometry, and
+ *     the same hint after the same `set seed`; at the sampled steps that
+ *     twin then follows every later play and roll and must keep agreeing;
+ *   - `geometry` starts with the lines every game shares (cell, point, word,
+ *     sep), and every listed move is names of those joined by seps;
  *   - the game ends within its documented number of steps (plays + rolls);
  *   - at the end, status and score agree: a winner has the strictly highest
  *     score, `over draw` means a tie for first.
@@ -140,7 +146,7 @@ static char *xstrdup(const char *s)
  * failure comes with the commands that reproduce it. */
 struct ctx {
 	const struct run *r;
-	int game, step;
+	int game, step, level;
 	struct session *s;
 };
 static struct ctx cx;
@@ -292,6 +298,181 @@ static int parse_checked(const struct game *g, const void *st, const char *text,
 	return r;
 }
 
+/* ---- position and geometry ---- */
+
+/* The names a move may be made of, read from geometry's shared lines. */
+struct names {
+	char **v;
+	int n;
+	char seps[16];
+};
+
+static void names_free(struct names *nm)
+{
+	for (int i = 0; i < nm->n; i++)
+		free(nm->v[i]);
+	free(nm->v);
+	nm->v = NULL;
+	nm->n = 0;
+}
+
+/* Checks the shared lines at the top of geometry (in the order cell, point,
+ * word, sep, each with its fields) and collects the names and separators. */
+static void geometry_names(const char *geo, struct names *nm)
+{
+	static const char *const kinds[] = {"cell", "point", "word", "sep"};
+	char *copy = xstrdup(geo), *save = NULL;
+	int order = 0, cap = 0;
+	nm->n = 0;
+	nm->v = NULL;
+	memset(nm->seps, 0, sizeof nm->seps);
+	for (char *line = strtok_r(copy, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char kind[16], name[MOVE_TEXT_MAX], rest[8];
+		double x, y;
+		int k = 0, fields = sscanf(line, "%15s %1023s", kind, name);
+		while (k < 4 && (fields < 1 || strcmp(kind, kinds[k])))
+			k++;
+		if (k == 4)
+			break; /* the game's own lines follow */
+		CHECK(k >= order, "geometry: '%s' after the %s lines", line,
+		      kinds[order]);
+		order = k;
+		CHECK(fields == 2, "geometry: '%s' has no name", line);
+		if (k < 2)
+			CHECK(sscanf(line, "%*s %*s %lf %lf %7s", &x, &y,
+				     rest) == 2,
+			      "geometry: '%s' is not '%s NAME X Y'", line,
+			      kinds[k]);
+		else
+			CHECK(sscanf(line, "%*s %*s %7s", rest) < 1,
+			      "geometry: '%s' has more than a name", line);
+		if (k == 3) {
+			CHECK(strlen(name) == 1 && strlen(nm->seps) < 15,
+			      "geometry: bad '%s'", line);
+			strcat(nm->seps, name);
+			continue;
+		}
+		for (int i = 0; i < nm->n; i++)
+			CHECK(strcmp(nm->v[i], name), "geometry names %s twice",
+			      name);
+		if (nm->n == cap) {
+			cap = cap ? 2 * cap : 64;
+			nm->v = realloc(nm->v, sizeof *nm->v * (size_t)cap);
+			ck_assert(nm->v != NULL);
+		}
+		nm->v[nm->n++] = xstrdup(name);
+	}
+	free(copy);
+}
+
+/* Every move of the list (space-separated) is names of geometry joined by
+ * its separators. */
+static void moves_in_geometry(const char *moves, const struct names *nm)
+{
+	char *copy = xstrdup(moves), *save = NULL;
+	char delim[24] = " ";
+	strcat(delim, nm->seps);
+	for (char *w = strtok_r(copy, delim, &save); w;
+	     w = strtok_r(NULL, delim, &save)) {
+		int found = 0;
+		for (int i = 0; i < nm->n && !found; i++)
+			found = !strcmp(nm->v[i], w);
+		CHECK(found,
+		      "a move names %s, which geometry does not list "
+		      "(moves: %.200s)",
+		      w, moves);
+	}
+	free(copy);
+}
+
+/* The twin: a session started from `position`, and its agreement with the
+ * session it was taken from. */
+static struct session *twin_from(struct session *s, const struct game *g)
+{
+	char *pos = ask(s, "position");
+	CHECK(!strncmp(pos, g->name, strlen(g->name)) &&
+		      pos[strlen(g->name)] == ' ' && !strchr(pos, '\n') &&
+		      !strstr(pos, "seed="),
+	      "position '%s' is not one line 'NAME key=value ...'", pos);
+	for (const char *p = pos; *p; p++)
+		CHECK((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+			      strchr(" .,:/_-=", *p),
+		      "position '%s' has the byte 0x%02x", pos,
+		      (unsigned char)*p);
+	struct session *t = quiet_session();
+	char *line = malloc(strlen(pos) + 32);
+	sprintf(line, "newgame %s seed=1", pos);
+	const char *r = send_line(t, line);
+	CHECK(r[0] == '=', "'%s' refused: %s", line, r);
+	char *again = ask(t, "position");
+	CHECK(!strcmp(pos, again), "position read back writes another:\n%s\n%s",
+	      pos, again);
+	free(again), free(line), free(pos);
+	return t;
+}
+
+static void twin_same(struct session *s, struct session *t, const char *what)
+{
+	struct snap a, b;
+	snap_take(s, &a);
+	snap_take(t, &b);
+	snap_same(&a, &b, what);
+	snap_free(&a);
+	snap_free(&b);
+	char *ga = ask(s, "geometry"), *gb = ask(t, "geometry");
+	CHECK(!strcmp(ga, gb), "%s: geometry differs:\n%s\n--\n%s", what, ga,
+	      gb);
+	char *pa = ask(s, "position"), *pb = ask(t, "position");
+	CHECK(!strcmp(pa, pb), "%s: position differs:\n%s\n%s", what, pa, pb);
+	free(ga), free(gb), free(pa), free(pb);
+}
+
+/* At a state where a move is due: the same hint after the same seed (with
+ * set playouts, the search depends on nothing else). */
+static void twin_hint(struct session *s, struct session *t, struct rng *r)
+{
+	char line[64];
+	snprintf(line, sizeof line, "set level %d", cx.level);
+	free(ask(t, line));
+	free(ask(t, "set playouts 8"));
+	snprintf(line, sizeof line, "set seed %u", rng_below(r, 1000000));
+	free(ask(s, line));
+	free(ask(t, line));
+	const char *lv = send_line(s, "hint");
+	char *h1 = xstrdup(lv);
+	const char *h2 = send_line(t, "hint");
+	CHECK(!strcmp(h1, h2), "hint differs after position: %s / %s", h1, h2);
+	free(h1);
+}
+
+/* The checks at one step: geometry's shared lines cover the moves, and a
+ * fresh engine started from the position agrees.  Returns that twin when
+ * it should follow the rest of the game, else frees it. */
+static struct session *position_step(struct session *s, const struct game *g,
+				     struct rng *r, int follow)
+{
+	if (!g->position || !g->geometry)
+		return NULL; /* checked in test_table_sane */
+	char *geo = ask(s, "geometry"), *moves = ask(s, "moves");
+	struct names nm;
+	geometry_names(geo, &nm);
+	moves_in_geometry(moves, &nm);
+	names_free(&nm);
+	free(geo), free(moves);
+	struct session *t = twin_from(s, g);
+	twin_same(s, t, "a fresh engine from position");
+	char *st = ask(s, "status");
+	if (!strncmp(st, "play", 4))
+		twin_hint(s, t, r);
+	free(st);
+	if (!follow) {
+		session_free(t);
+		return NULL;
+	}
+	return t;
+}
+
 /* ---- random text ---- */
 
 static const char alphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789-=.,:+";
@@ -422,6 +603,9 @@ static void replay_check(struct session *s, const struct game *g,
 
 /* ---- one random game ---- */
 
+/* The play or roll line a step sent, for the twin to follow. */
+static char last_line[MOVE_TEXT_MAX + 32];
+
 static int listed_value(const int *values, int n, int v)
 {
 	for (int i = 0; i < n; i++)
@@ -507,6 +691,7 @@ static void do_roll(struct session *s, const struct game *g, void *own,
 	snap_free(&before);
 	snprintf(line, sizeof line, "roll %d", value);
 	free(ask(s, line));
+	snprintf(last_line, sizeof last_line, "%s", line);
 	g->roll(own, value);
 }
 
@@ -646,6 +831,7 @@ static void do_play(struct session *s, const struct game *g, void *own,
 	snap_free(&after);
 	snap_free(&before);
 	free(ask(s, line));
+	snprintf(last_line, sizeof last_line, "%s", line);
 	g->play(own, &mv);
 
 	for (int i = 0; i < n; i++)
@@ -700,7 +886,7 @@ static void play_one(const struct run *run, int game, struct tally *t,
 	struct rng r;
 	rng_seed(&r, seed ^ 0x9e3779b97f4a7c15ULL);
 	struct session *s = quiet_session();
-	cx = (struct ctx){run, game, 0, NULL};
+	cx = (struct ctx){run, game, 0, game % 3, NULL};
 	char line[512], err[GAME_ERR_MAX];
 	snprintf(line, sizeof line, "set seed %llu", (unsigned long long)seed);
 	free(ask(s, line));
@@ -748,6 +934,7 @@ static void play_one(const struct run *run, int game, struct tally *t,
 	int np = g->players(own);
 	struct move *list = malloc(sizeof *list * (size_t)g->max_moves);
 	int step = 0, next_sample = 1, claims = -1;
+	struct session *follower = NULL;
 	for (;; step++) {
 		cx.step = step;
 		struct game_status st = g->status(own);
@@ -770,9 +957,16 @@ static void play_one(const struct run *run, int game, struct tally *t,
 		      board);
 		free(ebd);
 		free(board);
+		if (follower)
+			twin_same(s, follower, "a twin from position, later");
 		if (step == next_sample) {
 			replay_check(s, g, own);
 			next_sample *= 2;
+			if (follower)
+				session_free(follower);
+			follower = position_step(s, g, &r, 1);
+		} else if (step % 7 == 3) {
+			position_step(s, g, &r, 0);
 		}
 		if (v->flags & WINLOSS && st.phase != GAME_OVER) {
 			int pts[GAME_MAX_PLAYERS];
@@ -801,9 +995,19 @@ static void play_one(const struct run *run, int game, struct tally *t,
 			do_roll(s, g, own, &r, t, v->die);
 		else
 			do_play(s, g, own, &r, list);
+		if (follower) {
+			const char *a = send_line(follower, last_line);
+			CHECK(a[0] == '=',
+			      "the twin from position refuses "
+			      "'%s': %s",
+			      last_line, a);
+		}
 	}
 	final_checks(s, g, own, v);
 	replay_check(s, g, own);
+	if (follower)
+		session_free(follower);
+	position_step(s, g, &r, 0);
 	*steps += step;
 
 	/* undo back to the start */
@@ -886,6 +1090,48 @@ START_TEST(test_table_sane)
 }
 END_TEST
 
+/* list_options agrees with newgame: every listed option is read with its
+ * default, and values outside a listed range are refused. */
+START_TEST(test_options_listed)
+{
+	struct session *s = quiet_session();
+	for (int i = 0; game_table[i]; i++) {
+		const struct game *g = game_table[i];
+		char line[512];
+		for (const struct game_option_spec *o = g->options; o && o->key;
+		     o++) {
+			if (o->def) {
+				snprintf(line, sizeof line, "newgame %s %s=%s",
+					 g->name, o->key, o->def);
+				ok(s, line);
+			}
+			if (o->type == OPT_INT) {
+				snprintf(line, sizeof line, "newgame %s %s=%ld",
+					 g->name, o->key, o->max + 1);
+				bad(s, line);
+				if (o->min > 0) {
+					snprintf(line, sizeof line,
+						 "newgame %s %s=%ld", g->name,
+						 o->key, o->min - 1);
+					bad(s, line);
+				}
+			}
+			if (o->type == OPT_ENUM) {
+				snprintf(line, sizeof line,
+					 "newgame %s %s=nosuchvalue", g->name,
+					 o->key);
+				bad(s, line);
+			}
+		}
+		snprintf(line, sizeof line, "list_options %s", g->name);
+		const char *lo = ok(s, line);
+		ck_assert_msg(!strncmp(lo, "seed type int min 0 max ", 24),
+			      "list_options %s: %s", g->name, lo);
+	}
+	session_free(s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("properties");
@@ -894,6 +1140,7 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 600);
 	collect_runs();
 	tcase_add_test(tc, test_table_sane);
+	tcase_add_test(tc, test_options_listed);
 	tcase_add_loop_test(tc, test_random_games, 0, nruns);
 	suite_add_tcase(s, tc);
 	return s;

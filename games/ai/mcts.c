@@ -375,7 +375,7 @@ static int playout(struct mcts *m, void *st, double *rew)
 			return ply;
 		}
 		if (s.phase == GAME_ROLL) {
-			g->roll(st, ai_outcome(g, st, m->r));
+			g->roll(st, game_chance_pick(g, st, m->r));
 			continue;
 		}
 		if ((ply & 127) == 127 && m->timed &&
@@ -479,7 +479,8 @@ static double game_length(struct mcts *m, double until_ms)
 			if (s.phase == GAME_OVER)
 				break;
 			if (s.phase == GAME_ROLL) {
-				g->roll(m->st, ai_outcome(g, m->st, m->r));
+				g->roll(m->st,
+					game_chance_pick(g, m->st, m->r));
 				continue;
 			}
 			struct move mv;

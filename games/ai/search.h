@@ -34,9 +34,6 @@ void *ai_scratch(enum ai_slot slot, size_t bytes);
 /* Milliseconds on a monotonic clock. */
 double ai_now_ms(void);
 
-/* A chance outcome of the GAME_ROLL state st, drawn by its odds. */
-int ai_outcome(const struct game *g, const void *st, struct rng *r);
-
 /* A random legal move of the player to move: the game's random_move when it
  * has one, else a uniform pick from moves() (list: max_moves scratch).
  * Returns 0, or -1 when there is none. */

@@ -1,5 +1,5 @@
 /* support.c: what the computer player's parts share: scratch buffers kept
- * for the process, the clock, random moves and outcomes, and the reward of
+ * for the process, the clock, random moves, and the reward of
  * a finished game. */
 #include "search.h"
 
@@ -25,22 +25,6 @@ void *ai_scratch(enum ai_slot slot, size_t bytes)
 		cap[slot] = buf[slot] ? want : 0;
 	}
 	return buf[slot];
-}
-
-int ai_outcome(const struct game *g, const void *st, struct rng *r)
-{
-	int values[GAME_MAX_CHANCE];
-	double probs[GAME_MAX_CHANCE];
-	int n = g->chance(st, values, probs);
-	if (n <= 0)
-		return 0;
-	double u = rng_unit(r);
-	for (int i = 0; i < n - 1; i++) {
-		if (u < probs[i])
-			return values[i];
-		u -= probs[i];
-	}
-	return values[n - 1];
 }
 
 int ai_random_move(const struct game *g, const void *st, struct rng *r,
