@@ -45,6 +45,9 @@ struct solver {
 	size_t off[SOLVE_DEPTH + 2]; /* where ply d's list starts */
 	long nodes, limit;
 	double deadline;
+	int (*stop)(void *); /* the engine's input, asked every POLL_MS */
+	void *ctx;
+	double next_poll;
 	int abort;
 	uint32_t *hist; /* HIST_SIZE cutoff counts by move */
 };
@@ -103,13 +106,22 @@ static void tt_store(uint64_t key, const int *v, int nv, int flag, int best,
 	e->depth = (uint8_t)depth;
 }
 
+#define POLL_MS 1.0
+
 static int out_of_budget(struct solver *s, int d)
 {
-	if (d >= SOLVE_DEPTH || ++s->nodes > s->limit)
+	if (d >= SOLVE_DEPTH || ++s->nodes > s->limit) {
 		s->abort = 1;
-	else if ((s->nodes & 15) == 0 && s->deadline > 0 &&
-		 ai_now_ms() >= s->deadline)
-		s->abort = 1;
+	} else if ((s->nodes & 15) == 0 && (s->deadline > 0 || s->stop)) {
+		double now = ai_now_ms();
+		if (s->deadline > 0 && now >= s->deadline)
+			s->abort = 1;
+		if (s->stop && now >= s->next_poll) {
+			s->next_poll = now + POLL_MS;
+			if (s->stop(s->ctx))
+				s->abort = 1;
+		}
+	}
 	return s->abort;
 }
 
@@ -302,8 +314,8 @@ static void maxn(struct solver *s, int d, int *vec)
 }
 
 int search_solve(const struct game *g, const void *st, const struct move *list,
-		 int n, double deadline_ms, long node_limit, int *value,
-		 long *nodes)
+		 int n, double deadline_ms, long node_limit,
+		 int (*stop)(void *), void *ctx, int *value, long *nodes)
 {
 	struct solver s;
 	memset(&s, 0, sizeof s);
@@ -312,6 +324,8 @@ int search_solve(const struct game *g, const void *st, const struct move *list,
 	s.ss = g->state_size;
 	s.limit = node_limit;
 	s.deadline = deadline_ms;
+	s.stop = stop;
+	s.ctx = ctx;
 	*nodes = 0;
 	if (!tt) {
 		tt = calloc((size_t)1 << TT_BITS, sizeof *tt);
