@@ -65,11 +65,17 @@ void ai_free(struct ai *ai)
 void ai_forget(struct ai *ai)
 {
 	(void)ai; /* every search starts from an empty tree for now */
+	solve_forget();
 }
+
+/* The solver's transposition table gets this share of the hash; the tree
+ * the rest. */
+#define SOLVER_SHARE 4
 
 void ai_set_hash(struct ai *ai, long mb)
 {
 	ai->hash_mb = mb;
+	solve_set_memory(((size_t)mb << 20) / SOLVER_SHARE);
 	ai_forget(ai);
 }
 
@@ -145,6 +151,16 @@ int ai_choose(struct ai *ai, const struct game *g, const void *st,
 	(void)ai;
 	if (g->status(st).phase != GAME_PLAY)
 		return -1;
+	int value;
+	if (how->level >= 2 && book_probe(g, st, out, &value)) {
+		if (how->log) {
+			char buf[MOVE_TEXT_MAX];
+			g->format(st, out, buf);
+			fprintf(how->log, "ai: %s from the book (value %d)\n",
+				buf, value);
+		}
+		return 0;
+	}
 	if (how->level >= 2)
 		return mcts_choose(g, st, how, deadline(how), out);
 	struct rng r;

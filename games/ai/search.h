@@ -67,4 +67,17 @@ int search_solve(const struct game *g, const void *st, const struct move *list,
 		 int n, double deadline_ms, long node_limit,
 		 int (*stop)(void *), void *ctx, int *value, long *nodes);
 
+/* The memory the solver's transposition table may take (a share of the
+ * player's hash); the table is emptied. */
+void solve_set_memory(size_t bytes);
+
+/* Empties the solver's table and gives its memory back (a new game). */
+void solve_forget(void);
+
+/* The opening book (book.c): the move the book gives for st, with its
+ * value for the mover (as search_solve's), when st is in the book.
+ * Returns 1 when it is, 0 when not. */
+int book_probe(const struct game *g, const void *st, struct move *mv,
+	       int *value);
+
 #endif
