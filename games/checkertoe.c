@@ -142,13 +142,11 @@ static int ct_init(void *st, struct game_options *opt, uint64_t seed, char *err)
 	    opt_flag(opt, "float", &floating, err) < 0 ||
 	    opt_flag(opt, "exchange", &exchange, err) < 0)
 		return -1;
-	if (floating && size != 5) {
-		snprintf(err, GAME_ERR_MAX,
-			 "float forms a 5x5 layout: it cannot be combined with "
-			 "size=%ld",
-			 size);
-		return -1;
-	}
+	if (floating && size != 5)
+		return game_fail(err,
+				 "float forms a 5x5 layout: it cannot be "
+				 "combined with size=%ld",
+				 size);
 	if (!first) {
 		/* the rules toss coins for the starting player */
 		struct rng r;
@@ -263,27 +261,25 @@ static int read_square(const struct state *s, const char **p, int *sq)
 	return 0;
 }
 
-/* Why a placement on sq (empty, on the board) breaks the float layout. */
-static void float_reason(const struct state *s, int sq, const char *text,
+/* Refuses a placement on sq (empty, on the board) that breaks the float
+ * layout, with the reason. */
+static int float_refusal(const struct state *s, int sq, const char *text,
 			 char *err)
 {
-	if (s->placed == 0) {
-		snprintf(err, GAME_ERR_MAX,
-			 "the first checker goes on a centre square: d4, e4, "
-			 "d5 or e5");
-		return;
-	}
+	if (s->placed == 0)
+		return game_fail(err, "the first checker goes on a centre "
+				      "square: d4, e4, d5 or e5");
 	int x = sq % W, y = sq / W;
 	int x0 = x < s->box[0] ? x : s->box[0],
 	    x1 = x > s->box[1] ? x : s->box[1];
 	int y0 = y < s->box[2] ? y : s->box[2],
 	    y1 = y > s->box[3] ? y : s->box[3];
 	if (x1 - x0 >= LAYOUT)
-		snprintf(err, GAME_ERR_MAX,
-			 "%s would make the layout %d columns wide (5 at most)",
-			 text, x1 - x0 + 1);
-	else
-		snprintf(err, GAME_ERR_MAX,
+		return game_fail(err,
+				 "%s would make the layout %d columns wide (5 "
+				 "at most)",
+				 text, x1 - x0 + 1);
+	return game_fail(err,
 			 "%s would make the layout %d rows tall (5 at most)",
 			 text, y1 - y0 + 1);
 }
@@ -298,34 +294,30 @@ static int parse_exchange(const struct state *s, const char *text,
 	const char *p = text;
 	int a, b;
 	if (read_square(s, &p, &a) < 0 || *p++ != ':' ||
-	    read_square(s, &p, &b) < 0 || *p) {
-		snprintf(err, GAME_ERR_MAX,
-			 "all checkers are placed: exchange with your "
-			 "square:their "
-			 "square (c3:d4) or pass");
-		return -1;
-	}
+	    read_square(s, &p, &b) < 0 || *p)
+		return game_fail(err, "all checkers are placed: exchange with "
+				      "your square:their square (c3:d4) or "
+				      "pass");
 	int me = to_move(s) - 1;
 	char name[8];
 	if (!(s->men[me] & BIT(a))) {
 		square_name(a % W, a / W, name);
-		snprintf(err, GAME_ERR_MAX,
-			 "%s is not your checker (write yours first)", name);
-		return -1;
+		return game_fail(err,
+				 "%s is not your checker (write yours first)",
+				 name);
 	}
 	if (!(s->men[1 - me] & BIT(b))) {
 		square_name(b % W, b / W, name);
-		snprintf(err, GAME_ERR_MAX, "%s is not your opponent's checker",
-			 name);
-		return -1;
+		return game_fail(err, "%s is not your opponent's checker",
+				 name);
 	}
 	if (s->locked & (BIT(a) | BIT(b))) {
-		square_name((s->locked & BIT(a) ? a : b) % W,
-			    (s->locked & BIT(a) ? a : b) / W, name);
-		snprintf(err, GAME_ERR_MAX,
-			 "the checker on %s was exchanged by the first player",
-			 name);
-		return -1;
+		int sq = s->locked & BIT(a) ? a : b;
+		square_name(sq % W, sq / W, name);
+		return game_fail(err,
+				 "the checker on %s was exchanged by the first "
+				 "player",
+				 name);
 	}
 	*mv = (struct move){{(uint64_t)a, (uint64_t)b, MV_EXCHANGE}};
 	return 0;
@@ -335,28 +327,21 @@ static int ct_parse(const void *st, const char *text, struct move *mv,
 		    char *err)
 {
 	const struct state *s = st;
-	if (over(s)) {
-		snprintf(err, GAME_ERR_MAX, "the game is over");
-		return -1;
-	}
+	/* the engine asks only while a move is due: over(s) is false */
 	if (!placing(s))
 		return parse_exchange(s, text, mv, err);
 	const char *p = text;
 	int sq;
 	if (read_square(s, &p, &sq) < 0 || *p) {
-		snprintf(err, GAME_ERR_MAX,
-			 "%s is not a square of the %dx%d board", text, s->size,
-			 s->size);
-		return -1;
+		char c[40];
+		game_clean(text, c, sizeof c); /* never echo raw bytes */
+		return game_fail(err, "%s is not a square of the %dx%d board",
+				 c, s->size, s->size);
 	}
-	if ((s->men[0] | s->men[1]) & BIT(sq)) {
-		snprintf(err, GAME_ERR_MAX, "%s is occupied", text);
-		return -1;
-	}
-	if (!(allowed(s) & BIT(sq))) {
-		float_reason(s, sq, text, err);
-		return -1;
-	}
+	if ((s->men[0] | s->men[1]) & BIT(sq))
+		return game_fail(err, "%s is occupied", text);
+	if (!(allowed(s) & BIT(sq)))
+		return float_refusal(s, sq, text, err);
 	*mv = (struct move){{(uint64_t)sq}};
 	return 0;
 }
@@ -477,6 +462,7 @@ const struct game game_checkertoe = {
 	.state_size = sizeof(struct state),
 	/* exchange on the 6x6 board: 18 x 18 pairs and pass */
 	.max_moves = 18 * 18 + 1,
+	.marks = "XO",
 	.init = ct_init,
 	.describe = ct_describe,
 	.players = ct_players,

@@ -44,6 +44,31 @@ START_TEST(test_start)
 }
 END_TEST
 
+/* Messages a person meets: the board's letters name players, and bad move
+ * text is echoed cleaned. */
+START_TEST(test_messages)
+{
+	struct session *s = quiet_session();
+	ok(s, "newgame checkertoe seed=1 first=1");
+	ck_assert_str_eq(bad(s, "play X e5"),
+			 "no player x: the board's X is player 1; write 1 (or "
+			 "b)\n\n");
+	ck_assert_str_eq(bad(s, "play O e5"),
+			 "no player o: the board's O is player 2; write 2 (or "
+			 "w)\n\n");
+	ck_assert_str_eq(bad(s, "play c\x01\xff"
+				"3"),
+			 "illegal move: c?3 is not a square of the 5x5 "
+			 "board\n\n");
+	ck_assert_str_eq(bad(s, "play f1"),
+			 "illegal move: f1 is not a square of the 5x5 "
+			 "board\n\n");
+	ok(s, "play c3");
+	ck_assert_str_eq(bad(s, "play c3"), "illegal move: c3 is occupied\n\n");
+	session_free(s);
+}
+END_TEST
+
 START_TEST(test_lines_of_three)
 {
 	/* player 2's checkers are scattered so that they form no line */
@@ -208,6 +233,7 @@ static Suite *suite(void)
 	TCase *tc = tcase_create("rules");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_start);
+	tcase_add_test(tc, test_messages);
 	tcase_add_test(tc, test_lines_of_three);
 	tcase_add_test(tc, test_empty_square_counts_for_both);
 	tcase_add_test(tc, test_random_games_against_oracle);
