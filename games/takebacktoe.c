@@ -11,7 +11,6 @@
  * w[0] = 1 + from + 16 * to, so that `pass` is the all-zero move. */
 #include "game.h"
 
-#include <stdio.h>
 #include <string.h>
 
 #define COLS 4
@@ -228,61 +227,6 @@ static void space_name(int sq, char *buf)
 	square_name(sq % COLS, sq / COLS, buf);
 }
 
-static int tb_parse(const void *st, const char *text, struct move *mv,
-		    char *err)
-{
-	const struct state *s = st;
-	struct move list[MAX_MOVES];
-	if (over(s)) {
-		snprintf(err, GAME_ERR_MAX, "the game is over");
-		return -1;
-	}
-	if (!s->die) {
-		snprintf(err, GAME_ERR_MAX, "player %d must roll first",
-			 s->mover);
-		return -1;
-	}
-	int n = real_moves(s, list);
-	if (strcmp(text, "pass") == 0) {
-		if (n) {
-			snprintf(err, GAME_ERR_MAX,
-				 "pass is legal only when no move is");
-			return -1;
-		}
-		*mv = (struct move){{0}};
-		return 0;
-	}
-	const char *p = text;
-	int from, to;
-	if (read_space(&p, &from) < 0 || *p++ != '-' ||
-	    read_space(&p, &to) < 0 || *p) {
-		snprintf(err, GAME_ERR_MAX,
-			 "write a move as from-to, a1 to d3 (b2-b1), or pass");
-		return -1;
-	}
-	char a[8], b[8];
-	space_name(from, a);
-	space_name(to, b);
-	if (!adjacent(from, to)) {
-		snprintf(err, GAME_ERR_MAX,
-			 "%s and %s are not orthogonally adjacent", a, b);
-		return -1;
-	}
-	if (s->cnt[from] < s->die) {
-		snprintf(err, GAME_ERR_MAX,
-			 "%s has %d chips, fewer than the %d rolled", a,
-			 s->cnt[from], s->die);
-		return -1;
-	}
-	if (takes_back(s, from, to)) {
-		snprintf(err, GAME_ERR_MAX,
-			 "%s-%s takes back the opponent's last move", a, b);
-		return -1;
-	}
-	*mv = make_move(from, to);
-	return 0;
-}
-
 static void tb_format(const void *st, const struct move *mv, char *buf)
 {
 	(void)st;
@@ -293,6 +237,49 @@ static void tb_format(const void *st, const struct move *mv, char *buf)
 	space_name(move_from(mv), buf);
 	buf[2] = '-';
 	space_name(move_to(mv), buf + 3);
+}
+
+/* The engine refuses play while a roll is due or after the end, so the die
+ * shows a number here. */
+static int tb_parse(const void *st, const char *text, struct move *mv,
+		    char *err)
+{
+	const struct state *s = st;
+	struct move list[MAX_MOVES];
+	int n = real_moves(s, list);
+	if (strcmp(text, "pass") == 0) {
+		if (n) {
+			char m[16];
+			tb_format(s, &list[0], m);
+			return game_fail(err,
+					 "pass is legal only when no move "
+					 "is (%d are, %s among them)",
+					 n, m);
+		}
+		*mv = (struct move){{0}};
+		return 0;
+	}
+	const char *p = text;
+	int from, to;
+	if (read_space(&p, &from) < 0 || *p++ != '-' ||
+	    read_space(&p, &to) < 0 || *p)
+		return game_fail(err, "write a move as from-to, a1 to d3 "
+				      "(b2-b1), or pass");
+	char a[8], b[8];
+	space_name(from, a);
+	space_name(to, b);
+	if (!adjacent(from, to))
+		return game_fail(err, "%s and %s are not orthogonally adjacent",
+				 a, b);
+	if (s->cnt[from] < s->die)
+		return game_fail(err,
+				 "%s has %d chips, fewer than the %d rolled", a,
+				 s->cnt[from], s->die);
+	if (takes_back(s, from, to))
+		return game_fail(
+			err, "%s-%s takes back the opponent's last move", a, b);
+	*mv = make_move(from, to);
+	return 0;
 }
 
 static void tb_score(const void *st, int *points)
