@@ -19,6 +19,7 @@
 #define SQ(x, y) ((y)*COLS + (x))
 #define MAX_MOVES 34 /* 17 edges of the grid, both ways */
 #define DEFAULT_MAXTURNS 1000
+#define CHIPS 40
 
 struct state {
 	uint8_t cnt[SPACES]; /* chips on each space */
@@ -93,6 +94,184 @@ static int takes_back(const struct state *s, int from, int to)
 	       to == s->last_from;
 }
 
+/* Reads a space name of this board at *p. */
+static int read_space(const char **p, int *sq)
+{
+	int x, y;
+	if (square_read(p, &x, &y) < 0 || x >= COLS || y < 0 || y >= ROWS)
+		return -1;
+	*sq = SQ(x, y);
+	return 0;
+}
+
+static void space_name(int sq, char *buf)
+{
+	square_name(sq % COLS, sq / COLS, buf);
+}
+
+static void tb_format(const void *st, const struct move *mv, char *buf)
+{
+	(void)st;
+	if (mv->w[0] == 0) {
+		strcpy(buf, "pass");
+		return;
+	}
+	space_name(move_from(mv), buf);
+	buf[2] = '-';
+	space_name(move_to(mv), buf + 3);
+}
+
+/* The options a person sets; the keys only `position` writes (board, turns,
+ * player, die, last) are read by init too, but not listed. */
+static const struct game_option_spec tb_options[] = {
+	{"first", OPT_INT, NULL, 1, 2, NULL},
+	{"maxturns", OPT_INT, "1000", 1, 1000000, NULL},
+	{NULL, OPT_INT, NULL, 0, 0, NULL},
+};
+
+/* Reads a count of chips at *p (one or two digits) and advances past it. */
+static int read_count(const char **p, int *v)
+{
+	const char *q = *p;
+	if (*q < '0' || *q > '9')
+		return -1;
+	*v = *q++ - '0';
+	if (*q >= '0' && *q <= '9')
+		*v = *v * 10 + (*q++ - '0');
+	if (*q >= '0' && *q <= '9')
+		return -1;
+	*p = q;
+	return 0;
+}
+
+/* board=: the rows from row 3 down, separated by '/', each the counts of
+ * spaces a to d separated by ','; every chip of the game on it. */
+static int read_board(struct state *s, const char *text, char *err)
+{
+	const char *p = text;
+	int sum = 0;
+	for (int y = ROWS - 1; y >= 0; y--)
+		for (int x = 0; x < COLS; x++) {
+			int v, sep = x < COLS - 1 ? ',' : y ? '/' : '\0';
+			if (read_count(&p, &v) < 0 || *p != sep)
+				return game_fail(
+					err,
+					"board= is 3 rows from row 3 down, "
+					"separated by /, each 4 chip counts "
+					"separated by commas (the start is "
+					"board=0,0,0,0/10,10,10,10/0,0,0,0)");
+			p += sep != '\0';
+			s->cnt[SQ(x, y)] = (uint8_t)v;
+			sum += v;
+		}
+	if (sum != CHIPS)
+		return game_fail(err,
+				 "board= holds %d chips: the game has %d, and "
+				 "none ever leaves the board",
+				 sum, CHIPS);
+	return 0;
+}
+
+/* last=: the previous turn, "none" before the first, "pass", or its move
+ * with the chips it moved, FROM-TO:N. */
+static int read_last(struct state *s, const char *text, char *err)
+{
+	const char *p = text;
+	int from, to, n;
+	if (!text || !strcmp(text, (s->turns ? "pass" : "none")))
+		return 0;
+	if (!strcmp(text, "none"))
+		return game_fail(err,
+				 "last=none means no turn was played, but "
+				 "turns=%u: write last=pass or the previous "
+				 "move, such as last=b2-b1:5",
+				 (unsigned)s->turns);
+	if (!strcmp(text, "pass"))
+		return game_fail(err, "last=pass follows no turn (turns=0): "
+				      "write last=none");
+	if (read_space(&p, &from) < 0 || *p++ != '-' ||
+	    read_space(&p, &to) < 0 || *p++ != ':' || read_count(&p, &n) < 0 ||
+	    *p || !adjacent(from, to) || n < 1 || n > 6)
+		return game_fail(err,
+				 "last= is none, pass, or the previous turn's "
+				 "move and the chips it moved (1 to 6), such "
+				 "as last=b2-b1:5");
+	if (!s->turns)
+		return game_fail(err,
+				 "last=%s follows no turn (turns=0): "
+				 "write last=none",
+				 text);
+	if (s->cnt[to] < n) {
+		char a[8];
+		space_name(to, a);
+		return game_fail(err,
+				 "last=%s moved %d chips to %s, which holds "
+				 "only %d",
+				 text, n, a, s->cnt[to]);
+	}
+	s->last_from = (uint8_t)from;
+	s->last_to = (uint8_t)to;
+	s->last_n = (uint8_t)n;
+	return 0;
+}
+
+/* The winner, from the home rows: a turn that left equal stacks there
+ * ended the game. */
+static int set_winner(struct state *s, char *err)
+{
+	int h1 = row_win(s, 0), h2 = row_win(s, ROWS - 1);
+	if (h1 && h2)
+		return game_fail(err, "board= has equal stacks in both home "
+				      "rows, which no move can make");
+	s->winner = h1 ? 1 : h2 ? 2 : 0;
+	s->win_size = (uint8_t)(h1 ? h1 : h2);
+	if (s->die && (s->winner || s->turns >= s->maxturns))
+		return game_fail(err,
+				 "die=%d, but the game is over: write "
+				 "die=0",
+				 s->die);
+	return 0;
+}
+
+/* Reads the keys of a position (each optional; without them, the start).
+ * first: the first player from the options, 0 when not given. */
+static int read_position(struct state *s, struct game_options *opt, long first,
+			 uint64_t seed, char *err)
+{
+	long turns = 0, player = 0, die = 0;
+	const char *board = opt_str(opt, "board");
+	if ((board && read_board(s, board, err) < 0) ||
+	    opt_int(opt, "turns", 0, 1000000, &turns, err) < 0 ||
+	    opt_int(opt, "player", 1, 2, &player, err) < 0 ||
+	    opt_int(opt, "die", 0, 6, &die, err) < 0)
+		return -1;
+	if (turns > s->maxturns)
+		return game_fail(err, "turns=%ld is more than maxturns=%u",
+				 turns, (unsigned)s->maxturns);
+	s->turns = (uint32_t)turns;
+	s->die = (uint8_t)die;
+	/* turns alternate, a pass included, so the first player and the
+	 * turns played tell who is to move */
+	if (!first && player)
+		first = turns % 2 ? 3 - player : player;
+	if (!first) {
+		/* the rules start with a random player */
+		struct rng r;
+		rng_seed(&r, seed);
+		first = 1 + (long)rng_below(&r, 2);
+	}
+	s->first = (uint8_t)first;
+	s->mover = (uint8_t)(turns % 2 ? 3 - first : first);
+	if (player && player != s->mover)
+		return game_fail(err,
+				 "player=%ld, but after %ld turns player %d "
+				 "is to move when player %ld went first",
+				 player, turns, s->mover, first);
+	if (read_last(s, opt_str(opt, "last"), err) < 0)
+		return -1;
+	return set_winner(s, err);
+}
+
 static int tb_init(void *st, struct game_options *opt, uint64_t seed, char *err)
 {
 	struct state *s = st;
@@ -100,25 +279,48 @@ static int tb_init(void *st, struct game_options *opt, uint64_t seed, char *err)
 	if (opt_int(opt, "first", 1, 2, &first, err) < 0 ||
 	    opt_int(opt, "maxturns", 1, 1000000, &maxturns, err) < 0)
 		return -1;
-	if (!first) {
-		/* the rules start with a random player */
-		struct rng r;
-		rng_seed(&r, seed);
-		first = 1 + (long)rng_below(&r, 2);
-	}
 	for (int x = 0; x < COLS; x++)
-		s->cnt[SQ(x, 1)] = 10;
-	s->first = (uint8_t)first;
-	s->mover = (uint8_t)first;
+		s->cnt[SQ(x, 1)] = CHIPS / COLS;
 	s->maxturns = (uint32_t)maxturns;
-	return 0;
+	return read_position(s, opt, first, seed, err);
 }
 
+static void tb_position(const void *st, struct text *out)
+{
+	const struct state *s = st;
+	text_puts(out, "board=");
+	for (int y = ROWS - 1; y >= 0; y--)
+		for (int x = 0; x < COLS; x++)
+			text_printf(out, "%d%s", s->cnt[SQ(x, y)],
+				    x < COLS - 1 ? ","
+				    : y          ? "/"
+						 : "");
+	text_printf(out, " turns=%u maxturns=%u first=%d player=%d die=%d",
+		    (unsigned)s->turns, (unsigned)s->maxturns, s->first,
+		    s->mover, s->die);
+	if (s->last_n) {
+		char a[8], b[8];
+		space_name(s->last_from, a);
+		space_name(s->last_to, b);
+		text_printf(out, " last=%s-%s:%d", a, b, s->last_n);
+	} else {
+		text_puts(out, s->turns ? " last=pass" : " last=none");
+	}
+}
+
+/* A set-up is the start, or a position given to newgame. */
 static void tb_describe(const void *st, struct text *out)
 {
 	const struct state *s = st;
-	text_printf(out, "first=%d maxturns=%u", s->first,
-		    (unsigned)s->maxturns);
+	struct state start = {
+		.first = s->first, .mover = s->first, .maxturns = s->maxturns};
+	for (int x = 0; x < COLS; x++)
+		start.cnt[SQ(x, 1)] = CHIPS / COLS;
+	if (memcmp(s, &start, sizeof start))
+		tb_position(s, out);
+	else
+		text_printf(out, "first=%d maxturns=%u", s->first,
+			    (unsigned)s->maxturns);
 }
 
 static int tb_players(const void *st)
@@ -212,33 +414,6 @@ static void tb_play(void *st, const struct move *mv)
 	s->mover = (uint8_t)(3 - s->mover);
 }
 
-/* Reads a space name of this board at *p. */
-static int read_space(const char **p, int *sq)
-{
-	int x, y;
-	if (square_read(p, &x, &y) < 0 || x >= COLS || y < 0 || y >= ROWS)
-		return -1;
-	*sq = SQ(x, y);
-	return 0;
-}
-
-static void space_name(int sq, char *buf)
-{
-	square_name(sq % COLS, sq / COLS, buf);
-}
-
-static void tb_format(const void *st, const struct move *mv, char *buf)
-{
-	(void)st;
-	if (mv->w[0] == 0) {
-		strcpy(buf, "pass");
-		return;
-	}
-	space_name(move_from(mv), buf);
-	buf[2] = '-';
-	space_name(move_to(mv), buf + 3);
-}
-
 /* The engine refuses play while a roll is due or after the end, so the die
  * shows a number here. */
 static int tb_parse(const void *st, const char *text, struct move *mv,
@@ -329,6 +504,30 @@ static void tb_show(const void *st, struct text *out)
 	}
 }
 
+/* The 12 spaces, then which row is whose: `home P CELLS` for each player's
+ * home row and `neutral CELLS` for the middle row. */
+static void tb_geometry(const void *st, struct text *out)
+{
+	(void)st;
+	char a[8];
+	for (int sq = 0; sq < SPACES; sq++) {
+		space_name(sq, a);
+		text_printf(out, "cell %s %d %d\n", a, sq % COLS, sq / COLS);
+	}
+	text_puts(out, "word pass\nsep -\n");
+	for (int y = 0; y < ROWS; y++) {
+		if (y == 1)
+			text_puts(out, "neutral");
+		else
+			text_printf(out, "home %d", y ? 2 : 1);
+		for (int x = 0; x < COLS; x++) {
+			space_name(SQ(x, y), a);
+			text_printf(out, " %s", a);
+		}
+		text_putc(out, '\n');
+	}
+}
+
 static int tb_random_move(const void *st, struct rng *r, struct move *mv)
 {
 	struct move list[MAX_MOVES];
@@ -345,8 +544,10 @@ const struct game game_takebacktoe = {
 	.summary = "2 players, dice; options first=1|2 maxturns=N",
 	.state_size = sizeof(struct state),
 	.max_moves = MAX_MOVES,
+	.options = tb_options,
 	.init = tb_init,
 	.describe = tb_describe,
+	.position = tb_position,
 	.players = tb_players,
 	.status = tb_status,
 	.moves = tb_moves,
@@ -357,5 +558,6 @@ const struct game game_takebacktoe = {
 	.format = tb_format,
 	.score = tb_score,
 	.show = tb_show,
+	.geometry = tb_geometry,
 	.random_move = tb_random_move,
 };

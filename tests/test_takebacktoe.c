@@ -489,6 +489,172 @@ START_TEST(random_games_keep_40_chips)
 }
 END_TEST
 
+/* The state after ALL_FIVES then 6 pass, as position writes it. */
+#define FIVES_PASS                                                             \
+	"board=0,5,0,5/5,5,5,5/5,0,5,0 turns=5 maxturns=1000 first=1 "         \
+	"player=2 die=0 last=pass"
+
+START_TEST(position_written_and_read_back)
+{
+	struct session *s = quiet_session();
+	ok(s, "newgame takebacktoe seed=5 first=2 maxturns=300");
+	ck_assert_str_eq(ok(s, "position"),
+			 "takebacktoe board=0,0,0,0/10,10,10,10/0,0,0,0 "
+			 "turns=0 maxturns=300 first=2 player=2 die=0 "
+			 "last=none");
+	ok(s, "newgame takebacktoe seed=1 first=1");
+	for (const char *p = ALL_FIVES " "; *p; p += 8) {
+		char cmd[32];
+		snprintf(cmd, sizeof cmd, "roll %c", p[0]);
+		ok(s, cmd);
+		snprintf(cmd, sizeof cmd, "play %.5s", p + 2);
+		ok(s, cmd);
+	}
+	ok(s, "roll 6");
+	ok(s, "play pass");
+	ck_assert_str_eq(ok(s, "position"), "takebacktoe " FIVES_PASS);
+	ok(s, "roll 5");
+	ck_assert_str_eq(ok(s, "position"),
+			 "takebacktoe board=0,5,0,5/5,5,5,5/5,0,5,0 turns=5 "
+			 "maxturns=1000 first=1 player=2 die=5 last=pass");
+	ok(s, "play d3-d2");
+	ck_assert_str_eq(ok(s, "position"),
+			 "takebacktoe board=0,5,0,0/5,5,5,10/5,0,5,0 turns=6 "
+			 "maxturns=1000 first=1 player=1 die=0 "
+			 "last=d3-d2:5");
+	char board[512], moves[512];
+	ok(s, "roll 5");
+	KEEP(board, ok(s, "showboard"));
+	KEEP(moves, ok(s, "moves"));
+	/* d2-d3 takes back player 2's move */
+	ck_assert_ptr_null(strstr(moves, "d2-d3"));
+
+	/* a fresh game from that position answers the same */
+	struct session *t = quiet_session();
+	ok(t, "newgame takebacktoe seed=77 board=0,5,0,0/5,5,5,10/5,0,5,0 "
+	      "turns=6 maxturns=1000 first=1 player=1 die=0 last=d3-d2:5");
+	ck_assert_str_eq(ok(t, "status"), "roll 1");
+	ok(t, "roll 5");
+	ck_assert_str_eq(ok(t, "showboard"), board);
+	ck_assert_str_eq(ok(t, "moves"), moves);
+	bad(t, "play d2-d3");
+	ok(t, "play d2-c2");
+	ck_assert_str_eq(ok(t, "history"),
+			 "\nnewgame takebacktoe seed=77 "
+			 "board=0,5,0,0/5,5,5,10/5,0,5,0 turns=6 "
+			 "maxturns=1000 first=1 player=1 die=0 last=d3-d2:5\n"
+			 "roll 5\nplay d2-c2");
+	session_free(t);
+	session_free(s);
+}
+END_TEST
+
+START_TEST(position_keys_are_optional)
+{
+	/* player= alone tells who went first, from the turns played */
+	void *st = new_state(g, "turns=3 player=2", 9);
+	expect_status(st, GAME_ROLL, 2);
+	struct text t;
+	text_init(&t);
+	g->position(st, &t);
+	ck_assert_str_eq(t.s, "board=0,0,0,0/10,10,10,10/0,0,0,0 turns=3 "
+			      "maxturns=1000 first=1 player=2 die=0 last=pass");
+	text_free(&t);
+	free(st);
+
+	/* a die showing, nothing forbidden: the 14 opening moves */
+	st = new_state(g, "first=2 die=6", 9);
+	expect_status(st, GAME_PLAY, 2);
+	ck_assert_int_eq(strlen(moves_text(st)), 14 * 6 - 1);
+	free(st);
+
+	/* equal stacks in a home row: the game is over, won at that height */
+	st = new_state(g, "board=0,0,0,0/10,10,5,0/0,5,5,5 turns=7", 9);
+	expect_status(st, GAME_OVER, 1);
+	expect_score(st, 5, 0);
+	free(st);
+	st = new_state(g, "board=1,0,1,1/9,10,9,9/0,0,0,0 turns=7", 9);
+	expect_status(st, GAME_OVER, 2);
+	expect_score(st, 0, 1);
+	free(st);
+	/* every turn played: a draw */
+	st = new_state(g, "turns=50 maxturns=50", 9);
+	expect_status(st, GAME_OVER, 0);
+	free(st);
+}
+END_TEST
+
+START_TEST(bad_positions_refused_with_the_reason)
+{
+	static const char *const cases[][2] = {
+		{"board=0,0,0,0/10,10,10,10/0,0,0", "3 rows from row 3 down"},
+		{"board=0,0,0,0/10,10,10,10/0,0,0,0,0", "3 rows from row 3"},
+		{"board=0,0,0,0/10,10,10,10", "3 rows from row 3 down"},
+		{"board=0,0,0,0/10,10,10,10/0,0,0,0/0,0,0,0", "3 rows"},
+		{"board=0,0,0,0/10,10,10,10/0,0,0,x", "4 chip counts"},
+		{"board=0,0,0,0/10,10,10,100/0,0,0,0", "4 chip counts"},
+		{"board=0,0,0,0/10,10,10,-1/0,0,0,1", "4 chip counts"},
+		{"board=0,0,0,0/10,10,10,10/0,0,0,1", "holds 41 chips"},
+		{"board=0,0,0,0/10,10,10,9/0,0,0,0", "holds 39 chips"},
+		{"board=5,5,5,0/10,0,0,0/5,5,5,0", "both home rows"},
+		{"turns=1001", "turns=1001 is more than maxturns=1000"},
+		{"turns=5 maxturns=4", "more than maxturns=4"},
+		{"turns=-1", "turns must be a number"},
+		{"player=3", "player must be a number from 1 to 2"},
+		{"turns=2 player=2 first=1", "player 1 is to move"},
+		{"die=7", "die must be a number from 0 to 6"},
+		{"turns=9 maxturns=9 die=3", "the game is over: write die=0"},
+		{"board=0,0,0,0/10,10,5,0/0,5,5,5 die=2", "game is over"},
+		{"last=pass", "last=pass follows no turn (turns=0)"},
+		{"turns=3 last=none", "no turn was played, but turns=3"},
+		{"turns=3 last=a1-b2:3", "such as last=b2-b1:5"},
+		{"turns=3 last=a2-a1:7", "chips it moved (1 to 6)"},
+		{"turns=3 last=a2-a1", "such as last=b2-b1:5"},
+		{"turns=3 last=a2-e2:1", "such as last=b2-b1:5"},
+		{"turns=3 last=b2", "such as last=b2-b1:5"},
+		{"turns=3 last=a2-a1:3",
+		 "moved 3 chips to a1, which holds only 0"},
+		{"last=a1-a2:3", "follows no turn (turns=0)"},
+		{"first=3", "first must be a number from 1 to 2"},
+	};
+	struct session *s = quiet_session();
+	ok(s, "newgame takebacktoe seed=2 first=1");
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char line[256];
+		snprintf(line, sizeof line, "newgame takebacktoe %s",
+			 cases[i][0]);
+		const char *why = bad(s, line);
+		ck_assert_msg(strstr(why, cases[i][1]) != NULL,
+			      "'%s' refused with '%s', not '%s'", line, why,
+			      cases[i][1]);
+	}
+	/* the game before them is kept */
+	ck_assert_str_eq(ok(s, "history"),
+			 "\nnewgame takebacktoe seed=2 first=1 maxturns=1000");
+	session_free(s);
+}
+END_TEST
+
+START_TEST(geometry_names_cells_and_rows)
+{
+	struct session *s = quiet_session();
+	ok(s, "newgame takebacktoe seed=1");
+	ck_assert_str_eq(ok(s, "geometry"),
+			 "\ncell a1 0 0\ncell b1 1 0\ncell c1 2 0\n"
+			 "cell d1 3 0\ncell a2 0 1\ncell b2 1 1\n"
+			 "cell c2 2 1\ncell d2 3 1\ncell a3 0 2\n"
+			 "cell b3 1 2\ncell c3 2 2\ncell d3 3 2\n"
+			 "word pass\nsep -\n"
+			 "home 1 a1 b1 c1 d1\nneutral a2 b2 c2 d2\n"
+			 "home 2 a3 b3 c3 d3");
+	ck_assert_str_eq(ok(s, "list_options takebacktoe"),
+			 "seed type int min 0 max 9223372036854775807\n"
+			 "first type int min 1 max 2\n"
+			 "maxturns type int default 1000 min 1 max 1000000");
+	session_free(s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("takebacktoe");
@@ -507,6 +673,10 @@ static Suite *suite(void)
 	tcase_add_test(tc, move_text);
 	tcase_add_test(tc, showboard_shows_die_and_take_back);
 	tcase_add_test(tc, random_games_keep_40_chips);
+	tcase_add_test(tc, position_written_and_read_back);
+	tcase_add_test(tc, position_keys_are_optional);
+	tcase_add_test(tc, bad_positions_refused_with_the_reason);
+	tcase_add_test(tc, geometry_names_cells_and_rows);
 	suite_add_tcase(s, tc);
 	return s;
 }
