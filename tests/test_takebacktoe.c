@@ -6,6 +6,8 @@
  * it were legal. */
 #include "test_util.h"
 
+#include <math.h>
+
 #define g (game_find("takebacktoe"))
 
 /* The legal moves of st as one line, as `moves` writes them. */
@@ -655,6 +657,159 @@ START_TEST(geometry_names_cells_and_rows)
 }
 END_TEST
 
+/* For every move X-Y, a position whose previous turn moved 3 chips X-Y:
+ * on a roll of 3 exactly Y-X is gone from the moves, on a 2 nothing is. */
+START_TEST(take_back_of_every_edge)
+{
+	static const char *const names[12] = {"a1", "b1", "c1", "d1",
+					      "a2", "b2", "c2", "d2",
+					      "a3", "b3", "c3", "d3"};
+	void *st = new_state(g, "board=3,4,4,3/3,3,3,3/4,3,3,4 die=3", 1);
+	char all[512];
+	KEEP(all, moves_text(st));
+	free(st);
+	int edges = 0;
+	for (int a = 0; a < 12; a++)
+		for (int b = 0; b < 12; b++) {
+			char mv[8], back[8], opts[128];
+			snprintf(mv, sizeof mv, "%s-%s", names[a], names[b]);
+			snprintf(back, sizeof back, " %s-%s ", names[b],
+				 names[a]);
+			snprintf(opts, sizeof opts,
+				 "board=3,4,4,3/3,3,3,3/4,3,3,4 turns=1 "
+				 "last=%s:3 die=3",
+				 mv);
+			char err[GAME_ERR_MAX];
+			st = game_new_state(g, opts, 1, err);
+			/* a position names only neighbours */
+			ck_assert_int_eq(st != NULL, strstr(all, mv) != NULL);
+			if (!st)
+				continue;
+			edges++;
+			char expect[600], got[600];
+			snprintf(expect, sizeof expect, " %s ", all);
+			char *p = strstr(expect, back);
+			ck_assert_ptr_nonnull(p);
+			memmove(p, p + 6, strlen(p + 6) + 1);
+			snprintf(got, sizeof got, " %s ", moves_text(st));
+			ck_assert_str_eq(got, expect);
+			g->roll(st, 2); /* only the die: a test shortcut */
+			ck_assert_str_eq(moves_text(st), all);
+			free(st);
+		}
+	ck_assert_int_eq(edges, 34);
+}
+END_TEST
+
+/* One ply of playout() is a roll and a legal move (or the pass) as roll()
+ * and play() make them, and a whole playout ends the game. */
+START_TEST(playout_plays_legal_turns)
+{
+	struct rng r;
+	rng_seed(&r, 7);
+	struct move list[64];
+	void *a = malloc(g->state_size), *b = malloc(g->state_size);
+	for (int game = 0; game < 40; game++) {
+		void *st = new_state(g, "maxturns=300", (uint64_t)game);
+		while (g->status(st).phase != GAME_OVER) {
+			/* one ply from here matches one of the turns */
+			memcpy(a, st, g->state_size);
+			ck_assert_int_eq(g->playout(a, &r, 1), 1);
+			int found = 0;
+			int roll = g->status(st).phase == GAME_ROLL;
+			for (int d = 1; d <= 6 && !found; d++) {
+				memcpy(b, st, g->state_size);
+				if (roll)
+					g->roll(b, d);
+				else if (d > 1)
+					break;
+				int n = g->moves(b, list);
+				void *c = malloc(g->state_size);
+				for (int i = 0; i < n && !found; i++) {
+					memcpy(c, b, g->state_size);
+					g->play(c, &list[i]);
+					found = !memcmp(c, a, g->state_size);
+				}
+				free(c);
+			}
+			ck_assert_msg(found, "playout's ply is no legal turn");
+			/* on by a random turn */
+			if (roll)
+				g->roll(st, 1 + (int)rng_below(&r, 6));
+			int n = g->moves(st, list);
+			g->play(st, &list[rng_below(&r, (uint32_t)n)]);
+		}
+		free(st);
+		/* a few plies leave a state whose position reads back (the
+		 * player to move agrees with the turns played) */
+		st = new_state(g, "maxturns=300", (uint64_t)game);
+		ck_assert_int_eq(g->playout(st, &r, 1 + game % 5),
+				 1 + game % 5);
+		struct text t;
+		text_init(&t);
+		g->position(st, &t);
+		void *back = new_state(g, t.s, 1);
+		ck_assert(!memcmp(back, st, g->state_size));
+		free(back);
+		text_free(&t);
+		int plies = g->playout(st, &r, 1 << 30);
+		ck_assert_int_eq(g->status(st).phase, GAME_OVER);
+		ck_assert_int_le(plies, 300);
+		free(st);
+	}
+	free(a);
+	free(b);
+}
+END_TEST
+
+/* playout() and random_move() pick every legal move equally often: from a
+ * state with a die showing, over 100 tries a move, each move's count is
+ * within 5 standard deviations of its share. */
+START_TEST(random_moves_are_uniform)
+{
+	void *st = new_state(g,
+			     "board=0,5,0,3/4,6,5,7/5,0,3,2 turns=10 die=4 "
+			     "last=b2-a2:4",
+			     1);
+	struct move list[64];
+	int n = g->moves(st, list);
+	ck_assert_int_eq(n, 18);
+	struct rng r;
+	rng_seed(&r, 3);
+	for (int way = 0; way < 2; way++) {
+		int count[64] = {0}, tries = 100 * n;
+		void *t = malloc(g->state_size), *u = malloc(g->state_size);
+		for (int k = 0; k < tries; k++) {
+			memcpy(t, st, g->state_size);
+			if (way == 0) {
+				g->playout(t, &r, 1);
+			} else {
+				struct move mv;
+				ck_assert_int_eq(g->random_move(t, &r, &mv), 0);
+				g->play(t, &mv);
+			}
+			int i = 0;
+			for (; i < n; i++) {
+				memcpy(u, st, g->state_size);
+				g->play(u, &list[i]);
+				if (!memcmp(u, t, g->state_size))
+					break;
+			}
+			ck_assert_int_lt(i, n);
+			count[i]++;
+		}
+		double sd = sqrt(100.0 * (1 - 1.0 / n));
+		for (int i = 0; i < n; i++)
+			ck_assert_msg(fabs(count[i] - 100.0) < 5 * sd,
+				      "move %d picked %d times of %d", i,
+				      count[i], tries);
+		free(t);
+		free(u);
+	}
+	free(st);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("takebacktoe");
@@ -677,6 +832,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, position_keys_are_optional);
 	tcase_add_test(tc, bad_positions_refused_with_the_reason);
 	tcase_add_test(tc, geometry_names_cells_and_rows);
+	tcase_add_test(tc, take_back_of_every_edge);
+	tcase_add_test(tc, playout_plays_legal_turns);
+	tcase_add_test(tc, random_moves_are_uniform);
 	suite_add_tcase(s, tc);
 	return s;
 }
