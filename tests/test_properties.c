@@ -66,6 +66,15 @@ static const struct variant variants[] = {
 	{"takebacktoe", "", 6, 2000, 6, 0},
 	{"takebacktoe", "maxturns=40", 80, 80, 6, 0},
 	{"takebacktoe", "first=2 maxturns=12", 60, 24, 6, 0},
+	/* from positions: a roll due, and a die showing (its move is the
+	 * first step) */
+	{"takebacktoe",
+	 "board=0,5,0,3/4,6,5,7/5,0,3,2 turns=10 maxturns=60 last=b2-a2:4", 40,
+	 100, 6, 0},
+	{"takebacktoe",
+	 "board=0,5,0,3/4,6,5,7/5,0,3,2 turns=10 maxturns=60 die=4 "
+	 "last=b2-a2:4",
+	 40, 99, 6, 0},
 	/* every play captures a piece, except drops (one per player, the
 	 * last one left never drops): pieces + players - 1 */
 	{"takeitaway", "", 40, 65, 0, 0},
