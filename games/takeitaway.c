@@ -20,7 +20,6 @@
  * zero, so equal moves compare equal with move_equal. */
 #include "game.h"
 
-#include <stdio.h>
 #include <string.h>
 
 #define BIT(sq) ((uint64_t)1 << (sq))
@@ -198,13 +197,12 @@ static struct move make_chain(int start, const uint8_t *dirs, int len)
 
 static int read_board(struct state *s, const char *b, char *err)
 {
-	if (strlen(b) != 64) {
-		snprintf(err, GAME_ERR_MAX,
-			 "board= needs 64 characters (w, r, b or .), row 8 "
-			 "first; got %zu",
-			 strlen(b));
-		return -1;
-	}
+	if (strlen(b) != 64)
+		return game_fail(
+			err,
+			"board= needs 64 characters (w, r, b or .), row 8 "
+			"first; got %zu",
+			strlen(b));
 	int n[3] = {0, 0, 0}, empty = 0;
 	for (int i = 0; i < 64; i++) {
 		int sq = (7 - i / 8) * 8 + i % 8;
@@ -224,32 +222,29 @@ static int read_board(struct state *s, const char *b, char *err)
 			empty++;
 			continue;
 		default:
-			snprintf(err, GAME_ERR_MAX,
-				 "board= may hold only w, r, b and . "
-				 "(character %d)",
-				 i + 1);
-			return -1;
+			return game_fail(err,
+					 "board= may hold only w, r, b and . "
+					 "(character %d)",
+					 i + 1);
 		}
 		s->occ |= BIT(sq);
 	}
 	if (s->plain) {
-		if (!empty) {
-			snprintf(err, GAME_ERR_MAX,
-				 "plain needs a board with at least one empty "
-				 "square");
-			return -1;
-		}
+		if (!empty)
+			return game_fail(
+				err,
+				"plain needs a board with at least one empty "
+				"square");
 		return 0;
 	}
 	static const char *const names[3] = {"white", "red", "blue"};
 	static const int set[3] = {34, 20, 10};
 	for (int c = 0; c < 3; c++)
-		if (n[c] > set[c]) {
-			snprintf(err, GAME_ERR_MAX,
-				 "board= has %d %s pieces; the set has only %d",
-				 n[c], names[c], set[c]);
-			return -1;
-		}
+		if (n[c] > set[c])
+			return game_fail(
+				err,
+				"board= has %d %s pieces; the set has only %d",
+				n[c], names[c], set[c]);
 	return 0;
 }
 
@@ -287,20 +282,15 @@ static int ta_init(void *st, struct game_options *opt, uint64_t seed, char *err)
 	    opt_flag(opt, "nodrop", &nodrop, err) < 0 ||
 	    opt_flag(opt, "plain", &plain, err) < 0)
 		return -1;
-	if (penalty == 3) {
-		snprintf(err, GAME_ERR_MAX, "penalty must be 2 or 4");
-		return -1;
-	}
-	if (plain && open) {
-		snprintf(err, GAME_ERR_MAX,
-			 "plain and open cannot be combined: the plain game "
-			 "starts with jumps");
-		return -1;
-	}
-	if (plain && players && players != 2) {
-		snprintf(err, GAME_ERR_MAX, "plain is a game for 2 players");
-		return -1;
-	}
+	if (penalty == 3)
+		return game_fail(err, "penalty must be 2 or 4");
+	if (plain && open)
+		return game_fail(
+			err,
+			"plain and open cannot be combined: the plain game "
+			"starts with jumps");
+	if (plain && players && players != 2)
+		return game_fail(err, "plain is a game for 2 players");
 	s->nplayers = (uint8_t)(players ? players : 2);
 	s->penalty = (uint8_t)penalty;
 	s->open = (uint8_t)open;
@@ -317,12 +307,11 @@ static int ta_init(void *st, struct game_options *opt, uint64_t seed, char *err)
 	} else {
 		random_board(s, seed);
 	}
-	if (open && s->occ != FULL) {
-		snprintf(err, GAME_ERR_MAX,
-			 "open needs a full board: its first 8 moves remove "
-			 "white pieces");
-		return -1;
-	}
+	if (open && s->occ != FULL)
+		return game_fail(
+			err,
+			"open needs a full board: its first 8 moves remove "
+			"white pieces");
 	return 0;
 }
 
@@ -491,130 +480,130 @@ static void ta_play(void *st, const struct move *mv)
 
 /* ---- move text ---- */
 
+/* "drop": allowed unless the variant forbids it or the mover is alone. */
+static int parse_drop(const struct state *s, struct move *mv, char *err)
+{
+	if (s->plain || s->nodrop)
+		return game_fail(err, "dropping out is off in this game");
+	if (nactive(s) == 1)
+		return game_fail(err, "the last player left may not drop");
+	*mv = (struct move){{K_DROP}};
+	return 0;
+}
+
+/* Reads squares a1-h8 joined by '-' into sq[]; *n gets how many. */
+static int read_squares(const char *text, int *sq, int *n, char *err)
+{
+	const char *p = text;
+	char c[24];
+	for (*n = 0;; p++) {
+		int x, y;
+		const char *at = p;
+		if (square_read(&p, &x, &y) < 0 || x > 7 || y < 0 || y > 7) {
+			if (!*at)
+				return game_fail(err, "a square must follow -");
+			game_clean(at, c, sizeof c);
+			return game_fail(
+				err, "%s: expected a square a1-h8 or drop", c);
+		}
+		if (*n > MAX_CHAIN)
+			return game_fail(err, "a chain has at most %d jumps",
+					 MAX_CHAIN);
+		sq[(*n)++] = y * 8 + x;
+		if (!*p)
+			return 0;
+		if (*p != '-') {
+			game_clean(p, c, sizeof c);
+			return game_fail(
+				err, "%s: squares of a chain are joined by -",
+				c);
+		}
+	}
+}
+
+/* A single square in the removal phase: a white piece to take. */
+static int parse_removal(const struct state *s, const int *sq, int n,
+			 struct move *mv, char *err)
+{
+	char name[8];
+	square_name(sq[0] % 8, sq[0] / 8, name);
+	if (n > 1)
+		return game_fail(err,
+				 "no jumps yet: remove a white piece first");
+	if (!(s->occ & BIT(sq[0])) || colour(s, sq[0]) != 0)
+		return game_fail(err, "%s holds no white piece", name);
+	*mv = (struct move){{K_REMOVE | (uint64_t)sq[0] << 2}};
+	return 0;
+}
+
+/* The direction of the jump from a to b (squares two apart in a line), or
+ * -1 when b is not two steps from a. */
+static int jump_dir(int a, int b)
+{
+	int dx = b % 8 - a % 8, dy = b / 8 - a / 8;
+	for (int d = 0; d < 8; d++)
+		if (2 * DX[d] == dx && 2 * DY[d] == dy)
+			return d;
+	return -1;
+}
+
+/* A chain sq[0]-sq[1]-...: every step a jump over a piece onto an empty
+ * square, and the piece unable to go on at the end. */
+static int parse_chain(const struct state *s, const int *sq, int n,
+		       struct move *mv, char *err)
+{
+	char a[8], b[8];
+	square_name(sq[0] % 8, sq[0] / 8, a);
+	if (n == 1)
+		return game_fail(err,
+				 "a jump is written as its squares: %s-... "
+				 "(the board has an empty square, so no "
+				 "removal)",
+				 a);
+	if (!(s->occ & BIT(sq[0])))
+		return game_fail(err, "%s is empty", a);
+	uint64_t occ = s->occ & ~BIT(sq[0]);
+	uint8_t dirs[MAX_CHAIN];
+	for (int i = 1; i < n; i++) {
+		square_name(sq[i - 1] % 8, sq[i - 1] / 8, a);
+		square_name(sq[i] % 8, sq[i] / 8, b);
+		int d = jump_dir(sq[i - 1], sq[i]);
+		if (d < 0)
+			return game_fail(err,
+					 "%s-%s is not a jump: a jump goes "
+					 "exactly 2 squares in a line",
+					 a, b);
+		if (!(occ & BIT(over_sq(sq[i - 1], d))))
+			return game_fail(
+				err, "%s-%s jumps over an empty square", a, b);
+		if (occ & BIT(sq[i]))
+			return game_fail(err, "%s-%s lands on a piece", a, b);
+		dirs[i - 1] = (uint8_t)d;
+		occ &= ~BIT(over_sq(sq[i - 1], d));
+	}
+	if (can_jump_any(occ, sq[n - 1]))
+		return game_fail(err,
+				 "the chain stops early: the piece on %s can "
+				 "still jump",
+				 b);
+	*mv = make_chain(sq[0], dirs, n - 1);
+	return 0;
+}
+
+/* The engine calls parse only while a move is due (never once the game is
+ * over), so the state always has a mover here. */
 static int ta_parse(const void *st, const char *text, struct move *mv,
 		    char *err)
 {
 	const struct state *s = st;
-	if (is_over(s)) {
-		snprintf(err, GAME_ERR_MAX, "the game is over");
+	if (strcmp(text, "drop") == 0)
+		return parse_drop(s, mv, err);
+	int sq[MAX_CHAIN + 1], n;
+	if (read_squares(text, sq, &n, err) < 0)
 		return -1;
-	}
-	if (strcmp(text, "drop") == 0) {
-		if (s->plain || s->nodrop)
-			snprintf(err, GAME_ERR_MAX,
-				 "dropping out is off in this game");
-		else if (nactive(s) == 1)
-			snprintf(err, GAME_ERR_MAX,
-				 "the last player left may not drop");
-		else {
-			*mv = (struct move){{K_DROP}};
-			return 0;
-		}
-		return -1;
-	}
-	int sq[MAX_CHAIN + 1], n = 0;
-	const char *p = text;
-	for (;;) {
-		int x, y;
-		const char *at = p;
-		if (square_read(&p, &x, &y) < 0 || x > 7 || y < 0 || y > 7) {
-			char c[24];
-			game_clean(at, c, sizeof c);
-			if (!*at)
-				snprintf(err, GAME_ERR_MAX,
-					 "a square must follow -");
-			else
-				snprintf(err, GAME_ERR_MAX,
-					 "%s: expected a square a1-h8 or drop",
-					 c);
-			return -1;
-		}
-		if (n > MAX_CHAIN) {
-			snprintf(err, GAME_ERR_MAX,
-				 "a chain has at most %d jumps", MAX_CHAIN);
-			return -1;
-		}
-		sq[n++] = y * 8 + x;
-		if (!*p)
-			break;
-		if (*p != '-') {
-			char c[24];
-			game_clean(p, c, sizeof c);
-			snprintf(err, GAME_ERR_MAX,
-				 "%s: squares of a chain are joined by -", c);
-			return -1;
-		}
-		p++;
-	}
-	char name[8];
-	square_name(sq[0] % 8, sq[0] / 8, name);
-	if (removal_phase(s)) {
-		if (n > 1) {
-			snprintf(err, GAME_ERR_MAX,
-				 "no jumps yet: remove a white piece first");
-			return -1;
-		}
-		if (!(s->occ & BIT(sq[0])) || colour(s, sq[0]) != 0) {
-			snprintf(err, GAME_ERR_MAX, "%s holds no white piece",
-				 name);
-			return -1;
-		}
-		*mv = (struct move){{K_REMOVE | (uint64_t)sq[0] << 2}};
-		return 0;
-	}
-	if (n == 1) {
-		snprintf(err, GAME_ERR_MAX,
-			 "a jump is written as its squares: %s-... (the board "
-			 "has an empty square, so no removal)",
-			 name);
-		return -1;
-	}
-	if (!(s->occ & BIT(sq[0]))) {
-		snprintf(err, GAME_ERR_MAX, "%s is empty", name);
-		return -1;
-	}
-	uint64_t occ = s->occ & ~BIT(sq[0]);
-	uint8_t dirs[MAX_CHAIN];
-	for (int i = 1; i < n; i++) {
-		int dx = sq[i] % 8 - sq[i - 1] % 8,
-		    dy = sq[i] / 8 - sq[i - 1] / 8;
-		char a[8], b[8];
-		square_name(sq[i - 1] % 8, sq[i - 1] / 8, a);
-		square_name(sq[i] % 8, sq[i] / 8, b);
-		int d = -1;
-		for (int k = 0; k < 8; k++)
-			if (2 * DX[k] == dx && 2 * DY[k] == dy)
-				d = k;
-		if (d < 0) {
-			snprintf(err, GAME_ERR_MAX,
-				 "%s-%s is not a jump: a jump goes exactly 2 "
-				 "squares in a line",
-				 a, b);
-			return -1;
-		}
-		if (!(occ & BIT(over_sq(sq[i - 1], d)))) {
-			snprintf(err, GAME_ERR_MAX,
-				 "%s-%s jumps over an empty square", a, b);
-			return -1;
-		}
-		if (occ & BIT(sq[i])) {
-			snprintf(err, GAME_ERR_MAX, "%s-%s lands on a piece", a,
-				 b);
-			return -1;
-		}
-		dirs[i - 1] = (uint8_t)d;
-		occ &= ~BIT(over_sq(sq[i - 1], d));
-	}
-	if (can_jump_any(occ, sq[n - 1])) {
-		square_name(sq[n - 1] % 8, sq[n - 1] / 8, name);
-		snprintf(
-			err, GAME_ERR_MAX,
-			"the chain stops early: the piece on %s can still jump",
-			name);
-		return -1;
-	}
-	*mv = make_chain(sq[0], dirs, n - 1);
-	return 0;
+	if (removal_phase(s))
+		return parse_removal(s, sq, n, mv, err);
+	return parse_chain(s, sq, n, mv, err);
 }
 
 static void ta_format(const void *st, const struct move *mv, char *buf)

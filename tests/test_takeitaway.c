@@ -461,6 +461,17 @@ START_TEST(test_history_rebuilds)
 }
 END_TEST
 
+/* Is mv one of the moves moves() lists in st? */
+static int listed(const void *st, const struct move *mv)
+{
+	struct move *list = malloc(sizeof *list * (size_t)G->max_moves);
+	int n = G->moves(st, list), found = 0;
+	for (int i = 0; i < n && !found; i++)
+		found = move_equal(&list[i], mv);
+	free(list);
+	return found;
+}
+
 /* Random games through struct game: every listed move formats, parses back
  * to the same bits, and undo by copy gives the same bytes. */
 START_TEST(test_moves_round_trip)
@@ -490,7 +501,7 @@ START_TEST(test_moves_round_trip)
 			}
 			struct move mv;
 			ck_assert_int_eq(G->random_move(st, &r, &mv), 0);
-			ck_assert(game_is_legal(G, st, &mv));
+			ck_assert(listed(st, &mv));
 			/* mostly random chains; a drop now and then */
 			if (rng_below(&r, 20) == 0)
 				mv = list[0];
