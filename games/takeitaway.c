@@ -19,6 +19,7 @@
  * parity classes), so 3 words of directions are plenty.  Every other bit is
  * zero, so equal moves compare equal with move_equal. */
 #include "game.h"
+#include "util/bits.h"
 
 #include <string.h>
 
@@ -157,7 +158,7 @@ static int is_over(const struct state *s)
 
 static int drop_allowed(const struct state *s)
 {
-	return !s->nodrop && !s->plain && nactive(s) > 1 && !is_over(s);
+	return !s->nodrop && nactive(s) > 1 && !is_over(s);
 }
 
 /* ---- the move encoding ---- */
@@ -195,6 +196,12 @@ static struct move make_chain(int start, const uint8_t *dirs, int len)
 
 /* ---- set-up ---- */
 
+/* The pieces of the set by colour (white, red, blue), and of the plain
+ * game, whose pieces are all alike. */
+static const int SET[3] = {34, 20, 10};
+static const char *const COLOUR_NAME[3] = {"white", "red", "blue"};
+#define PLAIN_SET 63
+
 static int read_board(struct state *s, const char *b, char *err)
 {
 	if (strlen(b) != 64)
@@ -203,23 +210,18 @@ static int read_board(struct state *s, const char *b, char *err)
 			"board= needs 64 characters (w, r, b or .), row 8 "
 			"first; got %zu",
 			strlen(b));
-	int n[3] = {0, 0, 0}, empty = 0;
 	for (int i = 0; i < 64; i++) {
 		int sq = (7 - i / 8) * 8 + i % 8;
 		switch (b[i]) {
 		case 'w':
-			n[0]++;
 			break;
 		case 'r':
-			n[1]++;
 			s->red |= BIT(sq);
 			break;
 		case 'b':
-			n[2]++;
 			s->blue |= BIT(sq);
 			break;
 		case '.':
-			empty++;
 			continue;
 		default:
 			return game_fail(err,
@@ -229,22 +231,9 @@ static int read_board(struct state *s, const char *b, char *err)
 		}
 		s->occ |= BIT(sq);
 	}
-	if (s->plain) {
-		if (!empty)
-			return game_fail(
-				err,
-				"plain needs a board with at least one empty "
-				"square");
-		return 0;
-	}
-	static const char *const names[3] = {"white", "red", "blue"};
-	static const int set[3] = {34, 20, 10};
-	for (int c = 0; c < 3; c++)
-		if (n[c] > set[c])
-			return game_fail(
-				err,
-				"board= has %d %s pieces; the set has only %d",
-				n[c], names[c], set[c]);
+	if (s->plain && s->occ == FULL)
+		return game_fail(err, "plain needs a board with at least one "
+				      "empty square");
 	return 0;
 }
 
@@ -271,63 +260,291 @@ static void random_board(struct state *s, uint64_t seed)
 	}
 }
 
-static int ta_init(void *st, struct game_options *opt, uint64_t seed, char *err)
+/* The variant: players, penalty, open, nodrop, plain, and the refusals of
+ * options that cannot be combined or would do nothing. */
+static int read_variant(struct state *s, struct game_options *opt, char *err)
 {
-	struct state *s = st;
-	long players = 0, penalty = 2;
-	int open = 0, nodrop = 0, plain = 0;
+	long players = 2, penalty = 0;
+	int open = 0, nodrop = -1, plain = 0;
 	if (opt_int(opt, "players", 2, 4, &players, err) < 0 ||
-	    opt_int(opt, "penalty", 2, 4, &penalty, err) < 0 ||
 	    opt_flag(opt, "open", &open, err) < 0 ||
 	    opt_flag(opt, "nodrop", &nodrop, err) < 0 ||
 	    opt_flag(opt, "plain", &plain, err) < 0)
 		return -1;
-	if (penalty == 3)
-		return game_fail(err, "penalty must be 2 or 4");
 	if (plain && open)
-		return game_fail(
-			err,
-			"plain and open cannot be combined: the plain game "
-			"starts with jumps");
-	if (plain && players && players != 2)
+		return game_fail(err, "plain and open cannot be combined: the "
+				      "plain game starts with jumps");
+	if (plain && players != 2)
 		return game_fail(err, "plain is a game for 2 players");
-	s->nplayers = (uint8_t)(players ? players : 2);
+	if (opt_int(opt, "penalty", 1, 4, &penalty, err) < 0 || penalty == 3 ||
+	    (penalty == 1 && !plain))
+		return game_fail(err, plain ? "penalty must be 1, 2 or 4"
+					    : "penalty must be 2 or 4 (1 is "
+					      "the plain game's)");
+	if (nodrop < 0)
+		nodrop = plain; /* the plain game drops nobody by default */
+	if (!penalty)
+		penalty = plain ? 1 : 2;
+	else if (nodrop && penalty != (plain ? 1 : 2))
+		return game_fail(err,
+				 "penalty=%ld counts only when players may "
+				 "drop out: %s",
+				 penalty,
+				 plain ? "add nodrop=0 (the plain game's "
+					 "drop-out variation)"
+				       : "leave out nodrop");
+	s->nplayers = (uint8_t)players;
 	s->penalty = (uint8_t)penalty;
 	s->open = (uint8_t)open;
 	s->nodrop = (uint8_t)nodrop;
 	s->plain = (uint8_t)plain;
 	s->to_move = 1;
 	s->active = (uint8_t)((1u << s->nplayers) - 1);
+	return 0;
+}
+
+/* Reads a number from 0 to max at *p, digits only, and moves *p past it. */
+static int read_num(const char **p, int max, int *out)
+{
+	int v = 0, digits = 0;
+	for (; **p >= '0' && **p <= '9'; (*p)++)
+		if (++digits > 3 || (v = v * 10 + (**p - '0')) > max)
+			return -1;
+	if (!digits)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* captured=W:R:B,W:R:B,... (plain: N,N): each player's captures, by
+ * colour or, in the plain game, as a count of pieces. */
+static int read_captured(struct state *s, const char *v, char *err)
+{
+	int per = s->plain ? 1 : 3;
+	const char *p = v;
+	for (int pl = 0; pl < s->nplayers; pl++) {
+		int c[3] = {0, 0, 0};
+		for (int k = 0; k < per; k++) {
+			char want = k + 1 < per            ? ':'
+				    : pl + 1 < s->nplayers ? ','
+							   : '\0';
+			if (read_num(&p, 64, &c[k]) < 0 || *p != want)
+				return game_fail(
+					err,
+					s->plain ? "captured= gives the pieces "
+						   "each player captured, "
+						   "separated by commas: "
+						   "captured=3,2"
+						 : "captured= gives the white, "
+						   "red and blue pieces each "
+						   "player captured, players "
+						   "separated by commas: "
+						   "captured=2:1:0,1:0:1");
+			p += *p != '\0';
+		}
+		s->points[pl] = (int16_t)(c[0] + 2 * c[1] + 3 * c[2]);
+		if (!s->plain)
+			for (int k = 0; k < 3; k++)
+				s->caps[pl][k] = (uint8_t)c[k];
+	}
+	return 0;
+}
+
+/* Board and captures together hold no more pieces than the game has. */
+static int check_counts(const struct state *s, char *err)
+{
+	if (s->plain) {
+		int n = bit_count(s->occ);
+		for (int p = 0; p < s->nplayers; p++)
+			n += s->points[p];
+		if (n > PLAIN_SET)
+			return game_fail(err,
+					 "board= and captured= hold %d pieces; "
+					 "the plain game has %d",
+					 n, PLAIN_SET);
+		return 0;
+	}
+	uint64_t white = s->occ & ~s->red & ~s->blue;
+	int n[3] = {bit_count(white), bit_count(s->red), bit_count(s->blue)};
+	for (int c = 0; c < 3; c++) {
+		for (int p = 0; p < s->nplayers; p++)
+			n[c] += s->caps[p][c];
+		if (n[c] > SET[c])
+			return game_fail(err,
+					 "board= and captured= hold %d %s "
+					 "pieces; the set has only %d",
+					 n[c], COLOUR_NAME[c], SET[c]);
+	}
+	return 0;
+}
+
+/* dropped=none or dropped=P,Q,...: the players who left the game. */
+static int read_dropped(struct state *s, const char *v, char *err)
+{
+	if (!strcmp(v, "none"))
+		return 0;
+	if (s->nodrop)
+		return game_fail(err, "dropped= must be none: dropping out is "
+				      "off in this game");
+	const char *p = v;
+	for (;;) {
+		int pl;
+		if (read_num(&p, s->nplayers, &pl) < 0 || pl < 1 ||
+		    (*p && *p != ','))
+			return game_fail(err,
+					 "dropped= lists players 1 to %d who "
+					 "dropped out, separated by commas, or "
+					 "is none",
+					 s->nplayers);
+		if (!(s->active >> (pl - 1) & 1))
+			return game_fail(err, "dropped= names player %d twice",
+					 pl);
+		s->active &= (uint8_t) ~(1u << (pl - 1));
+		if (!*p++)
+			break;
+	}
+	if (!s->active)
+		return game_fail(err, "dropped= names every player: the last "
+				      "one left may not drop");
+	return 0;
+}
+
+/* removals=N (the open game only): the opening removals made.  While some
+ * are still due, the captures are exactly those white pieces, and the
+ * board must hold a white piece for the next one. */
+static int read_removals(struct state *s, struct game_options *opt, char *err)
+{
+	long n = -1;
+	if (opt_int(opt, "removals", 0, OPEN_REMOVALS, &n, err) < 0)
+		return -1;
+	if (n < 0)
+		return s->open && s->occ != FULL
+			       ? game_fail(err,
+					   "open needs a full board: its first "
+					   "8 moves remove white pieces (a "
+					   "position says removals=N)")
+			       : 0;
+	if (!s->open)
+		return game_fail(err, "removals= counts the open game's "
+				      "removals; this game is not open");
+	s->removals = (uint8_t)n;
+	int white = 0, all = 0;
+	for (int p = 0; p < s->nplayers; p++) {
+		white += s->caps[p][0];
+		all += s->caps[p][0] + s->caps[p][1] + s->caps[p][2];
+	}
+	if (n < OPEN_REMOVALS && (white != n || all != n))
+		return game_fail(err,
+				 "removals=%ld: until the 8th removal the "
+				 "captures are just the %ld white pieces "
+				 "removed, but captured= holds %d pieces",
+				 n, n, all);
+	if (n == OPEN_REMOVALS && white < n)
+		return game_fail(err,
+				 "removals=8 took 8 white pieces, but "
+				 "captured= holds only %d",
+				 white);
+	if (n < OPEN_REMOVALS && !(s->occ & ~s->red & ~s->blue))
+		return game_fail(err,
+				 "removals=%ld leaves a removal due, but "
+				 "the board has no white piece",
+				 n);
+	return 0;
+}
+
+/* The keys only `position` writes: captures, drop-outs, the turn and the
+ * open game's removals.  Absent keys keep the start of a game. */
+static int read_play(struct state *s, struct game_options *opt, char *err)
+{
+	const char *v = opt_str(opt, "captured");
+	if (v && read_captured(s, v, err) < 0)
+		return -1;
+	if (check_counts(s, err) < 0)
+		return -1;
+	if ((v = opt_str(opt, "dropped")) && read_dropped(s, v, err) < 0)
+		return -1;
+	long turn = 1;
+	if (opt_int(opt, "turn", 1, s->nplayers, &turn, err) < 0)
+		return -1;
+	if (!(s->active >> (turn - 1) & 1))
+		return game_fail(err, "turn=%ld names a player who dropped out",
+				 turn);
+	s->to_move = (uint8_t)turn;
+	return read_removals(s, opt, err);
+}
+
+static int ta_init(void *st, struct game_options *opt, uint64_t seed, char *err)
+{
+	struct state *s = st;
+	if (read_variant(s, opt, err) < 0)
+		return -1;
 	const char *b = opt_str(opt, "board");
 	if (b) {
 		if (read_board(s, b, err) < 0)
 			return -1;
-	} else if (plain) {
+	} else if (s->plain) {
 		s->occ = FULL & ~BIT(A8);
 	} else {
 		random_board(s, seed);
 	}
-	if (open && s->occ != FULL)
-		return game_fail(
-			err,
-			"open needs a full board: its first 8 moves remove "
-			"white pieces");
-	return 0;
+	return read_play(s, opt, err);
+}
+
+/* The board as board= writes it: row 8 first, w r b or . a square. */
+static void write_board(const struct state *s, char *b)
+{
+	for (int i = 0; i < 64; i++) {
+		int sq = (7 - i / 8) * 8 + i % 8;
+		b[i] = !(s->occ & BIT(sq)) ? '.' : "wrb"[colour(s, sq)];
+	}
+	b[64] = '\0';
 }
 
 static void ta_describe(const void *st, struct text *out)
 {
 	const struct state *s = st;
 	char b[65];
-	for (int i = 0; i < 64; i++) {
-		int sq = (7 - i / 8) * 8 + i % 8;
-		b[i] = !(s->occ & BIT(sq)) ? '.' : "wrb"[colour(s, sq)];
-	}
-	b[64] = '\0';
+	write_board(s, b);
 	text_printf(out,
 		    "players=%d board=%s open=%d nodrop=%d penalty=%d plain=%d",
 		    s->nplayers, b, s->open, s->nodrop, s->penalty, s->plain);
 }
+
+static void ta_position(const void *st, struct text *out)
+{
+	const struct state *s = st;
+	ta_describe(s, out);
+	text_puts(out, " captured=");
+	for (int p = 0; p < s->nplayers; p++) {
+		if (p)
+			text_putc(out, ',');
+		if (s->plain)
+			text_printf(out, "%d", s->points[p]);
+		else
+			text_printf(out, "%d:%d:%d", s->caps[p][0],
+				    s->caps[p][1], s->caps[p][2]);
+	}
+	text_puts(out, " dropped=");
+	if (nactive(s) == s->nplayers)
+		text_puts(out, "none");
+	for (int p = 0, n = 0; p < s->nplayers; p++)
+		if (!(s->active >> p & 1))
+			text_printf(out, "%s%d", n++ ? "," : "", p + 1);
+	text_printf(out, " turn=%d", s->to_move);
+	if (s->open)
+		text_printf(out, " removals=%d", s->removals);
+}
+
+static const struct game_option_spec ta_options[] = {
+	{"players", OPT_INT, "2", 2, 4, NULL},
+	{"board", OPT_STRING, NULL, 0, 0, NULL},
+	{"open", OPT_BOOL, "0", 0, 1, NULL},
+	/* the defaults of these two depend on plain */
+	{"nodrop", OPT_BOOL, NULL, 0, 1, NULL},
+	{"penalty", OPT_ENUM, NULL, 0, 0, "1 2 4"},
+	{"plain", OPT_BOOL, "0", 0, 1, NULL},
+	{NULL, 0, NULL, 0, 0, NULL},
+};
 
 static int ta_players(const void *st)
 {
@@ -438,7 +655,8 @@ static void capture(struct state *s, int sq)
 {
 	int p = s->to_move - 1;
 	s->points[p] = (int16_t)(s->points[p] + value(s, sq));
-	s->caps[p][colour(s, sq)]++;
+	if (!s->plain) /* plain pieces are all alike: points count them */
+		s->caps[p][colour(s, sq)]++;
 	s->occ &= ~BIT(sq);
 	s->red &= ~BIT(sq);
 	s->blue &= ~BIT(sq);
@@ -454,7 +672,7 @@ static void ta_play(void *st, const struct move *mv)
 		break;
 	case K_REMOVE:
 		capture(s, sq);
-		s->removals++;
+		s->removals = (uint8_t)(s->removals + s->open);
 		break;
 	case K_JUMP: {
 		/* the jumper carries its colour along */
@@ -483,7 +701,7 @@ static void ta_play(void *st, const struct move *mv)
 /* "drop": allowed unless the variant forbids it or the mover is alone. */
 static int parse_drop(const struct state *s, struct move *mv, char *err)
 {
-	if (s->plain || s->nodrop)
+	if (s->nodrop)
 		return game_fail(err, "dropping out is off in this game");
 	if (nactive(s) == 1)
 		return game_fail(err, "the last player left may not drop");
@@ -628,11 +846,51 @@ static void ta_format(const void *st, const struct move *mv, char *buf)
 
 /* ---- drawing ---- */
 
+/* The line under the board: values, what is left, penalty or no drops. */
+static void show_rules(const struct state *s, struct text *out)
+{
+	if (s->plain) {
+		text_printf(out,
+			    "plain game: every piece is worth 1; on the board "
+			    "%d; ",
+			    board_value(s));
+		if (s->nodrop)
+			text_puts(out, "no dropping out\n");
+		else
+			text_printf(out, "penalty %dx\n", s->penalty);
+		return;
+	}
+	text_printf(out,
+		    "W white 1, R red 2, B blue 3; on the board %d; "
+		    "penalty %dx%s\n",
+		    board_value(s), s->penalty,
+		    s->nodrop ? ", no dropping out" : "");
+}
+
+/* One line a player: captures, score, dropped or to move. */
+static void show_players(const struct state *s, struct text *out)
+{
+	int pts[GAME_MAX_PLAYERS], over = is_over(s);
+	ta_score(s, pts);
+	for (int p = 0; p < s->nplayers; p++) {
+		if (s->plain)
+			text_printf(out, "player %d: captured %d, score %d",
+				    p + 1, s->points[p], pts[p]);
+		else
+			text_printf(out,
+				    "player %d: captured %dW %dR %dB, score %d",
+				    p + 1, s->caps[p][0], s->caps[p][1],
+				    s->caps[p][2], pts[p]);
+		text_puts(out, !(s->active >> p & 1) ? " (dropped)\n"
+			       : (!over && p + 1 == s->to_move)
+				       ? " <- to move\n"
+				       : "\n");
+	}
+}
+
 static void ta_show(const void *st, struct text *out)
 {
 	const struct state *s = st;
-	int pts[GAME_MAX_PLAYERS];
-	ta_score(s, pts);
 	text_puts(out, "   a b c d e f g h\n");
 	for (int y = 7; y >= 0; y--) {
 		text_printf(out, "%d ", y + 1);
@@ -645,24 +903,8 @@ static void ta_show(const void *st, struct text *out)
 		text_printf(out, "  %d\n", y + 1);
 	}
 	text_puts(out, "   a b c d e f g h\n");
-	if (s->plain)
-		text_puts(out, "plain game: every piece is worth 1\n");
-	else
-		text_printf(out,
-			    "W white 1, R red 2, B blue 3; on the board %d; "
-			    "penalty %dx%s\n",
-			    board_value(s), s->penalty,
-			    s->nodrop ? ", no dropping out" : "");
-	int over = is_over(s);
-	for (int p = 0; p < s->nplayers; p++) {
-		text_printf(out,
-			    "player %d: captured %dW %dR %dB, score %d%s\n",
-			    p + 1, s->caps[p][0], s->caps[p][1], s->caps[p][2],
-			    pts[p],
-			    !(s->active >> p & 1)            ? " (dropped)"
-			    : (!over && p + 1 == s->to_move) ? " <- to move"
-							     : "");
-	}
+	show_rules(s, out);
+	show_players(s, out);
 	struct game_status g = ta_status(s);
 	if (g.phase == GAME_PLAY) {
 		if (removal_phase(s))
@@ -681,6 +923,24 @@ static void ta_show(const void *st, struct text *out)
 	} else {
 		text_puts(out, "game over: draw\n");
 	}
+}
+
+/* The 64 cells, the words and the separator of the moves, then each
+ * board= letter with its value. */
+static void ta_geometry(const void *st, struct text *out)
+{
+	const struct state *s = st;
+	for (int sq = 0; sq < 64; sq++) {
+		char name[4];
+		square_name(sq % 8, sq / 8, name);
+		text_printf(out, "cell %s %d %d\n", name, sq % 8, sq / 8);
+	}
+	if (!s->nodrop)
+		text_puts(out, "word drop\n");
+	text_puts(out, "sep -\n");
+	for (int c = 0; c < 3; c++)
+		text_printf(out, "piece %c %d\n", "wrb"[c],
+			    s -> plain ? 1 : c + 1);
 }
 
 /* ---- for the AI ---- */
@@ -781,8 +1041,10 @@ const struct game game_takeitaway = {
 		   "penalty=2|4 plain",
 	.state_size = sizeof(struct state),
 	.max_moves = MAX_MOVES,
+	.options = ta_options,
 	.init = ta_init,
 	.describe = ta_describe,
+	.position = ta_position,
 	.players = ta_players,
 	.status = ta_status,
 	.moves = ta_moves,
@@ -791,6 +1053,7 @@ const struct game game_takeitaway = {
 	.format = ta_format,
 	.score = ta_score,
 	.show = ta_show,
+	.geometry = ta_geometry,
 	.random_move = ta_random_move,
 	.evaluate = ta_evaluate,
 };
