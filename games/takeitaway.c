@@ -63,54 +63,53 @@ struct state {
 
 /* ---- the board ---- */
 
-/* Moves every bit of b one step in direction d; bits that leave the board
- * vanish. */
-static uint64_t shift(uint64_t b, int d)
-{
-	if (DX[d] > 0)
-		b = (b & ~FILE_H) << 1;
-	else if (DX[d] < 0)
-		b = (b & ~FILE_A) >> 1;
-	if (DY[d] > 0)
-		b <<= 8;
-	else if (DY[d] < 0)
-		b >>= 8;
-	return b;
-}
+/* Square steps of the directions (east, north-east, ... as DX, DY). */
+static const int OFF[8] = {1, 9, 8, 7, -1, -9, -8, -7};
 
-/* Squares whose piece can jump in direction d: a piece next to it that way
- * and an empty square beyond. */
-static uint64_t jumpers(uint64_t occ, int d)
+/* Columns a piece may jump from eastwards (a-f) and westwards (c-h). */
+#define FROM_WEST (~(FILE_H | FILE_H >> 1))
+#define FROM_EAST (~(FILE_A | FILE_A << 1))
+/* Rows it may jump from northwards (1-6) and southwards (3-8). */
+#define FROM_SOUTH (FULL >> 16)
+#define FROM_NORTH (FULL << 16)
+
+/* The squares from which a jump in direction d lands on the board. */
+static const uint64_t JUMP_FROM[8] = {
+	FROM_WEST, FROM_WEST &FROM_SOUTH, FROM_SOUTH, FROM_EAST &FROM_SOUTH,
+	FROM_EAST, FROM_EAST &FROM_NORTH, FROM_NORTH, FROM_WEST &FROM_NORTH,
+};
+
+/* The pieces that can jump in each direction d: a piece next to them that
+ * way and an empty square beyond.  Shifting by a step brings the square a
+ * step away onto each square; a jump that would leave the board reads a
+ * shifted-in 0 (no piece to jump, or no empty square) or is cut by the
+ * column masks, so no direction wraps round an edge.  About 50
+ * instructions for all 8, where a shift a step cost 20 a direction. */
+static inline void jumper_sets(uint64_t occ, uint64_t *j)
 {
-	int back = (d + 4) & 7;
-	return occ & shift(occ, back) & shift(shift(~occ, back), back);
+	uint64_t e = ~occ;
+	j[0] = occ & occ >> 1 & e >> 2 & FROM_WEST;
+	j[1] = occ & occ >> 9 & e >> 18 & FROM_WEST;
+	j[2] = occ & occ >> 8 & e >> 16;
+	j[3] = occ & occ >> 7 & e >> 14 & FROM_EAST;
+	j[4] = occ & occ << 1 & e << 2 & FROM_EAST;
+	j[5] = occ & occ << 9 & e << 18 & FROM_EAST;
+	j[6] = occ & occ << 8 & e << 16;
+	j[7] = occ & occ << 7 & e << 14 & FROM_WEST;
 }
 
 static uint64_t all_jumpers(uint64_t occ)
 {
-	uint64_t j = 0;
-	for (int d = 0; d < 8; d++)
-		j |= jumpers(occ, d);
-	return j;
+	uint64_t j[8];
+	jumper_sets(occ, j);
+	return j[0] | j[1] | j[2] | j[3] | j[4] | j[5] | j[6] | j[7];
 }
 
-/* The square two steps from sq in direction d, or -1 off the board. */
-static int land(int sq, int d)
+/* Can the piece on sq jump in direction d, with occ the other pieces? */
+static inline int can_jump(uint64_t occ, int sq, int d)
 {
-	int x = sq % 8 + 2 * DX[d], y = sq / 8 + 2 * DY[d];
-	return ((x | y) & ~7) ? -1 : y * 8 + x;
-}
-
-static int over_sq(int sq, int d)
-{
-	return sq + DY[d] * 8 + DX[d];
-}
-
-/* Can the piece on sq jump in direction d, with occ the pieces? */
-static int can_jump(uint64_t occ, int sq, int d)
-{
-	int to = land(sq, d);
-	return to >= 0 && (occ & BIT(over_sq(sq, d))) && !(occ & BIT(to));
+	return (JUMP_FROM[d] >> sq & 1) && (occ >> (sq + OFF[d]) & 1) &&
+	       !(occ >> (sq + 2 * OFF[d]) & 1);
 }
 
 static int can_jump_any(uint64_t occ, int sq)
@@ -133,17 +132,18 @@ static int colour(const struct state *s, int sq)
 	return (s->blue & BIT(sq)) ? 2 : (s->red & BIT(sq)) ? 1 : 0;
 }
 
-static int board_value(const struct state *s)
+/* The value on the board: every piece counts 1, red 1 more, blue 2 more. */
+static BITS_HOT int board_value(const struct state *s)
 {
-	int v = 0;
-	for (uint64_t b = s->occ; b; b &= b - 1)
-		v += value(s, __builtin_ctzll(b));
-	return v;
+	if (s->plain)
+		return bit_count(s->occ);
+	return bit_count(s->occ) + bit_count(s->red) + 2 * bit_count(s->blue);
 }
 
 static int nactive(const struct state *s)
 {
-	return __builtin_popcount(s->active);
+	return (s->active & 1) + (s->active >> 1 & 1) + (s->active >> 2 & 1) +
+	       (s->active >> 3 & 1);
 }
 
 static int removal_phase(const struct state *s)
@@ -154,11 +154,6 @@ static int removal_phase(const struct state *s)
 static int is_over(const struct state *s)
 {
 	return !removal_phase(s) && !all_jumpers(s->occ);
-}
-
-static int drop_allowed(const struct state *s)
-{
-	return !s->nodrop && nactive(s) > 1 && !is_over(s);
 }
 
 /* ---- the move encoding ---- */
@@ -603,7 +598,7 @@ static int extend(struct gen *g, uint64_t occ, int sq, int len)
 		if (len >= MAX_CHAIN) /* impossible by parity; never overrun */
 			break;
 		g->dirs[len] = (uint8_t)d;
-		if (extend(g, occ & ~BIT(over_sq(sq, d)), land(sq, d),
+		if (extend(g, occ & ~BIT(sq + OFF[d]), sq + 2 * OFF[d],
 			   len + 1) < 0)
 			return -1;
 	}
@@ -618,20 +613,21 @@ static int extend(struct gen *g, uint64_t occ, int sq, int len)
 static int ta_moves(const void *st, struct move *out)
 {
 	const struct state *s = st;
-	if (is_over(s))
-		return 0;
-	int n = 0;
-	if (drop_allowed(s))
+	int removal = removal_phase(s), n = 0;
+	uint64_t jumps = removal ? 0 : all_jumpers(s->occ);
+	if (!removal && !jumps)
+		return 0; /* over */
+	if (!s->nodrop && nactive(s) > 1)
 		out[n++] = (struct move){{K_DROP}};
-	if (removal_phase(s)) {
+	if (removal) {
 		for (uint64_t b = s->occ & ~s->red & ~s->blue; b; b &= b - 1)
 			out[n++] = (struct move){
-				{K_REMOVE | (uint64_t)__builtin_ctzll(b) << 2}};
+				{K_REMOVE | (uint64_t)bit_first(b) << 2}};
 		return n;
 	}
 	struct gen g = {.out = out, .n = n, .cap = MAX_MOVES};
-	for (uint64_t b = all_jumpers(s->occ); b; b &= b - 1) {
-		g.start = __builtin_ctzll(b);
+	for (uint64_t b = jumps; b; b &= b - 1) {
+		g.start = bit_first(b);
 		if (extend(&g, s->occ & ~BIT(g.start), g.start, 0) < 0)
 			break;
 	}
@@ -662,36 +658,49 @@ static void capture(struct state *s, int sq)
 	s->blue &= ~BIT(sq);
 }
 
+/* An opening removal: the white piece on sq goes to the mover. */
+static void remove_piece(struct state *s, int sq)
+{
+	capture(s, sq);
+	s->removals = (uint8_t)(s->removals + s->open);
+}
+
+/* Moves the piece on sq along dirs[0..len-1], capturing each piece it
+ * jumps; the jumper carries its colour along. */
+static void apply_chain(struct state *s, int sq, const uint8_t *dirs, int len)
+{
+	uint64_t red = s->red & BIT(sq), blue = s->blue & BIT(sq);
+	s->occ &= ~BIT(sq);
+	s->red &= ~BIT(sq);
+	s->blue &= ~BIT(sq);
+	for (int i = 0; i < len; i++) {
+		capture(s, sq + OFF[dirs[i]]);
+		sq += 2 * OFF[dirs[i]];
+	}
+	s->occ |= BIT(sq);
+	if (red)
+		s->red |= BIT(sq);
+	if (blue)
+		s->blue |= BIT(sq);
+}
+
 static void ta_play(void *st, const struct move *mv)
 {
 	struct state *s = st;
-	int sq = mv_square(mv);
+	uint8_t dirs[MAX_CHAIN];
+	int len = mv_len(mv);
 	switch (mv_kind(mv)) {
 	case K_DROP:
 		s->active &= (uint8_t) ~(1u << (s->to_move - 1));
 		break;
 	case K_REMOVE:
-		capture(s, sq);
-		s->removals = (uint8_t)(s->removals + s->open);
+		remove_piece(s, mv_square(mv));
 		break;
-	case K_JUMP: {
-		/* the jumper carries its colour along */
-		uint64_t red = s->red & BIT(sq), blue = s->blue & BIT(sq);
-		s->occ &= ~BIT(sq);
-		s->red &= ~BIT(sq);
-		s->blue &= ~BIT(sq);
-		for (int i = 0, len = mv_len(mv); i < len; i++) {
-			int d = mv_dir(mv, i);
-			capture(s, over_sq(sq, d));
-			sq = land(sq, d);
-		}
-		s->occ |= BIT(sq);
-		if (red)
-			s->red |= BIT(sq);
-		if (blue)
-			s->blue |= BIT(sq);
+	case K_JUMP:
+		for (int i = 0; i < len; i++)
+			dirs[i] = (uint8_t)mv_dir(mv, i);
+		apply_chain(s, mv_square(mv), dirs, len);
 		break;
-	}
 	}
 	next_player(s);
 }
@@ -791,13 +800,13 @@ static int parse_chain(const struct state *s, const int *sq, int n,
 					 "%s-%s is not a jump: a jump goes "
 					 "exactly 2 squares in a line",
 					 a, b);
-		if (!(occ & BIT(over_sq(sq[i - 1], d))))
+		if (!(occ & BIT(sq[i - 1] + OFF[d])))
 			return game_fail(
 				err, "%s-%s jumps over an empty square", a, b);
 		if (occ & BIT(sq[i]))
 			return game_fail(err, "%s-%s lands on a piece", a, b);
 		dirs[i - 1] = (uint8_t)d;
-		occ &= ~BIT(over_sq(sq[i - 1], d));
+		occ &= ~BIT(sq[i - 1] + OFF[d]);
 	}
 	if (can_jump_any(occ, sq[n - 1]))
 		return game_fail(err,
@@ -837,7 +846,7 @@ static void ta_format(const void *st, const struct move *mv, char *buf)
 		return;
 	size_t at = strlen(buf);
 	for (int i = 0, len = mv_len(mv); i < len; i++) {
-		sq = land(sq, mv_dir(mv, i));
+		sq += 2 * OFF[mv_dir(mv, i)];
 		buf[at++] = '-';
 		square_name(sq % 8, sq / 8, buf + at);
 		at += strlen(buf + at);
@@ -945,46 +954,35 @@ static void ta_geometry(const void *st, struct text *out)
 
 /* ---- for the AI ---- */
 
-/* A random chain: a random first jump among all of them, then a random jump
- * at each step while the piece can go on.  In the removal phase, a random
- * white piece.  Never drops: playouts then measure what the board is worth
- * when played out, which is what decides whether dropping pays. */
-static int ta_random_move(const void *st, struct rng *r, struct move *mv)
+/* A random white piece of the set `white` (not empty), for a removal. */
+BITS_INLINE int draw_removal(uint64_t white, struct rng *r)
 {
-	const struct state *s = st;
-	if (removal_phase(s)) {
-		uint64_t w = s->occ & ~s->red & ~s->blue;
-		if (!w)
-			return -1;
-		for (uint32_t k =
-			     rng_below(r, (uint32_t)__builtin_popcountll(w));
-		     k; k--)
-			w &= w - 1;
-		*mv = (struct move){
-			{K_REMOVE | (uint64_t)__builtin_ctzll(w) << 2}};
-		return 0;
-	}
+	return bit_select(white, (int)rng_below(r, (uint32_t)bit_count(white)));
+}
+
+/* A random chain on the board occ: a random first jump among all of them
+ * (a piece and a direction), then a random jump at each step while the
+ * piece can go on.  Writes the start square and the directions; returns
+ * the length, 0 when no piece can jump. */
+BITS_INLINE int draw_chain(uint64_t occ, struct rng *r, int *start,
+			   uint8_t *dirs)
+{
 	uint64_t j[8];
-	int total = 0;
-	for (int d = 0; d < 8; d++) {
-		j[d] = jumpers(s->occ, d);
-		total += __builtin_popcountll(j[d]);
-	}
+	int cnt[8], total = 0;
+	jumper_sets(occ, j);
+	for (int d = 0; d < 8; d++)
+		total += cnt[d] = bit_count(j[d]);
 	if (!total)
-		return -1;
+		return 0;
 	int k = (int)rng_below(r, (uint32_t)total), d = 0;
-	while (k >= __builtin_popcountll(j[d]))
-		k -= __builtin_popcountll(j[d++]);
-	uint64_t b = j[d];
-	for (; k; k--)
-		b &= b - 1;
-	int start = __builtin_ctzll(b), sq = start, len = 0;
-	uint8_t dirs[MAX_CHAIN];
-	uint64_t occ = s->occ & ~BIT(start);
+	while (k >= cnt[d])
+		k -= cnt[d++];
+	int sq = *start = bit_select(j[d], k), len = 0;
+	occ &= ~BIT(sq);
 	for (;;) {
 		dirs[len++] = (uint8_t)d;
-		occ &= ~BIT(over_sq(sq, d));
-		sq = land(sq, d);
+		occ &= ~BIT(sq + OFF[d]);
+		sq += 2 * OFF[d];
 		if (len >= MAX_CHAIN)
 			break;
 		int can[8], n = 0;
@@ -995,8 +993,54 @@ static int ta_random_move(const void *st, struct rng *r, struct move *mv)
 			break;
 		d = can[rng_below(r, (uint32_t)n)];
 	}
+	return len;
+}
+
+/* A random chain, or in the removal phase a random white piece.  Never
+ * drops: playouts then measure what the board is worth when played out,
+ * which is what decides whether dropping pays. */
+static BITS_HOT int ta_random_move(const void *st, struct rng *r,
+				   struct move *mv)
+{
+	const struct state *s = st;
+	if (removal_phase(s)) {
+		uint64_t w = s->occ & ~s->red & ~s->blue;
+		if (!w)
+			return -1;
+		*mv = (struct move){
+			{K_REMOVE | (uint64_t)draw_removal(w, r) << 2}};
+		return 0;
+	}
+	uint8_t dirs[MAX_CHAIN];
+	int start, len = draw_chain(s->occ, r, &start, dirs);
+	if (!len)
+		return -1;
 	*mv = make_chain(start, dirs, len);
 	return 0;
+}
+
+/* The playout of random_move and play in one loop over the state: the
+ * same draws from r, so the same games, without encoding and decoding
+ * each move or asking for the status in between. */
+static BITS_HOT int ta_playout(void *st, struct rng *r, int max_plies)
+{
+	struct state *s = st;
+	uint8_t dirs[MAX_CHAIN];
+	int plies = 0, start, len;
+	for (; plies < max_plies; plies++) {
+		if (removal_phase(s)) {
+			uint64_t w = s->occ & ~s->red & ~s->blue;
+			if (!w)
+				break;
+			remove_piece(s, draw_removal(w, r));
+		} else if ((len = draw_chain(s->occ, r, &start, dirs))) {
+			apply_chain(s, start, dirs, len);
+		} else {
+			break;
+		}
+		next_player(s);
+	}
+	return plies;
 }
 
 /* Each player's chance from the score lead over the best other player,
@@ -1020,7 +1064,7 @@ static void ta_evaluate(const void *st, double *value)
 	if (nactive(s) == 1 && !is_over(s) && total > 0) {
 		double x = 1.0 - (double)left / total;
 		double share = 0.15 + 0.7 * x * x;
-		int p = __builtin_ctz(s->active);
+		int p = bit_first(s->active);
 		proj[p] += left * (1.0 - share) - s->penalty * share * left;
 	}
 	double scale = 4.0 + left / 6.0;
@@ -1055,5 +1099,6 @@ const struct game game_takeitaway = {
 	.show = ta_show,
 	.geometry = ta_geometry,
 	.random_move = ta_random_move,
+	.playout = ta_playout,
 	.evaluate = ta_evaluate,
 };

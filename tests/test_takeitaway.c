@@ -608,6 +608,38 @@ START_TEST(test_moves_capped)
 }
 END_TEST
 
+/* playout() is the loop of random_move and play, only faster: from the
+ * same state with the same generator it plays the same game (same bytes,
+ * same draws), also when cut short by max_plies. */
+START_TEST(test_playout_is_random_moves)
+{
+	static const char *const opts[] = {"", "players=3 open", "plain",
+					   "players=4"};
+	for (int v = 0; v < 4; v++)
+		for (int game = 0; game < 40; game++) {
+			void *a = new_state(G, opts[v], (uint64_t)game);
+			void *b = new_state(G, opts[v], (uint64_t)game);
+			struct rng ra, rb;
+			rng_seed(&ra, (uint64_t)game);
+			rng_seed(&rb, (uint64_t)game);
+			int max = game % 4 ? 1000 : game % 30, plies = 0;
+			struct move mv;
+			while (plies < max &&
+			       G->random_move(a, &ra, &mv) == 0) {
+				G->play(a, &mv);
+				plies++;
+			}
+			ck_assert_int_eq(G->playout(b, &rb, max), plies);
+			ck_assert(!memcmp(a, b, G->state_size));
+			ck_assert(rng_next(&ra) == rng_next(&rb));
+			if (max == 1000)
+				ck_assert_int_eq(G->status(b).phase, GAME_OVER);
+			free(a);
+			free(b);
+		}
+}
+END_TEST
+
 /* The answers a frontend compares: a twin built from `position` must give
  * the same. */
 static void same_answers(struct session *a, struct session *b)
@@ -833,6 +865,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_history_rebuilds);
 	tcase_add_test(tc, test_moves_round_trip);
 	tcase_add_test(tc, test_moves_capped);
+	tcase_add_test(tc, test_playout_is_random_moves);
 	tcase_add_test(tc, test_position_written);
 	tcase_add_test(tc, test_position_keys);
 	tcase_add_test(tc, test_bad_positions);
