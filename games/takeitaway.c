@@ -1043,6 +1043,34 @@ static BITS_HOT int ta_playout(void *st, struct rng *r, int max_plies)
 	return plies;
 }
 
+/* A 64-bit mix of x (the splitmix64 finaliser). */
+static uint64_t mix64(uint64_t x)
+{
+	x = (x ^ x >> 30) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ x >> 27) * 0x94d049bb133111ebULL;
+	return x ^ x >> 31;
+}
+
+/* What decides the rest of the game: the board, each player's points, who
+ * is to move, who is still in, the removals and the variant.  The colours
+ * of each player's captures are left out (only their value counts), so
+ * that a solver's table meets once the transpositions that differ only in
+ * who took which colour.  The board's 8 symmetries are no help: a game
+ * from a random board never meets a mirror image of its own position. */
+static uint64_t ta_key(const void *st)
+{
+	const struct state *s = st;
+	uint64_t pts = 0, small;
+	for (int p = 0; p < GAME_MAX_PLAYERS; p++)
+		pts |= (uint64_t)(uint16_t)s->points[p] << (16 * p);
+	small = (uint64_t)s->to_move | (uint64_t)s->active << 8 |
+		(uint64_t)s->removals << 16 | (uint64_t)s->nplayers << 24 |
+		(uint64_t)s->penalty << 32 | (uint64_t)s->open << 40 |
+		(uint64_t)s->nodrop << 41 | (uint64_t)s->plain << 42;
+	return mix64(s->occ ^ mix64(s->red ^ mix64(s->blue ^
+						   mix64(pts ^ mix64(small)))));
+}
+
 /* Each player's chance from the score lead over the best other player,
  * measured against what is still on the board.  A player left alone is
  * judged by where it is heading: it takes most of what is left but pays for
@@ -1101,4 +1129,5 @@ const struct game game_takeitaway = {
 	.random_move = ta_random_move,
 	.playout = ta_playout,
 	.evaluate = ta_evaluate,
+	.key = ta_key,
 };

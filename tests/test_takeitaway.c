@@ -640,6 +640,47 @@ START_TEST(test_playout_is_random_moves)
 }
 END_TEST
 
+/* key() leaves out only the colours of the captures: equal points, board,
+ * mover and players in give equal keys; a change in any of them another
+ * key. */
+START_TEST(test_key)
+{
+	static const char *const same[] = {
+		"captured=1:1:0,0:0:1 turn=2", /* 3 and 3 points */
+		"captured=0:0:1,3:0:0 turn=2",
+	};
+	static const char *const other[] = {
+		"captured=1:1:0,0:0:1 turn=1",
+		"captured=1:1:0,0:0:2 turn=2",
+		"captured=0:0:1,0:0:1 turn=2 dropped=1",
+		"captured=1:1:0,0:0:1 turn=2 penalty=4",
+		"captured=1:1:0,0:0:1,0:0:0 turn=2 players=3",
+	};
+	char opts[256];
+	const char *pieces = board("a1w b1r c2b e5w e6w");
+	uint64_t k[2];
+	for (int i = 0; i < 2; i++) {
+		snprintf(opts, sizeof opts, "board=%s %s", pieces, same[i]);
+		void *st = new_state(G, opts, 0);
+		k[i] = G->key(st);
+		free(st);
+	}
+	ck_assert(k[0] == k[1]);
+	for (size_t i = 0; i < sizeof other / sizeof *other; i++) {
+		snprintf(opts, sizeof opts, "board=%s %s", pieces, other[i]);
+		void *st = new_state(G, opts, 0);
+		ck_assert_msg(G->key(st) != k[0], "%s", other[i]);
+		free(st);
+	}
+	/* another board: a piece moved */
+	snprintf(opts, sizeof opts, "board=%s %s", board("a1w b1r c2b e5w e7w"),
+		 same[0]);
+	void *st = new_state(G, opts, 0);
+	ck_assert(G->key(st) != k[0]);
+	free(st);
+}
+END_TEST
+
 /* The answers a frontend compares: a twin built from `position` must give
  * the same. */
 static void same_answers(struct session *a, struct session *b)
@@ -866,6 +907,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_moves_round_trip);
 	tcase_add_test(tc, test_moves_capped);
 	tcase_add_test(tc, test_playout_is_random_moves);
+	tcase_add_test(tc, test_key);
 	tcase_add_test(tc, test_position_written);
 	tcase_add_test(tc, test_position_keys);
 	tcase_add_test(tc, test_bad_positions);
