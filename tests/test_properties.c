@@ -83,6 +83,9 @@ static const struct variant variants[] = {
 	{"takeitaway", "nodrop", 20, 64, 0, 0},
 	{"takeitaway", "penalty=4 players=3", 15, 66, 0, 0},
 	{"takeitaway", "plain", 20, 63, 0, 0},
+	{"takeitaway", "plain nodrop=0", 20, 64, 0, 0},
+	{"takeitaway", "plain nodrop=0 penalty=4", 10, 64, 0, 0},
+	{"takeitaway", "open", 15, 65, 0, 0},
 	/* one claim per region until none is vacant */
 	{"abstractoe", "", 100, BOUND_CLAIMS, 0, 0},
 	{"abstractoe", "players=3", 30, BOUND_CLAIMS, 0, 0},
