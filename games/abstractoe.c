@@ -181,11 +181,11 @@ static int ab_init(void *st, struct game_options *opt, uint64_t seed, char *err)
 	const char *vl = opt_str(opt, "vlines"), *hl = opt_str(opt, "hlines");
 	const char *line = opt_str(opt, "line");
 	if (draw && line)
-		return abt_fail(err, "draw=1 and line= cannot be combined: "
-				     "with draw=1 player 1 draws the line");
+		return game_fail(err, "draw=1 and line= cannot be combined: "
+				      "with draw=1 player 1 draws the line");
 	if (!outline != !vl || !outline != !hl)
-		return abt_fail(err,
-				"outline=, vlines= and hlines= go together");
+		return game_fail(err,
+				 "outline=, vlines= and hlines= go together");
 	struct rng r;
 	rng_seed(&r, seed);
 	struct abt_geo g;
@@ -197,7 +197,7 @@ static int ab_init(void *st, struct game_options *opt, uint64_t seed, char *err)
 		    abt_read_lines(hl, 0, g.h, g.hy, err) < 0)
 			return -1;
 		if (abt_check_figure(&g, 1, e2) < 0)
-			return abt_fail(err, "outline: %.200s", e2);
+			return game_fail(err, "outline: %.200s", e2);
 	} else {
 		abt_random_figure(&g, &r);
 	}
@@ -213,7 +213,7 @@ static int ab_init(void *st, struct game_options *opt, uint64_t seed, char *err)
 		int k;
 		if (abt_read_walk(&g, line, &wk, e2) < 0 ||
 		    abt_check_walk(&g, &wk, &k, e2) < 0)
-			return abt_fail(err, "line: %.200s", e2);
+			return game_fail(err, "line: %.200s", e2);
 	} else {
 		/* 12 to 25 regions: 2 to 15 crossings */
 		int kmin = 2 + (int)rng_below(&r, 10);
@@ -323,17 +323,15 @@ static int ab_parse(const void *st, const char *text, struct move *mv,
 		    char *err)
 {
 	const struct state *s = st;
-	if (s->drawn && s->claims == s->nregions)
-		return abt_fail(err, "the game is over");
 	int digits = text[0] >= '0' && text[0] <= '9';
 	if (!s->drawn) {
 		struct abt_geo g;
 		struct abt_walk wk;
 		int k;
 		if (digits)
-			return abt_fail(err,
-					"player 1 must first draw the line, as "
-					"lattice points such as b1-b5-f5");
+			return game_fail(
+				err, "player 1 must first draw the line, as "
+				     "lattice points such as b1-b5-f5");
 		geo_of(s, &g);
 		if (abt_read_walk(&g, text, &wk, err) < 0 ||
 		    abt_check_walk(&g, &wk, &k, err) < 0)
@@ -347,12 +345,12 @@ static int ab_parse(const void *st, const char *text, struct move *mv,
 		r = r * 10 + (*p++ - '0');
 	if (!digits || *p || text[0] == '0' || r > s->nregions) {
 		if (!digits && strchr(text, '-'))
-			return abt_fail(err, "the line is already drawn");
-		return abt_fail(err, "a move is a region number from 1 to %d",
-				s->nregions);
+			return game_fail(err, "the line is already drawn");
+		return game_fail(err, "a move is a region number from 1 to %d",
+				 s->nregions);
 	}
 	if (s->owner[r])
-		return abt_fail(err, "region %d is already claimed", r);
+		return game_fail(err, "region %d is already claimed", r);
 	*mv = claim_move(r);
 	return 0;
 }
@@ -411,13 +409,64 @@ static int region_at(const struct state *s, int x, int y)
 	return s->cell[y * MAXW + x];
 }
 
-static void ab_show(const void *st, struct text *out)
+/* The character at lattice point (x, y) of the map: '+' where borders
+ * meet or turn, else the owner's mark inside a claimed region. */
+static char point_char(const struct state *s, int x, int y)
 {
-	const struct state *s = st;
+	int a = region_at(s, x - 1, y - 1), b = region_at(s, x, y - 1);
+	int c = region_at(s, x - 1, y), d = region_at(s, x, y);
+	if (a != b || c != d || a != c || b != d)
+		return '+';
+	return a && s->owner[a] ? MARK[s->owner[a] - 1] : ' ';
+}
+
+/* A piece of border where wall is set, else the mark of region r's owner
+ * (a blank when r is vacant or outside the figure). */
+static char fill(const struct state *s, int r, char border, int wall)
+{
+	if (wall)
+		return border;
+	return r && s->owner[r] ? MARK[s->owner[r] - 1] : ' ';
+}
+
+/* One text row of the map into row (3 * w + 1 bytes): even lines are the
+ * lattice row line / 2 (points and horizontal edges), odd lines the cells
+ * of row line / 2 (vertical edges and the cells, with each region's number
+ * at its label cell). */
+static void map_row(const struct state *s, const int *at, int line, char *row)
+{
+	int y = line / 2;
+	for (int x = 0; x <= s->w; x++) {
+		if (line % 2 == 0) {
+			row[3 * x] = point_char(s, x, y);
+			if (x == s->w)
+				break;
+			int b = region_at(s, x, y - 1), d = region_at(s, x, y);
+			row[3 * x + 1] = row[3 * x + 2] =
+				fill(s, b, '-', b != d);
+			continue;
+		}
+		int a = region_at(s, x - 1, y), b = region_at(s, x, y);
+		row[3 * x] = fill(s, a, '|', a != b);
+		if (x == s->w)
+			break;
+		if (b && at[b] == y * MAXW + x) {
+			char num[8];
+			snprintf(num, sizeof num, "%2d", b);
+			row[3 * x + 1] = num[0], row[3 * x + 2] = num[1];
+		} else {
+			row[3 * x + 1] = row[3 * x + 2] = fill(s, b, ' ', 0);
+		}
+	}
+}
+
+/* The lattice drawing: the figure's rows only, lattice rows numbered on the
+ * left and columns lettered underneath. */
+static void show_map(const struct state *s, struct text *out)
+{
 	int at[MAX_REGIONS + 1];
 	char row[3 * MAXW + 2];
 	label_cells(s, at);
-	/* rows of the map: vertex rows of the figure's extent only */
 	int top = 0, bottom = s->h;
 	for (int y = 0; y < s->h; y++)
 		for (int x = 0; x < s->w; x++)
@@ -430,49 +479,11 @@ static void ab_show(const void *st, struct text *out)
 	for (int line = 2 * top; line >= 2 * bottom; line--) {
 		int width = 3 * s->w + 1;
 		memset(row, ' ', (size_t)width);
-		if (line % 2 == 0) {
-			int y = line / 2;
-			for (int x = 0; x <= s->w; x++) {
-				int a = region_at(s, x - 1, y - 1),
-				    b = region_at(s, x, y - 1);
-				int c = region_at(s, x - 1, y),
-				    d = region_at(s, x, y);
-				if (a != b || c != d || a != c || b != d)
-					row[3 * x] = '+';
-				else if (a && s->owner[a])
-					row[3 * x] = MARK[s->owner[a] - 1];
-				if (x == s->w)
-					break;
-				char e = b != d ? '-'
-					 : b && s->owner[b]
-						 ? MARK[s->owner[b] - 1]
-						 : ' ';
-				row[3 * x + 1] = row[3 * x + 2] = e;
-			}
-			text_printf(out, "%2d ", y + 1);
-		} else {
-			int y = line / 2;
-			for (int x = 0; x <= s->w; x++) {
-				int a = region_at(s, x - 1, y),
-				    b = region_at(s, x, y);
-				row[3 * x] = a != b ? '|'
-					     : a && s->owner[a]
-						     ? MARK[s->owner[a] - 1]
-						     : ' ';
-				if (x == s->w)
-					break;
-				if (b && at[b] == y * MAXW + x) {
-					char num[8];
-					snprintf(num, sizeof num, "%2d", b);
-					row[3 * x + 1] = num[0],
-						    row[3 * x + 2] = num[1];
-				} else if (b && s->owner[b]) {
-					row[3 * x + 1] = row[3 * x + 2] =
-						MARK[s->owner[b] - 1];
-				}
-			}
+		map_row(s, at, line, row);
+		if (line % 2 == 0)
+			text_printf(out, "%2d ", line / 2 + 1);
+		else
 			text_puts(out, "   ");
-		}
 		while (width > 1 && row[width - 1] == ' ')
 			width--;
 		row[width] = '\0';
@@ -482,7 +493,12 @@ static void ab_show(const void *st, struct text *out)
 	for (int x = 0; x <= s->w; x++)
 		text_printf(out, x ? "  %c" : "%c", 'a' + x);
 	text_putc(out, '\n');
+}
 
+/* Below the map: each player's (solo: mark's) points and regions, and who
+ * is to move or how the game ended. */
+static void show_legend(const struct state *s, struct text *out)
+{
 	int pts[GAME_MAX_PLAYERS];
 	points(s, pts);
 	int nmarks = s->players == 1 ? 2 : s->players;
@@ -512,6 +528,12 @@ static void ab_show(const void *st, struct text *out)
 		text_printf(out, "game over: player %d wins\n", g.player);
 	else
 		text_puts(out, "game over: draw\n");
+}
+
+static void ab_show(const void *st, struct text *out)
+{
+	show_map(st, out);
+	show_legend(st, out);
 }
 
 static void ab_geometry(const void *st, struct text *out)
@@ -612,6 +634,7 @@ const struct game game_abstractoe = {
 		   "hlines= line=",
 	.state_size = sizeof(struct state),
 	.max_moves = MAX_REGIONS,
+	.marks = "XO#@",
 	.init = ab_init,
 	.describe = ab_describe,
 	.players = ab_players,
