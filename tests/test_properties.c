@@ -41,6 +41,7 @@
  * it)".  die: the faces a roll shows (0: the game never rolls). */
 #define BOUND_CLAIMS 0
 #define WINLOSS 1 /* no points: score is 1 for the winner, 0 otherwise */
+#define TEAMS 2   /* 1 and 3 against 2 and 4: partners share the score */
 
 struct variant {
 	const char *game;
@@ -856,7 +857,8 @@ static void final_checks(struct session *s, const struct game *g,
 	for (int i = 0; i < np; i++)
 		ntop += pts[i] == top;
 	if (st.player)
-		CHECK(pts[st.player - 1] == top && ntop == 1,
+		CHECK(pts[st.player - 1] == top &&
+			      ntop == (v->flags & TEAMS ? 2 : 1),
 		      "player %d won without the strictly highest score",
 		      st.player);
 	else
