@@ -538,24 +538,29 @@ void abt_write_walk(const struct abt_walk *wk, char *buf, size_t size)
  * figure and `.` outside, each optionally led by a repeat count. */
 int abt_read_outline(const char *text, struct abt_geo *g, char *err)
 {
+	static const char size[] = "the lattice has 4 to 24 rows (joined by /) "
+				   "of 4 to 24 cells each";
 	int x = 0, y = 0, w = -1;
 	uint8_t rows[ABT_MAXH][ABT_MAXW];
 	for (const char *p = text;; p++) {
 		if (*p == '/' || !*p) {
 			if (w < 0)
 				w = x;
-			if (x != w || x < ABT_MINW || x > ABT_MAXW) {
-				return game_fail(
-					err,
-					"outline: every row must have the "
-					"same number of cells, %d to %d",
-					ABT_MINW, ABT_MAXW);
-			}
+			if (x != w)
+				return game_fail(err,
+						 "outline: row %d has %d cells "
+						 "and row 1 has %d: every row "
+						 "must have the same number of "
+						 "cells",
+						 y + 1, x, w);
 			y++, x = 0;
 			if (!*p)
 				break;
 			if (y == ABT_MAXH)
-				goto size;
+				return game_fail(err,
+						 "outline: more than %d rows: "
+						 "%s",
+						 ABT_MAXH, size);
 			continue;
 		}
 		int count = 1;
@@ -564,32 +569,28 @@ int abt_read_outline(const char *text, struct abt_geo *g, char *err)
 			if (*p >= '0' && *p <= '9')
 				count = count * 10 + (*p++ - '0');
 		}
-		if (*p != 'x' && *p != '.') {
-			return game_fail(
-				err,
-				"outline: write rows of x (in the figure) and "
-				". "
-				"(outside), "
-				"each led by an optional count, rows joined "
-				"by /");
-		}
+		if (*p != 'x' && *p != '.')
+			return game_fail(err,
+					 "outline: write rows of x (in the "
+					 "figure) and . (outside), each led by "
+					 "an optional count, rows joined by /");
 		if (x + count > ABT_MAXW)
-			goto size;
+			return game_fail(err,
+					 "outline: row %d has more than %d "
+					 "cells: %s",
+					 y + 1, ABT_MAXW, size);
 		for (int i = 0; i < count; i++)
 			rows[y][x++] = *p == 'x';
 	}
-	if (y < ABT_MINW)
-		goto size;
+	if (y < ABT_MINW || w < ABT_MINW)
+		return game_fail(err, "outline: %d row%s of %d cells: %s", y,
+				 y == 1 ? "" : "s", w, size);
 	g->w = w, g->h = y;
 	memset(g->in, 0, sizeof g->in);
 	for (int r = 0; r < y; r++)
 		for (int c = 0; c < w; c++)
 			g->in[(y - 1 - r) * ABT_MAXW + c] = rows[r][c];
 	return 0;
-size:
-	return game_fail(
-		err, "outline: the lattice has %d to %d rows of %d to %d cells",
-		ABT_MINW, ABT_MAXH, ABT_MINW, ABT_MAXW);
 }
 
 /* Writes the figure as for outline=: rows from the top, runs of `x` and

@@ -81,6 +81,9 @@ static const struct variant variants[] = {
 	{"abstractoe", "players=4", 30, BOUND_CLAIMS, 0, 0},
 	{"abstractoe", "players=1", 30, BOUND_CLAIMS, 0, 0},
 	{"abstractoe", "draw=1", 50, BOUND_CLAIMS, 0, 0},
+	{"abstractoe", "players=4 teams", 30, BOUND_CLAIMS, 0, TEAMS},
+	{"abstractoe", "players=4 teams draw=1", 20, BOUND_CLAIMS, 0, TEAMS},
+	{"abstractoe", "players=1 draw=1", 20, BOUND_CLAIMS, 0, 0},
 	/* one piece per step, on an empty square */
 	{"tiptoe", "", 80, 64, 0, WINLOSS},
 	{"tiptoe", "size=4", 150, 16, 0, WINLOSS},
