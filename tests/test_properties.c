@@ -41,6 +41,7 @@
  * it)".  die: the faces a roll shows (0: the game never rolls). */
 #define BOUND_CLAIMS 0
 #define WINLOSS 1 /* no points: score is 1 for the winner, 0 otherwise */
+#define TEAMS 2   /* 1 and 3 against 2 and 4: partners share the score */
 
 struct variant {
 	const char *game;
@@ -92,6 +93,9 @@ static const struct variant variants[] = {
 	{"abstractoe", "players=4", 30, BOUND_CLAIMS, 0, 0},
 	{"abstractoe", "players=1", 30, BOUND_CLAIMS, 0, 0},
 	{"abstractoe", "draw=1", 50, BOUND_CLAIMS, 0, 0},
+	{"abstractoe", "players=4 teams", 30, BOUND_CLAIMS, 0, TEAMS},
+	{"abstractoe", "players=4 teams draw=1", 20, BOUND_CLAIMS, 0, TEAMS},
+	{"abstractoe", "players=1 draw=1", 20, BOUND_CLAIMS, 0, 0},
 	/* one piece per step, on an empty square */
 	{"tiptoe", "", 80, 64, 0, WINLOSS},
 	{"tiptoe", "size=4", 150, 16, 0, WINLOSS},
@@ -868,7 +872,8 @@ static void final_checks(struct session *s, const struct game *g,
 	for (int i = 0; i < np; i++)
 		ntop += pts[i] == top;
 	if (st.player)
-		CHECK(pts[st.player - 1] == top && ntop == 1,
+		CHECK(pts[st.player - 1] == top &&
+			      ntop == (v->flags & TEAMS ? 2 : 1),
 		      "player %d won without the strictly highest score",
 		      st.player);
 	else
