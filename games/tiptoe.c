@@ -172,30 +172,22 @@ static int tt_init(void *st, struct game_options *opt, uint64_t seed, char *err)
 	struct state *s = st;
 	(void)seed; /* nothing in Tiptoe is random */
 	int diagonal = 0, hex = 0;
-	if (opt_str(opt, "first")) {
-		snprintf(err, GAME_ERR_MAX,
-			 "tiptoe has no first= option: White (player 1) always "
-			 "starts");
-		return -1;
-	}
+	if (opt_str(opt, "first"))
+		return game_fail(err, "tiptoe has no first= option: White "
+				      "(player 1) always starts");
 	if (opt_flag(opt, "diagonal", &diagonal, err) < 0 ||
 	    opt_flag(opt, "hex", &hex, err) < 0)
 		return -1;
-	if (hex && diagonal) {
-		snprintf(err, GAME_ERR_MAX,
-			 "hex and diagonal cannot be combined: the hexagonal "
-			 "board has no diagonals");
-		return -1;
-	}
+	if (hex && diagonal)
+		return game_fail(err, "hex and diagonal cannot be combined: "
+				      "the hexagonal board has no diagonals");
 	long size = 8; /* the default, also the side of a hexagon */
 	if (hex) {
-		if (opt_int(opt, "size", 2, MAX_SIDE, &size, err) < 0) {
-			snprintf(err, GAME_ERR_MAX,
-				 "with hex, size is the side of the hexagon: a "
-				 "number from 2 to %d",
-				 MAX_SIDE);
-			return -1;
-		}
+		if (opt_int(opt, "size", 2, MAX_SIDE, &size, err) < 0)
+			return game_fail(err,
+					 "with hex, size is the side of the "
+					 "hexagon: a number from 2 to %d",
+					 MAX_SIDE);
 	} else if (opt_int(opt, "size", 4, 26, &size, err) < 0) {
 		return -1;
 	}
@@ -308,35 +300,21 @@ static int tt_parse(const void *st, const char *text, struct move *mv,
 		snprintf(where, sizeof where, "the %dx%d board", s->size,
 			 s->size);
 	/* echo the text only once it has the shape of a square name */
-	if (square_read(&p, &x, &y) < 0 || *p) {
-		snprintf(err, GAME_ERR_MAX,
-			 "not a square name (write a column "
-			 "letter and a row number, as d4)");
-		return -1;
-	}
+	if (square_read(&p, &x, &y) < 0 || *p)
+		return game_fail(err, "not a square name (write a column "
+				      "letter and a row number, as d4)");
 	if (x >= span(s) || y < 0 || y >= span(s) ||
-	    s->cell[cell_of(x, y)] == OFF) {
-		snprintf(err, GAME_ERR_MAX, "%s is not on %s", text, where);
-		return -1;
-	}
-	if (s->winner) {
-		snprintf(err, GAME_ERR_MAX, "the game is over");
-		return -1;
-	}
+	    s->cell[cell_of(x, y)] == OFF)
+		return game_fail(err, "%s is not on %s", text, where);
 	int c = cell_of(x, y), who = to_move(s);
-	if (s->cell[c] != EMPTY) {
-		snprintf(err, GAME_ERR_MAX, "%s is occupied", text);
-		return -1;
-	}
-	if (!reaches(s, who, c)) {
-		snprintf(
-			err, GAME_ERR_MAX,
-			"no piece of %s's reaches %s (a piece steps exactly as "
-			"many squares as its group has pieces, over empty "
-			"squares only)",
-			colour(who), text);
-		return -1;
-	}
+	if (s->cell[c] != EMPTY)
+		return game_fail(err, "%s is occupied", text);
+	if (!reaches(s, who, c))
+		return game_fail(err,
+				 "no piece of %s's reaches %s (a piece steps "
+				 "exactly as many squares as its group has "
+				 "pieces, over empty squares only)",
+				 colour(who), text);
 	*mv = (struct move){{(uint64_t)c}};
 	return 0;
 }
@@ -513,6 +491,7 @@ const struct game game_tiptoe = {
 	.summary = "2 players; options size=4..26 (hex: 2..13), diagonal, hex",
 	.state_size = sizeof(struct state),
 	.max_moves = 26 * 26,
+	.marks = "OX",
 	.init = tt_init,
 	.describe = tt_describe,
 	.players = tt_players,
