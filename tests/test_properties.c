@@ -103,6 +103,9 @@ static const struct variant variants[] = {
 	{"tiptoe", "hex size=4", 100, 37, 0, WINLOSS},
 	{"tiptoe", "hex", 20, 169, 0, WINLOSS},
 	{"tiptoe", "size=12", 10, 144, 0, WINLOSS},
+	{"tiptoe", "diagonal", 20, 64, 0, WINLOSS},
+	{"tiptoe", "hex size=2", 60, 7, 0, WINLOSS},
+	{"tiptoe", "size=26", 1, 676, 0, WINLOSS},
 };
 #define NVARIANTS (sizeof variants / sizeof variants[0])
 
