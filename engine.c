@@ -8,11 +8,19 @@
  * A session keeps the game as a stack of flat state copies, one per `play`,
  * `genmove` or `roll`, beside the text of each of those commands.  Undo is a
  * pop; history prints the texts.  A failed command pushes nothing, so it
- * cannot change the game. */
+ * cannot change the game.
+ *
+ * While the computer thinks, the engine keeps reading its input (a poll of
+ * the input between search steps, through the reader below): a `stop`
+ * waiting as the next line ends the thinking, and any line ends an
+ * `analyze` stream.  Every other line waits its turn, so answers keep the
+ * order of the input. */
 #include "engine.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +33,270 @@
 #define MAX_ARGS 40            /* tokens after the command name */
 #define ID_LIMIT 2147483648ULL /* ids are below 2^31 */
 
+/* Out of memory is fatal everywhere in the engine: a frontend is better
+ * served by an engine that exits (status 1, a line on stderr) than by one
+ * that answers half of what it was asked. */
+static void out_of_memory(void)
+{
+	fputs("engine: out of memory\n", stderr);
+	exit(1);
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		out_of_memory();
+	return p;
+}
+
+/* ---- input: lines, read ahead while the engine thinks ----
+ *
+ * Bytes are read into `raw` and cut into lines in `line` (control bytes
+ * dropped as they come, so they do not count towards the length bound);
+ * complete lines wait in `queue` until the loop takes them.  While
+ * thinking, the reader only reads ahead until one line is queued: all it
+ * must know then is what the next line is. */
+struct reader {
+	int fd;
+	char raw[1 << 16];
+	size_t pos, n; /* raw[pos..n) not yet cut into lines */
+	char *line;    /* the line being gathered */
+	size_t len;
+	int too_long;
+	struct text queue; /* lines: a flag byte ('0', or '1' too long), the
+			    * bytes, '\n' */
+	size_t qpos;       /* where the next queued line starts */
+	int eof;
+};
+
+/* Cuts raw bytes into lines until one line is complete or raw is used up.
+ * Returns 1 when a line was queued. */
+static int reader_cut(struct reader *r)
+{
+	while (r->pos < r->n) {
+		char c = r->raw[r->pos++];
+		if (c == '\n') {
+			text_putc(&r->queue, r->too_long ? '1' : '0');
+			text_put(&r->queue, r->line, r->len);
+			text_putc(&r->queue, '\n');
+			r->len = 0;
+			r->too_long = 0;
+			return 1;
+		}
+		if ((unsigned char)c < 32 && c != '\t')
+			continue;
+		if (r->len < LINE_MAX_BYTES - 1)
+			r->line[r->len++] = c;
+		else
+			r->too_long = 1;
+	}
+	return 0;
+}
+
+/* At end of input a last line without '\n' still counts. */
+static void reader_end(struct reader *r)
+{
+	r->eof = 1;
+	if (r->len || r->too_long) {
+		r->raw[0] = '\n';
+		r->pos = 0;
+		r->n = 1;
+		reader_cut(r);
+	}
+}
+
+/* Reads more input: waits for it when `wait`, else only takes what is
+ * there already.  Returns -1 on end of input, 0 when nothing came, 1 when
+ * bytes came. */
+static int reader_fill(struct reader *r, int wait)
+{
+	if (r->eof)
+		return -1;
+	if (!wait) {
+		struct pollfd p = {r->fd, POLLIN, 0};
+		if (poll(&p, 1, 0) <= 0)
+			return 0;
+	}
+	for (;;) {
+		ssize_t got = read(r->fd, r->raw, sizeof r->raw);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			reader_end(r);
+			return -1;
+		}
+		r->pos = 0;
+		r->n = (size_t)got;
+		return 1;
+	}
+}
+
+/* The next queued line, or NULL; with `take` it leaves the queue. */
+static const char *reader_peek(struct reader *r, size_t *len, int *too_long,
+			       int take)
+{
+	if (r->qpos == r->queue.len) {
+		text_clear(&r->queue);
+		r->qpos = 0;
+		if (!reader_cut(r))
+			return NULL;
+	}
+	const char *p = r->queue.s + r->qpos;
+	const char *nl = memchr(p, '\n', r->queue.len - r->qpos);
+	*too_long = p[0] == '1';
+	*len = (size_t)(nl - p) - 1;
+	if (take)
+		r->qpos = (size_t)(nl - r->queue.s) + 1;
+	return p + 1;
+}
+
+/* While thinking: reads ahead without waiting until a line is queued.
+ * Returns 1 when a line is waiting, or the input has ended. */
+static int reader_line_waiting(struct reader *r)
+{
+	size_t len;
+	int too_long;
+	while (!reader_peek(r, &len, &too_long, 0))
+		if (reader_fill(r, 0) <= 0)
+			return r->eof;
+	return 1;
+}
+
+/* Whether the waiting line is `[id] stop` (and nothing else). */
+static int reader_stop_waiting(struct reader *r)
+{
+	size_t len;
+	int too_long;
+	if (!reader_line_waiting(r))
+		return 0;
+	const char *p = reader_peek(r, &len, &too_long, 0);
+	if (!p || too_long)
+		return 0;
+	const char *end = p + len, *hash = memchr(p, '#', len);
+	if (hash)
+		end = hash;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	const char *id = p;
+	while (p < end && *p >= '0' && *p <= '9')
+		p++; /* an id; engine_line judges it later */
+	if (p > id && p < end && *p != ' ' && *p != '\t')
+		return 0;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (end - p < 4 || memcmp(p, "stop", 4))
+		return 0;
+	for (p += 4; p < end; p++)
+		if (*p != ' ' && *p != '\t' && *p != 127)
+			return 0;
+	return 1;
+}
+
+/* ---- settings: `set NAME VALUE` and `list_settings` ---- */
+
+struct settings {
+	long long movetime, playouts, level, seed, hash, ponder, verbose,
+		overhead;
+};
+
+struct session;
+
+struct setting {
+	const char *name;
+	const char *type;        /* as list_settings writes it: int or bool */
+	long long def, min, max; /* def < 0: none (the seed: from newgame) */
+	size_t field;            /* offsetof(struct settings, ...) */
+	void (*changed)(struct session *s);
+};
+
+static void seed_changed(struct session *s);
+static void search_changed(struct session *s);
+static void hash_changed(struct session *s);
+
+#define FIELD(f) offsetof(struct settings, f)
+static const struct setting settings[] = {
+	/* milliseconds genmove may think, without a clock */
+	{"movetime", "int", 1000, 1, 3600000, FIELD(movetime), NULL},
+	/* a fixed budget of playouts; 0: the clock decides */
+	{"playouts", "int", 0, 0, 1000000000, FIELD(playouts), search_changed},
+	/* 0 random, 1 greedy, 2 search */
+	{"level", "int", AI_LEVEL_MAX, 0, AI_LEVEL_MAX, FIELD(level),
+	 search_changed},
+	/* seeds the engine's own random choices (search and roll) */
+	{"seed", "int", -1, 0, INT64_MAX, FIELD(seed), seed_changed},
+	/* megabytes the search may hold */
+	{"hash", "int", 64, 1, 65536, FIELD(hash), hash_changed},
+	/* think on after genmove while waiting for input */
+	{"ponder", "bool", 0, 0, 1, FIELD(ponder), NULL},
+	/* the search line on standard error */
+	{"verbose", "bool", 1, 0, 1, FIELD(verbose), NULL},
+	/* milliseconds of each move kept for the frontend, under a clock */
+	{"overhead", "int", 50, 0, 60000, FIELD(overhead), NULL},
+};
+#define NSETTINGS (sizeof settings / sizeof settings[0])
+
+static long long *setting_value(struct settings *v, const struct setting *t)
+{
+	return (long long *)((char *)v + t->field);
+}
+
+/* ---- clocks: time_settings, kgs-time_settings, time_left ---- */
+
+/* The time control, and each player's account of it.  Until a time_left
+ * arrives the engine keeps the accounts itself: the settings, less its own
+ * measured thinking, plus increments and new overtime periods. */
+struct clock {
+	int on;
+	struct ai_clock set;                        /* as set: a full account */
+	struct ai_clock left[GAME_MAX_PLAYERS + 1]; /* by player */
+};
+
+/* After player p's own move of `ms` milliseconds, as the engine measured
+ * it from reading the command to answering.  The frontend's clock also
+ * runs while the answer travels and the next command is written, a
+ * fraction of a millisecond a move that over hundreds of moves adds up
+ * (seen: 0.36 s over a 26x26 Tiptoe game under Fischer 2 s + 0.05 s), so
+ * each move is charged `lag` more: then the true clock gains on the
+ * account rather than falling behind it. */
+static void clock_spend(struct clock *c, int p, double ms, double lag)
+{
+	ms += lag;
+	struct ai_clock *a = &c->left[p];
+	const struct ai_clock *set = &c->set;
+	if (a->main_ms > 0 ||
+	    (set->kind != AI_CLOCK_CANADIAN && set->kind != AI_CLOCK_BYOYOMI)) {
+		a->main_ms -= ms;
+		if (set->kind == AI_CLOCK_FISCHER)
+			a->main_ms += set->inc_ms;
+		if (a->main_ms > 0 || set->kind == AI_CLOCK_ABSOLUTE ||
+		    set->kind == AI_CLOCK_FISCHER)
+			return;
+		ms = -a->main_ms; /* into overtime */
+		a->main_ms = 0;
+	}
+	if (set->kind == AI_CLOCK_CANADIAN) {
+		a->period_ms -= ms;
+		if (--a->stones <= 0) { /* a new period */
+			a->period_ms = set->period_ms;
+			a->stones = set->stones;
+		}
+	} else if (set->period_ms > 0) {
+		/* byo-yomi: a move that overruns a period uses it up */
+		int lost = (int)(ms / set->period_ms);
+		a->periods -= lost;
+		a->period_ms = set->period_ms;
+	}
+}
+
+static void clock_restart(struct clock *c)
+{
+	for (int p = 0; p <= GAME_MAX_PLAYERS; p++)
+		c->left[p] = c->set;
+}
+
+/* ---- the session ---- */
+
 struct session {
 	const struct game *game; /* NULL before the first newgame */
 	unsigned char *states;   /* nstates copies of game->state_size bytes */
@@ -32,59 +304,26 @@ struct session {
 	struct text hist;   /* the commands that made states 1..n-1 */
 	size_t *hist_off;   /* where each of those starts in hist */
 	uint64_t seed;      /* the game's seed, as history writes it */
-	struct move *moves; /* scratch list of game->max_moves moves */
-	struct rng rng;     /* the engine's own choices: AI, roll */
-	int rng_fixed;      /* `set seed` was given: newgame keeps rng */
 	int from_position;  /* newgame gave a position: history writes it */
-	struct ai_settings ai;
+	struct move *moves; /* scratch list of game->max_moves moves */
+	/* Two random streams, so that rolls never depend on how long or how
+	 * often the engine thought: `roll` draws from one, and every search
+	 * takes exactly one draw from the other. */
+	struct rng roll_rng, search_rng;
+	int rng_fixed; /* `set seed` was given: newgame keeps the streams */
+	struct settings set;
+	struct clock clock;
+	struct ai *ai;
 	FILE *log;
+	/* the command being answered */
+	char id[16];     /* its id, "" for none */
+	double start_ms; /* when it was read */
+	/* where answers go (engine_run); in memory: in == NULL, out_fd -1 */
+	struct reader *in;
+	struct text *out;
+	int out_fd;
+	int out_failed;
 };
-
-/* ---- settings: `set NAME VALUE` and `list_settings` ---- */
-
-struct setting {
-	const char *name;
-	/* def < 0: none (the seed comes from the clock) */
-	long long def, min, max;
-};
-
-static const struct setting settings[] = {
-	{"movetime", 1000, 1, 3600000}, /* ms genmove may think */
-	{"playouts", 0, 0, 1000000000}, /* a fixed budget; 0 uses movetime */
-	{"level", AI_LEVEL_MAX, 0,
-	 AI_LEVEL_MAX},             /* 0 random, 1 greedy, 2+ search */
-	{"seed", -1, 0, INT64_MAX}, /* the engine's own random choices */
-};
-#define NSETTINGS (sizeof settings / sizeof settings[0])
-
-/* ---- small helpers ---- */
-
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n);
-	if (!p) {
-		fputs("engine: out of memory\n", stderr);
-		exit(1);
-	}
-	return p;
-}
-
-/* Reads a whole decimal number in [min, max].  No sign, no blanks, no
- * trailing text: strtoll alone would accept " 12x". */
-static int read_number(const char *s, long long min, long long max,
-		       long long *out)
-{
-	if (*s < '0' || *s > '9')
-		return -1;
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (*end || errno == ERANGE || v > (unsigned long long)max ||
-	    (long long)v < min)
-		return -1;
-	*out = (long long)v;
-	return 0;
-}
 
 static void *state_at(struct session *s, size_t i)
 {
@@ -115,21 +354,98 @@ static void *push(struct session *s, const char *cmd)
 	return top(s);
 }
 
+/* Seeds both streams from the game's seed, unless `set seed` fixed them. */
 static void reseed(struct session *s)
 {
-	if (!s->rng_fixed)
-		rng_seed(&s->rng, s->seed ^ 0x656e67696e65ULL);
+	if (s->rng_fixed)
+		return;
+	rng_seed(&s->roll_rng, s->seed ^ 0x656e67696e65ULL);
+	rng_seed(&s->search_rng, s->seed ^ 0x7365617263684dULL);
 }
 
-/* ---- command handlers ----
- *
- * Each handler gets the arguments after the command name (their count
- * already checked against the table, and a game already there when the
- * table says the command needs one) and writes either the response text or
- * the error message into out, returning 0 or -1. */
+static void seed_changed(struct session *s)
+{
+	uint64_t v = (uint64_t)s->set.seed;
+	rng_seed(&s->roll_rng, v);
+	rng_seed(&s->search_rng, v ^ 0x7365617263684dULL);
+	s->rng_fixed = 1;
+	ai_forget(s->ai);
+}
 
-struct command;
-static const struct command *find_command(const char *name);
+static void search_changed(struct session *s)
+{
+	ai_forget(s->ai);
+}
+
+static void hash_changed(struct session *s)
+{
+	ai_set_hash(s->ai, (long)s->set.hash);
+}
+
+/* Writes what is answered so far (engine_run only). */
+static void flush_out(struct session *s)
+{
+	if (s->out_fd < 0 || !s->out || s->out_failed)
+		return;
+	size_t off = 0;
+	while (off < s->out->len) {
+		ssize_t w =
+			write(s->out_fd, s->out->s + off, s->out->len - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			s->out_failed = 1;
+			break;
+		}
+		off += (size_t)w;
+	}
+	text_clear(s->out);
+}
+
+/* ---- small helpers for the handlers ---- */
+
+/* Reads a whole decimal number in [min, max].  No sign, no blanks, no
+ * trailing text: strtoll alone would accept " 12x". */
+static int read_number(const char *s, long long min, long long max,
+		       long long *out)
+{
+	if (*s < '0' || *s > '9')
+		return -1;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (*end || errno == ERANGE || v > (unsigned long long)max ||
+	    (long long)v < min)
+		return -1;
+	*out = (long long)v;
+	return 0;
+}
+
+/* Reads seconds, with decimals ("2", "0.05"), into milliseconds in
+ * [0, 10^9].  A negative time (a frontend's clock that ran out) reads as
+ * 0. */
+static int read_seconds(const char *s, double *ms)
+{
+	double v = 0, scale = 1;
+	int digits = 0, dot = 0, minus = *s == '-';
+	for (s += minus; *s; s++) {
+		if (*s == '.' && !dot) {
+			dot = 1;
+		} else if (*s >= '0' && *s <= '9' && digits < 15) {
+			digits++;
+			if (dot)
+				scale /= 10, v += (*s - '0') * scale;
+			else
+				v = v * 10 + (*s - '0');
+		} else {
+			return -1;
+		}
+	}
+	if (!digits || v > 1e6)
+		return -1;
+	*ms = minus ? 0 : v * 1000;
+	return 0;
+}
 
 static int fail(struct text *out, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -146,11 +462,10 @@ static int fail(struct text *out, const char *fmt, ...)
 }
 
 /* Reads a player argument: a number, or b/w (black/white) for players 1/2
- * of a two-player game, as GTP clients send colours. */
-static int read_player(struct session *s, const char *arg, int *player,
+ * of a two-player game, as GTP clients send colours.  `n` players. */
+static int read_player(struct session *s, int n, const char *arg, int *player,
 		       struct text *out)
 {
-	int n = s->game->players(top(s));
 	long long v;
 	if (read_number(arg, 1, n, &v) == 0) {
 		*player = (int)v;
@@ -166,7 +481,7 @@ static int read_player(struct session *s, const char *arg, int *player,
 	}
 	char c[40];
 	game_clean(arg, c, sizeof c);
-	const char *marks = s->game->marks, *m;
+	const char *marks = s->game ? s->game->marks : NULL, *m;
 	char up = arg[0] >= 'a' && arg[0] <= 'z' ? (char)(arg[0] - 32) : arg[0];
 	if (marks && up && !arg[1] && (m = strchr(marks, up)) && m - marks < n)
 		return fail(out,
@@ -193,7 +508,8 @@ static int need_turn(struct session *s, int argc, char **argv, struct text *out)
 			    st.player);
 	if (argc > 0) {
 		int who = 0;
-		if (read_player(s, argv[0], &who, out) < 0)
+		if (read_player(s, s->game->players(top(s)), argv[0], &who,
+				out) < 0)
 			return -1;
 		if (who != st.player)
 			return fail(out,
@@ -203,6 +519,57 @@ static int need_turn(struct session *s, int argc, char **argv, struct text *out)
 	return 0;
 }
 
+/* The `stop` callback of a genmove or hint: a waiting `stop` line. */
+static int stop_requested(void *ctx)
+{
+	struct session *s = ctx;
+	return s->in && reader_stop_waiting(s->in);
+}
+
+/* The `stop` callback of analyze: any waiting line, or the end of input
+ * (in memory, with no input to watch, at once). */
+static int line_waiting(void *ctx)
+{
+	struct session *s = ctx;
+	return !s->in || reader_line_waiting(s->in);
+}
+
+/* What a search of the current position may do.  Each search takes one
+ * draw of the search stream; `peek` draws from a copy, so that hint and
+ * analyze leave the stream as it was. */
+static void search_setup(struct session *s, struct ai_search *how,
+			 struct ai_clock *clock, int peek)
+{
+	struct rng copy = s->search_rng;
+	*how = (struct ai_search){0};
+	how->level = (int)s->set.level;
+	how->playouts = (long)s->set.playouts;
+	how->movetime_ms = (double)s->set.movetime;
+	how->overhead_ms = (double)s->set.overhead;
+	how->start_ms = s->start_ms;
+	how->seed = rng_next(peek ? &copy : &s->search_rng);
+	how->stop = stop_requested;
+	how->ctx = s;
+	how->log = s->set.verbose ? s->log : NULL;
+	if (s->clock.on) {
+		*clock = s->clock.left[s->game->status(top(s)).player];
+		how->clock = clock;
+	}
+}
+
+/* ---- command handlers ----
+ *
+ * Each handler gets the arguments after the command name (their count
+ * already checked against the table, a game already there when the table
+ * says the command needs one, and every argument lowercased) and writes
+ * either the response text or the error message into out, returning 0 or
+ * -1.  A handler that wrote its whole answer itself (analyze's stream)
+ * returns 1. */
+
+struct command;
+static const struct command *find_command(const char *name);
+
+/* protocol_version: "2". */
 static int cmd_protocol_version(struct session *s, int argc, char **argv,
 				struct text *out)
 {
@@ -211,6 +578,7 @@ static int cmd_protocol_version(struct session *s, int argc, char **argv,
 	return 0;
 }
 
+/* name: the engine's name. */
 static int cmd_name(struct session *s, int argc, char **argv, struct text *out)
 {
 	(void)s, (void)argc, (void)argv;
@@ -218,6 +586,7 @@ static int cmd_name(struct session *s, int argc, char **argv, struct text *out)
 	return 0;
 }
 
+/* version: the engine's version. */
 static int cmd_version(struct session *s, int argc, char **argv,
 		       struct text *out)
 {
@@ -226,6 +595,7 @@ static int cmd_version(struct session *s, int argc, char **argv,
 	return 0;
 }
 
+/* known_command NAME: "true" or "false". */
 static int cmd_known_command(struct session *s, int argc, char **argv,
 			     struct text *out)
 {
@@ -238,12 +608,14 @@ static int cmd_list_commands(struct session *s, int argc, char **argv,
 			     struct text *out);
 static int cmd_help(struct session *s, int argc, char **argv, struct text *out);
 
+/* quit: an empty answer; the loop then ends. */
 static int cmd_quit(struct session *s, int argc, char **argv, struct text *out)
 {
 	(void)s, (void)argc, (void)argv, (void)out;
 	return 0;
 }
 
+/* list_games: one line per game, "NAME TITLE: SUMMARY". */
 static int cmd_list_games(struct session *s, int argc, char **argv,
 			  struct text *out)
 {
@@ -255,66 +627,97 @@ static int cmd_list_games(struct session *s, int argc, char **argv,
 	return 0;
 }
 
+/* list_options NAME: the newgame options of game NAME, one a line, in the
+ * form of list_settings.  Fails: an unknown game. */
+static int cmd_list_options(struct session *s, int argc, char **argv,
+			    struct text *out)
+{
+	(void)s, (void)argc;
+	const struct game *g = game_find(argv[0]);
+	if (!g) {
+		char c[64];
+		game_clean(argv[0], c, sizeof c);
+		return fail(out, "unknown game %s (list_games lists them)", c);
+	}
+	static const char *const types[] = {"int", "bool", "enum", "string"};
+	text_printf(out, "seed type int min 0 max %lld", (long long)INT64_MAX);
+	for (const struct game_option_spec *o = g->options; o && o->key; o++) {
+		text_printf(out, "\n%s type %s", o->key, types[o->type]);
+		if (o->def)
+			text_printf(out, " default %s", o->def);
+		if (o->type == OPT_INT)
+			text_printf(out, " min %ld max %ld", o->min, o->max);
+		if (o->type == OPT_ENUM)
+			text_printf(out, " values %s", o->values);
+	}
+	return 0;
+}
+
 /* Whether a newgame read a key that only `position` writes: history must
  * then write the position it started from, not the set-up options. */
 static int from_position(const struct game *g, const struct game_options *o)
 {
+	if (!g->position || !g->options)
+		return 0;
 	for (int i = 0; i < o->n; i++) {
 		const struct game_option_spec *spec = g->options;
-		while (spec && spec->key && strcmp(spec->key, o->v[i].key))
+		while (spec->key && strcmp(spec->key, o->v[i].key))
 			spec++;
-		if (strcmp(o->v[i].key, "seed") && (!spec || !spec->key))
+		if (strcmp(o->v[i].key, "seed") && !spec->key)
 			return 1;
 	}
 	return 0;
 }
 
-/* newgame NAME [key=value ...]: reads the options, lets the game check them,
- * and only then replaces the current game. */
+/* The seed= of a newgame (marked used), or one from the clock. */
+static int newgame_seed(struct game_options *opt, uint64_t *seed,
+			struct text *out)
+{
+	for (int i = 0; i < opt->n; i++) {
+		if (strcmp(opt->v[i].key, "seed"))
+			continue;
+		long long v;
+		if (read_number(opt->v[i].value, 0, INT64_MAX, &v) < 0)
+			return fail(out, "seed must be a number from 0 to %lld",
+				    (long long)INT64_MAX);
+		opt->v[i].used = 1;
+		*seed = (uint64_t)v;
+		return 0;
+	}
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	struct rng r;
+	rng_seed(&r, (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 20) ^
+			     (uint64_t)getpid());
+	*seed = rng_next(&r) >> 1; /* fits the seed= range */
+	return 0;
+}
+
+/* newgame NAME [key=value ...]: starts a new game of NAME from its options
+ * or from a position.  Fails: unknown game, bad or unknown option, values
+ * the game refuses; the current game is kept.  Restarts the clock
+ * accounts and drops the search tree. */
 static int cmd_newgame(struct session *s, int argc, char **argv,
 		       struct text *out)
 {
 	const struct game *g = game_find(argv[0]);
-	char c[64];
 	if (!g) {
+		char c[64];
 		game_clean(argv[0], c, sizeof c);
 		return fail(out, "unknown game %s (list_games lists them)", c);
 	}
 	struct game_options opt = {0};
 	char err[GAME_ERR_MAX];
+	uint64_t seed = 0;
 	if (game_options_read(argv + 1, argc - 1, &opt, err) < 0)
 		return fail(out, "%s", err);
-	uint64_t seed = 0;
-	int have_seed = 0;
-	for (int i = 0; i < opt.n; i++) {
-		if (strcmp(opt.v[i].key, "seed"))
-			continue;
-		long long v;
-		if (read_number(opt.v[i].value, 0, INT64_MAX, &v) < 0)
-			return fail(out, "seed must be a number from 0 to %lld",
-				    (long long)INT64_MAX);
-		seed = (uint64_t)v;
-		have_seed = 1;
-		opt.v[i].used = 1;
-	}
-	if (!have_seed) {
-		struct timespec ts;
-		clock_gettime(CLOCK_REALTIME, &ts);
-		struct rng r;
-		rng_seed(&r, (uint64_t)ts.tv_nsec ^
-				     ((uint64_t)ts.tv_sec << 20) ^
-				     (uint64_t)getpid());
-		seed = rng_next(&r) >> 1; /* fits the seed= range */
-	}
-
-	unsigned char *st = malloc(g->state_size);
-	if (!st)
-		return fail(out, "out of memory");
+	if (newgame_seed(&opt, &seed, out) < 0)
+		return -1;
+	unsigned char *st = xrealloc(NULL, g->state_size);
 	if (game_setup(g, st, &opt, seed, err) < 0) {
 		free(st);
 		return fail(out, "%s", err);
 	}
-
 	s->game = g;
 	s->nstates = 1;
 	s->cap = 64;
@@ -325,11 +728,14 @@ static int cmd_newgame(struct session *s, int argc, char **argv,
 	s->moves = xrealloc(s->moves, sizeof *s->moves * (size_t)g->max_moves);
 	text_clear(&s->hist);
 	s->seed = seed;
-	s->from_position = g->position && g->options && from_position(g, &opt);
+	s->from_position = from_position(g, &opt);
 	reseed(s);
+	clock_restart(&s->clock);
+	ai_forget(s->ai);
 	return 0;
 }
 
+/* status: "play P", "roll P", "over P" or "over draw". */
 static int cmd_status(struct session *s, int argc, char **argv,
 		      struct text *out)
 {
@@ -346,6 +752,7 @@ static int cmd_status(struct session *s, int argc, char **argv,
 	return 0;
 }
 
+/* moves: the legal moves, space-separated, in the game's fixed order. */
 static int cmd_moves(struct session *s, int argc, char **argv, struct text *out)
 {
 	(void)argc, (void)argv;
@@ -372,6 +779,8 @@ static void commit_move(struct session *s, const struct move *mv,
 		text_puts(out, buf + 5);
 }
 
+/* play [P] MOVE: plays MOVE for the player to move.  Fails: a roll is due,
+ * the game is over, P is not the player to move, or "illegal move: ..." */
 static int cmd_play(struct session *s, int argc, char **argv, struct text *out)
 {
 	if (need_turn(s, argc - 1, argv, out) < 0)
@@ -391,32 +800,44 @@ static int cmd_play(struct session *s, int argc, char **argv, struct text *out)
 	return 0;
 }
 
-static int choose(struct session *s, struct move *mv, struct text *out)
+/* Lets the computer choose a move; `peek` leaves the search stream as it
+ * was (hint). */
+static int choose(struct session *s, struct move *mv, int peek,
+		  struct text *out)
 {
-	if (ai_choose(s->game, top(s), &s->ai, &s->rng, mv, s->log) < 0)
+	struct ai_search how;
+	struct ai_clock clock;
+	search_setup(s, &how, &clock, peek);
+	flush_out(s); /* the answers so far should not wait for the search */
+	if (ai_choose(s->ai, s->game, top(s), &how, mv) < 0)
 		return fail(out, "no move to play");
 	return 0;
 }
 
+/* genmove [P]: chooses a move, plays it and answers with it.  Fails as
+ * play does.  Under a clock the time it took is taken off P's account. */
 static int cmd_genmove(struct session *s, int argc, char **argv,
 		       struct text *out)
 {
 	struct move mv;
-	if (need_turn(s, argc, argv, out) < 0 || choose(s, &mv, out) < 0)
+	if (need_turn(s, argc, argv, out) < 0)
+		return -1;
+	int player = s->game->status(top(s)).player;
+	if (choose(s, &mv, 0, out) < 0)
 		return -1;
 	commit_move(s, &mv, out);
+	if (s->clock.on)
+		clock_spend(&s->clock, player, ai_now_ms() - s->start_ms,
+			    (double)s->set.overhead / 10);
 	return 0;
 }
 
-/* hint searches on a copy of the engine's generator, so that the genmove
- * that follows (with set playouts) plays the very move hint named. */
+/* hint [P]: the move genmove would choose, not played (with set playouts,
+ * exactly the move the next genmove plays).  Fails as genmove does. */
 static int cmd_hint(struct session *s, int argc, char **argv, struct text *out)
 {
 	struct move mv;
-	struct rng saved = s->rng;
-	int ret = need_turn(s, argc, argv, out) < 0 ? -1 : choose(s, &mv, out);
-	s->rng = saved;
-	if (ret < 0)
+	if (need_turn(s, argc, argv, out) < 0 || choose(s, &mv, 1, out) < 0)
 		return -1;
 	char buf[MOVE_TEXT_MAX];
 	s->game->format(top(s), &mv, buf);
@@ -424,6 +845,61 @@ static int cmd_hint(struct session *s, int argc, char **argv, struct text *out)
 	return 0;
 }
 
+/* Passes one analysis line on, flushed at once. */
+static void analyze_info(void *ctx, const char *line)
+{
+	struct session *s = ctx;
+	if (!s->out)
+		return;
+	text_printf(s->out, "%s\n", line);
+	flush_out(s);
+}
+
+/* analyze [MS] | analyze P MS: answers "=[id] " at once, then every MS
+ * milliseconds (10 to 60000, default 1000) one line of candidates, until
+ * the next input line (or the end of input); then the empty line that ends
+ * the answer.  Changes nothing a later command sees.  Fails as genmove
+ * does, and when the moves cannot be listed. */
+static int cmd_analyze(struct session *s, int argc, char **argv,
+		       struct text *out)
+{
+	long long ms = 1000;
+	const char *arg = argc ? argv[argc - 1] : NULL;
+	if (need_turn(s, argc == 2, argv, out) < 0)
+		return -1;
+	if (arg && read_number(arg, 10, 60000, &ms) < 0)
+		return fail(out, "the interval must be a number of "
+				 "milliseconds from 10 to 60000");
+	if (s->game->moves(top(s), s->moves) == 0)
+		return fail(out, "nothing to analyze: the moves of this turn "
+				 "cannot be listed");
+	struct ai_search how;
+	struct ai_clock clock;
+	search_setup(s, &how, &clock, 1);
+	how.stop = line_waiting;
+	how.info = analyze_info;
+	how.log = NULL;
+	if (s->out) {
+		text_printf(s->out, "=%s \n", s->id);
+		flush_out(s);
+	}
+	ai_analyze(s->ai, s->game, top(s), &how, (double)ms);
+	if (s->out)
+		text_putc(s->out, '\n');
+	return 1;
+}
+
+/* stop: an empty answer.  (A stop read while genmove or hint thinks has
+ * already ended that search; with nothing to stop it does nothing.) */
+static int cmd_stop(struct session *s, int argc, char **argv, struct text *out)
+{
+	(void)s, (void)argc, (void)argv, (void)out;
+	return 0;
+}
+
+/* roll [N]: when a roll is due, rolls the die from the roll stream, or
+ * takes the face N a person threw, and answers with it.  Fails: no roll is
+ * due, N is not a face of the die. */
 static int cmd_roll(struct session *s, int argc, char **argv, struct text *out)
 {
 	struct game_status st = s->game->status(top(s));
@@ -432,9 +908,9 @@ static int cmd_roll(struct session *s, int argc, char **argv, struct text *out)
 			    st.phase == GAME_OVER ? ": the game is over" : "");
 	int values[GAME_MAX_CHANCE];
 	double probs[GAME_MAX_CHANCE];
-	int n = s->game->chance(top(s), values, probs), value = values[0];
+	int n = s->game->chance(top(s), values, probs), value;
 	if (argc == 0) {
-		value = game_chance_pick(s->game, top(s), &s->rng);
+		value = game_chance_pick(s->game, top(s), &s->roll_rng);
 	} else {
 		long long v = -1;
 		int ok = 0;
@@ -456,6 +932,8 @@ static int cmd_roll(struct session *s, int argc, char **argv, struct text *out)
 	return 0;
 }
 
+/* undo: takes back the last play, genmove or roll (not the random
+ * streams).  Fails: nothing to undo.  Drops the search tree. */
 static int cmd_undo(struct session *s, int argc, char **argv, struct text *out)
 {
 	(void)argc, (void)argv;
@@ -464,9 +942,11 @@ static int cmd_undo(struct session *s, int argc, char **argv, struct text *out)
 	s->nstates--;
 	s->hist.len = s->hist_off[s->nstates];
 	s->hist.s[s->hist.len] = '\0';
+	ai_forget(s->ai);
 	return 0;
 }
 
+/* score: each player's points now, space-separated. */
 static int cmd_score(struct session *s, int argc, char **argv, struct text *out)
 {
 	(void)argc, (void)argv;
@@ -478,6 +958,7 @@ static int cmd_score(struct session *s, int argc, char **argv, struct text *out)
 	return 0;
 }
 
+/* showboard: the board for a person, on the lines after "= ". */
 static int cmd_showboard(struct session *s, int argc, char **argv,
 			 struct text *out)
 {
@@ -487,6 +968,9 @@ static int cmd_showboard(struct session *s, int argc, char **argv,
 	return 0;
 }
 
+/* history: the game as commands that rebuild it: a newgame line with every
+ * option (or the position it started from) and the seed, then every roll
+ * and play. */
 static int cmd_history(struct session *s, int argc, char **argv,
 		       struct text *out)
 {
@@ -507,6 +991,7 @@ static int cmd_history(struct session *s, int argc, char **argv,
 	return 0;
 }
 
+/* geometry: the board's shape for a GUI, on the lines after "= ". */
 static int cmd_geometry(struct session *s, int argc, char **argv,
 			struct text *out)
 {
@@ -518,7 +1003,8 @@ static int cmd_geometry(struct session *s, int argc, char **argv,
 	return 0;
 }
 
-/* position: the current state as one line that newgame restores. */
+/* position: the state as one line, "NAME key=value ...", that newgame
+ * restores exactly. */
 static int cmd_position(struct session *s, int argc, char **argv,
 			struct text *out)
 {
@@ -530,71 +1016,169 @@ static int cmd_position(struct session *s, int argc, char **argv,
 	return 0;
 }
 
-/* list_options NAME: the newgame options of game NAME, one a line, in the
- * form of list_settings.  Fails for an unknown game. */
-static int cmd_list_options(struct session *s, int argc, char **argv,
-			    struct text *out)
-{
-	(void)s, (void)argc;
-	const struct game *g = game_find(argv[0]);
-	if (!g) {
-		char c[64];
-		game_clean(argv[0], c, sizeof c);
-		return fail(out, "unknown game %s (list_games lists them)", c);
-	}
-	static const char *const types[] = {"int", "bool", "enum", "string"};
-	text_printf(out, "seed type int min 0 max %lld", (long long)INT64_MAX);
-	for (const struct game_option_spec *o = g->options; o && o->key; o++) {
-		text_printf(out, "\n%s type %s", o->key, types[o->type]);
-		if (o->def)
-			text_printf(out, " default %s", o->def);
-		if (o->type == OPT_INT)
-			text_printf(out, " min %ld max %ld", o->min, o->max);
-		if (o->type == OPT_ENUM)
-			text_printf(out, " values %s", o->values);
-	}
-	return 0;
-}
-
+/* set NAME VALUE: changes a setting.  Fails: unknown setting, a value
+ * that is not a number in its range. */
 static int cmd_set(struct session *s, int argc, char **argv, struct text *out)
 {
 	(void)argc;
-	char c[40];
 	for (size_t i = 0; i < NSETTINGS; i++) {
 		const struct setting *t = &settings[i];
 		if (strcmp(t->name, argv[0]))
 			continue;
 		long long v;
 		if (read_number(argv[1], t->min, t->max, &v) < 0)
-			return fail(out,
-				    "%s must be a number from %lld to %lld",
-				    t->name, t->min, t->max);
-		if (!strcmp(t->name, "movetime"))
-			s->ai.movetime = (long)v;
-		else if (!strcmp(t->name, "playouts"))
-			s->ai.playouts = (long)v;
-		else if (!strcmp(t->name, "level"))
-			s->ai.level = (int)v;
-		else {
-			rng_seed(&s->rng, (uint64_t)v);
-			s->rng_fixed = 1;
-		}
+			return fail(
+				out, "%s must be %s from %lld to %lld", t->name,
+				strcmp(t->type, "bool") ? "a number" : "0 or 1",
+				t->min, t->max);
+		*setting_value(&s->set, t) = v;
+		if (t->changed)
+			t->changed(s);
 		return 0;
 	}
+	char c[40];
 	game_clean(argv[0], c, sizeof c);
 	return fail(out, "unknown setting %s (list_settings lists them)", c);
 }
 
+/* list_settings: "NAME type int|bool [default D] min A max B", one a
+ * line. */
 static int cmd_list_settings(struct session *s, int argc, char **argv,
 			     struct text *out)
 {
 	(void)s, (void)argc, (void)argv;
 	for (size_t i = 0; i < NSETTINGS; i++) {
 		const struct setting *t = &settings[i];
-		text_printf(out, "%s%s type int", i ? "\n" : "", t->name);
+		text_printf(out, "%s%s type %s", i ? "\n" : "", t->name,
+			    t->type);
 		if (t->def >= 0)
 			text_printf(out, " default %lld", t->def);
 		text_printf(out, " min %lld max %lld", t->min, t->max);
+	}
+	return 0;
+}
+
+/* Sets the clock (time_settings, kgs-time_settings): accounts restart. */
+static int clock_set(struct session *s, enum ai_clock_kind kind, double main_ms,
+		     double inc_ms, double period_ms, long long count)
+{
+	struct clock *c = &s->clock;
+	c->on = 1;
+	c->set = (struct ai_clock){kind, main_ms, inc_ms, period_ms, 0, 0};
+	if (kind == AI_CLOCK_CANADIAN)
+		c->set.stones = (int)count;
+	if (kind == AI_CLOCK_BYOYOMI)
+		c->set.periods = (int)count;
+	clock_restart(c);
+	ai_forget(s->ai);
+	return 0;
+}
+
+/* time_settings MAIN BYO STONES: GTP's Canadian byo-yomi, in seconds.  BYO
+ * 0 is absolute time; BYO > 0 with STONES 0 means no limit (movetime
+ * rules again).  Fails: values that are not numbers. */
+static int cmd_time_settings(struct session *s, int argc, char **argv,
+			     struct text *out)
+{
+	(void)argc;
+	double main_ms, byo_ms;
+	long long stones;
+	if (read_seconds(argv[0], &main_ms) < 0 ||
+	    read_seconds(argv[1], &byo_ms) < 0 ||
+	    read_number(argv[2], 0, 1000000, &stones) < 0)
+		return fail(out,
+			    "write time_settings MAIN BYO STONES: seconds, "
+			    "seconds, a number of moves");
+	if (byo_ms > 0 && stones == 0) {
+		s->clock.on = 0;
+		return 0;
+	}
+	if (byo_ms == 0)
+		return clock_set(s, AI_CLOCK_ABSOLUTE, main_ms, 0, 0, 0);
+	return clock_set(s, AI_CLOCK_CANADIAN, main_ms, 0, byo_ms, stones);
+}
+
+/* kgs-time_settings none | absolute MAIN | byoyomi MAIN PERIOD PERIODS |
+ * canadian MAIN BYO STONES | fischer MAIN INCREMENT (seconds).  Fails: an
+ * unknown kind or bad values. */
+static int cmd_kgs_time_settings(struct session *s, int argc, char **argv,
+				 struct text *out)
+{
+	static const struct {
+		const char *name;
+		int args; /* after the kind */
+	} kinds[] = {{"none", 0},
+		     {"absolute", 1},
+		     {"byoyomi", 3},
+		     {"canadian", 3},
+		     {"fischer", 2}};
+	int k = 0;
+	while (k < 5 && strcmp(kinds[k].name, argv[0]))
+		k++;
+	if (k == 5 || argc - 1 != kinds[k].args)
+		return fail(out, "write kgs-time_settings none | absolute MAIN "
+				 "| byoyomi MAIN PERIOD PERIODS | canadian "
+				 "MAIN BYO STONES | fischer MAIN INCREMENT");
+	double v[2] = {0, 0};
+	long long count = 0;
+	for (int i = 0; i < argc - 1 && i < 2; i++)
+		if (read_seconds(argv[1 + i], &v[i]) < 0)
+			return fail(out,
+				    "%s: times are seconds, such as 30 or "
+				    "0.5",
+				    kinds[k].name);
+	if (argc == 4 && read_number(argv[3], 1, 1000000, &count) < 0)
+		return fail(out, "%s: the last value is a count from 1",
+			    argv[0]);
+	switch (k) {
+	case 0:
+		s->clock.on = 0;
+		return 0;
+	case 1:
+		return clock_set(s, AI_CLOCK_ABSOLUTE, v[0], 0, 0, 0);
+	case 2:
+		return clock_set(s, AI_CLOCK_BYOYOMI, v[0], 0, v[1], count);
+	case 3:
+		return clock_set(s, AI_CLOCK_CANADIAN, v[0], 0, v[1], count);
+	default:
+		return clock_set(s, AI_CLOCK_FISCHER, v[0], v[1], 0, 0);
+	}
+}
+
+/* time_left P SECONDS STONES: the time player P has left, as GTP says:
+ * STONES 0 is main time; otherwise SECONDS are for STONES moves (Canadian)
+ * or the time of the current period with STONES periods left (KGS's
+ * byo-yomi).  P may be any player.  Fails: bad values, no such player. */
+static int cmd_time_left(struct session *s, int argc, char **argv,
+			 struct text *out)
+{
+	(void)argc;
+	int n = s->game ? s->game->players(top(s)) : GAME_MAX_PLAYERS, p;
+	double ms;
+	long long stones;
+	/* before a game (the clock commands need none) b and w still name
+	 * players 1 and 2 */
+	if (!s->game && (!strcmp(argv[0], "b") || !strcmp(argv[0], "black")))
+		p = 1;
+	else if (!s->game &&
+		 (!strcmp(argv[0], "w") || !strcmp(argv[0], "white")))
+		p = 2;
+	else if (read_player(s, n, argv[0], &p, out) < 0)
+		return -1;
+	if (read_seconds(argv[1], &ms) < 0 ||
+	    read_number(argv[2], 0, 1000000, &stones) < 0)
+		return fail(out, "write time_left PLAYER SECONDS STONES");
+	struct ai_clock *a = &s->clock.left[p];
+	if (stones == 0) {
+		a->main_ms = ms;
+	} else if (s->clock.set.kind == AI_CLOCK_BYOYOMI) {
+		a->main_ms = 0;
+		a->period_ms = ms;
+		a->periods = (int)stones;
+	} else {
+		a->main_ms = 0;
+		a->period_ms = ms;
+		a->stones = (int)stones;
 	}
 	return 0;
 }
@@ -623,6 +1207,8 @@ static const struct command commands[] = {
 	{"help", cmd_help, 0, 0, 0, "", "every command with its arguments"},
 	{"quit", cmd_quit, 0, 0, 0, "", "answer, then exit"},
 	{"list_games", cmd_list_games, 0, 0, 0, "", "the games, one a line"},
+	{"list_options", cmd_list_options, 1, 1, 0, "NAME",
+	 "the newgame options of a game, with ranges"},
 	{"newgame", cmd_newgame, 1, MAX_ARGS, 0, "NAME [key=value ...]",
 	 "start a new game"},
 	{"status", cmd_status, 0, 0, 1, "",
@@ -631,6 +1217,9 @@ static const struct command commands[] = {
 	{"play", cmd_play, 1, 2, 1, "[PLAYER] MOVE", "play a move"},
 	{"genmove", cmd_genmove, 0, 1, 1, "[PLAYER]", "the engine moves"},
 	{"hint", cmd_hint, 0, 1, 1, "[PLAYER]", "the move genmove would play"},
+	{"analyze", cmd_analyze, 0, 2, 1, "[[PLAYER] MS]",
+	 "a stream of the search's candidates until the next line"},
+	{"stop", cmd_stop, 0, 0, 0, "", "end genmove's or hint's thinking"},
 	{"roll", cmd_roll, 0, 1, 1, "[N]", "roll the die, or take the roll N"},
 	{"undo", cmd_undo, 0, 0, 1, "",
 	 "take back the last play, genmove or roll"},
@@ -638,14 +1227,19 @@ static const struct command commands[] = {
 	{"showboard", cmd_showboard, 0, 0, 1, "", "draw the board"},
 	{"history", cmd_history, 0, 0, 1, "",
 	 "the game as commands that rebuild it"},
-	{"geometry", cmd_geometry, 0, 0, 1, "", "the board's shape, for GUIs"},
 	{"position", cmd_position, 0, 0, 1, "",
 	 "the state as one line that newgame restores"},
-	{"list_options", cmd_list_options, 1, 1, 0, "NAME",
-	 "the newgame options of a game, with ranges"},
+	{"geometry", cmd_geometry, 0, 0, 1, "", "the board's shape, for GUIs"},
 	{"set", cmd_set, 2, 2, 0, "NAME VALUE", "change a setting"},
 	{"list_settings", cmd_list_settings, 0, 0, 0, "",
 	 "the settings, with ranges"},
+	{"time_settings", cmd_time_settings, 3, 3, 0, "MAIN BYO STONES",
+	 "a clock: main time, then BYO seconds per STONES moves"},
+	{"kgs-time_settings", cmd_kgs_time_settings, 1, 4, 0,
+	 "none|absolute|byoyomi|canadian|fischer ...",
+	 "a clock, as KGS sets it"},
+	{"time_left", cmd_time_left, 3, 3, 0, "PLAYER SECONDS STONES",
+	 "the time a player has left"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
@@ -657,6 +1251,7 @@ static const struct command *find_command(const char *name)
 	return NULL;
 }
 
+/* list_commands: every command name, one a line. */
 static int cmd_list_commands(struct session *s, int argc, char **argv,
 			     struct text *out)
 {
@@ -666,6 +1261,7 @@ static int cmd_list_commands(struct session *s, int argc, char **argv,
 	return 0;
 }
 
+/* help: every command with its arguments and what it does. */
 static int cmd_help(struct session *s, int argc, char **argv, struct text *out)
 {
 	(void)s, (void)argc, (void)argv;
@@ -677,30 +1273,24 @@ static int cmd_help(struct session *s, int argc, char **argv, struct text *out)
 	return 0;
 }
 
-/* ---- framing ---- */
-
-static void settings_reset(struct session *s)
-{
-	s->ai = (struct ai_settings){0};
-	for (size_t i = 0; i < NSETTINGS; i++) {
-		if (!strcmp(settings[i].name, "movetime"))
-			s->ai.movetime = (long)settings[i].def;
-		if (!strcmp(settings[i].name, "level"))
-			s->ai.level = (int)settings[i].def;
-	}
-}
+/* ---- one line: clean, split, id, dispatch, frame ---- */
 
 struct session *session_new(void)
 {
-	struct session *s = calloc(1, sizeof *s);
-	if (!s) {
-		fputs("engine: out of memory\n", stderr);
-		exit(1);
-	}
+	struct session *s = xrealloc(NULL, sizeof *s);
+	memset(s, 0, sizeof *s);
 	text_init(&s->hist);
-	settings_reset(s);
+	for (size_t i = 0; i < NSETTINGS; i++)
+		*setting_value(&s->set, &settings[i]) = settings[i].def;
+	s->ai = ai_new();
+	if (!s->ai)
+		out_of_memory();
+	ai_set_hash(s->ai, (long)s->set.hash);
 	s->log = stderr;
-	rng_seed(&s->rng, (uint64_t)time(NULL) ^ (uint64_t)getpid());
+	s->out_fd = -1;
+	uint64_t t = (uint64_t)time(NULL) ^ (uint64_t)getpid();
+	rng_seed(&s->roll_rng, t);
+	rng_seed(&s->search_rng, t ^ 0x7365617263684dULL);
 	return s;
 }
 
@@ -712,6 +1302,7 @@ void session_free(struct session *s)
 	free(s->hist_off);
 	free(s->moves);
 	text_free(&s->hist);
+	ai_free(s->ai);
 	free(s);
 }
 
@@ -757,13 +1348,11 @@ static void unknown_command(const char *name, struct text *out)
 		fail(out, "unknown command %s (help lists them)", c);
 }
 
-int engine_line(struct session *s, const char *raw, size_t len, int too_long,
-		struct text *out)
+/* Drops control bytes (a tab becomes a separator) and cuts the comment;
+ * returns a malloc'd copy. */
+static char *clean_line(const char *raw, size_t len)
 {
-	/* Drop control bytes (HT becomes a separator), cut the comment. */
-	char *line = malloc(len + 1);
-	if (!line)
-		return 0;
+	char *line = xrealloc(NULL, len + 1);
 	size_t n = 0;
 	for (size_t i = 0; i < len && raw[i] != '#'; i++) {
 		unsigned char c = (unsigned char)raw[i];
@@ -773,148 +1362,148 @@ int engine_line(struct session *s, const char *raw, size_t len, int too_long,
 			line[n++] = (char)c;
 	}
 	line[n] = '\0';
+	return line;
+}
 
-	char *argv[MAX_ARGS + 2];
-	int argc = 0, extra = 0;
+/* Splits line in place at spaces; returns the token count (at most max,
+ * *extra set when there were more). */
+static int split(char *line, char **argv, int max, int *extra)
+{
+	int argc = 0;
+	*extra = 0;
 	for (char *p = line; *p;) {
 		if (*p == ' ') {
 			*p++ = '\0';
 			continue;
 		}
-		if (argc < MAX_ARGS + 2)
+		if (argc < max)
 			argv[argc++] = p;
 		else
-			extra = 1;
+			*extra = 1;
 		while (*p && *p != ' ')
 			p++;
 	}
+	return argc;
+}
+
+/* Runs the command named argv[0] with the rest as its arguments; writes
+ * its answer or message into body.  Returns the handler's result, or -1. */
+static int dispatch(struct session *s, int argc, char **argv, int extra,
+		    struct text *body)
+{
+	const struct command *c = find_command(argv[0]);
+	if (!c) {
+		unknown_command(argv[0], body);
+		return -1;
+	}
+	int nargs = argc - 1;
+	if (extra || nargs < c->min_args || nargs > c->max_args)
+		return fail(body, "wrong number of arguments; usage: %s%s%s",
+			    c->name, *c->usage ? " " : "", c->usage);
+	if (c->game && !s->game)
+		return fail(body, "no game yet: start one with newgame NAME "
+				  "(list_games lists them)");
+	/* move text and names are read case-insensitively */
+	for (int i = 1; i < argc; i++)
+		for (char *p = argv[i]; *p; p++)
+			if (*p >= 'A' && *p <= 'Z')
+				*p = (char)(*p - 'A' + 'a');
+	return c->handler(s, nargs, argv + 1, body);
+}
+
+int engine_line(struct session *s, const char *raw, size_t len, int too_long,
+		struct text *out)
+{
+	s->start_ms = ai_now_ms();
+	char *line = clean_line(raw, len);
+	char *argv[MAX_ARGS + 2];
+	int extra, argc = split(line, argv, MAX_ARGS + 2, &extra);
 	if (argc == 0) {
 		free(line);
 		return 0; /* empty and comment-only lines get no response */
 	}
-
-	char id[16] = "";
 	int first = 0;
+	s->id[0] = '\0';
 	if (argv[0][0] >= '0' && argv[0][0] <= '9') {
 		long long v;
 		if (read_number(argv[0], 0, (long long)ID_LIMIT - 1, &v) < 0) {
-			text_puts(
-				out,
-				"? invalid id: ids are numbers below 2^31\n\n");
+			text_puts(out, "? invalid id: ids are numbers below "
+				       "2^31\n\n");
 			free(line);
 			return 0;
 		}
-		snprintf(id, sizeof id, "%lld", v);
+		snprintf(s->id, sizeof s->id, "%lld", v);
 		first = 1;
 	}
-
 	struct text body;
 	text_init(&body);
-	int ok = -1, quit = 0;
-	const struct command *c = NULL;
-	if (too_long) {
-		fail(&body, "line too long (at most %d bytes)",
-		     LINE_MAX_BYTES - 1);
-	} else if (first == argc) {
-		fail(&body, "missing command after the id");
-	} else if (!(c = find_command(argv[first]))) {
-		unknown_command(argv[first], &body);
+	struct text *saved = s->out;
+	if (!s->out)
+		s->out = out; /* in memory: analyze writes here */
+	int ok;
+	if (too_long)
+		ok = fail(&body, "line too long (at most %d bytes)",
+			  LINE_MAX_BYTES - 1);
+	else if (first == argc)
+		ok = fail(&body, "missing command after the id");
+	else
+		ok = dispatch(s, argc - first, argv + first, extra, &body);
+	s->out = saved;
+	int quit = ok == 0 && !too_long && first < argc &&
+		   !strcmp(argv[first], "quit");
+	if (ok == 1) {
+		/* the handler wrote its answer; the empty line ended it */
 	} else {
-		int nargs = argc - first - 1;
-		if (extra || nargs < c->min_args || nargs > c->max_args) {
-			fail(&body, "wrong number of arguments; usage: %s%s%s",
-			     c->name, *c->usage ? " " : "", c->usage);
-		} else if (c->game && !s->game) {
-			fail(&body, "no game yet: start one with newgame NAME "
-				    "(list_games lists them)");
-		} else {
-			/* move text and names are read case-insensitively */
-			for (int i = first + 1; i < argc; i++)
-				for (char *p = argv[i]; *p; p++)
-					if (*p >= 'A' && *p <= 'Z')
-						*p = (char)(*p - 'A' + 'a');
-			ok = c->handler(s, nargs, argv + first + 1, &body);
-			quit = ok == 0 && c->handler == cmd_quit;
-		}
+		text_printf(out, "%c%s ", ok == 0 ? '=' : '?', s->id);
+		put_body(out, body.s, body.len);
+		text_puts(out, "\n\n");
 	}
-	text_printf(out, "%c%s ", ok == 0 ? '=' : '?', id);
-	put_body(out, body.s, body.len);
-	text_puts(out, "\n\n");
 	text_free(&body);
 	free(line);
 	return quit;
 }
 
-static int write_all(int fd, struct text *t)
-{
-	size_t off = 0;
-	while (off < t->len) {
-		ssize_t w = write(fd, t->s + off, t->len - off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		off += (size_t)w;
-	}
-	text_clear(t);
-	return 0;
-}
-
 int engine_run(struct session *s, int in_fd, int out_fd)
 {
-	static char in[1 << 16];
-	char *line = malloc(LINE_MAX_BYTES);
+	struct reader *r = xrealloc(NULL, sizeof *r);
+	memset(r, 0, sizeof *r);
+	r->fd = in_fd;
+	r->line = xrealloc(NULL, LINE_MAX_BYTES);
+	text_init(&r->queue);
 	struct text out;
 	text_init(&out);
-	size_t n = 0, pos = 0, len = 0;
-	int too_long = 0, quit = 0, ret = 0;
-	if (!line)
-		return -1;
-	while (!quit) {
-		if (pos == n) {
-			/* about to wait for input: everything answered goes out
-			 */
-			if (write_all(out_fd, &out) < 0) {
-				ret = -1;
+	s->in = r;
+	s->out = &out;
+	s->out_fd = out_fd;
+	s->out_failed = 0;
+	int quit = 0;
+	while (!quit && !s->out_failed) {
+		size_t len;
+		int too_long;
+		const char *line = reader_peek(r, &len, &too_long, 1);
+		if (!line) {
+			/* about to wait for input: everything answered goes
+			 * out first */
+			flush_out(s);
+			if (s->out_failed)
 				break;
-			}
-			ssize_t r = read(in_fd, in, sizeof in);
-			if (r < 0 && errno == EINTR)
-				continue;
-			if (r <= 0) {
-				/* end of input acts as quit; a last line
-				 * without
-				 * '\n' still counts */
-				if (len || too_long)
-					engine_line(s, line, len, too_long,
-						    &out);
-				break;
-			}
-			n = (size_t)r;
-			pos = 0;
+			if (reader_fill(r, 1) < 0 &&
+			    !reader_peek(r, &len, &too_long, 0))
+				break; /* end of input acts as quit */
+			continue;
 		}
-		char c = in[pos++];
-		if (c == '\n') {
-			quit = engine_line(s, line, len, too_long, &out);
-			len = 0;
-			too_long = 0;
-			if (out.len > (1 << 16) &&
-			    write_all(out_fd, &out) < 0) {
-				ret = -1;
-				break;
-			}
-		} else if ((unsigned char)c >= 32 || c == '\t') {
-			/* control bytes are dropped here too, so that they
-			 * do not count towards the length bound */
-			if (len < LINE_MAX_BYTES - 1)
-				line[len++] = c;
-			else
-				too_long = 1;
-		}
+		quit = engine_line(s, line, len, too_long, &out);
+		if (out.len > (1 << 16))
+			flush_out(s);
 	}
-	if (ret == 0 && write_all(out_fd, &out) < 0)
-		ret = -1;
+	flush_out(s);
+	int failed = s->out_failed;
+	s->in = NULL;
+	s->out = NULL;
+	s->out_fd = -1;
 	text_free(&out);
-	free(line);
-	return ret;
+	text_free(&r->queue);
+	free(r->line);
+	free(r);
+	return failed ? -1 : quit ? 1 : 0;
 }

@@ -9,7 +9,7 @@
 #include "games/util/text.h"
 
 #define ENGINE_NAME "quintet"
-#define ENGINE_VERSION "0.1.0"
+#define ENGINE_VERSION "0.2.0"
 #define LINE_MAX_BYTES                                                         \
 	65536 /* longest command line, control bytes not counted */
 
@@ -24,13 +24,17 @@ void session_set_log(struct session *s, FILE *log);
 
 /* Executes one command line (without its '\n'; control bytes are dropped
  * here) and appends the framed response, if any, to out.  `too_long` says the
- * line was cut at LINE_MAX_BYTES.  Returns 1 after `quit`, else 0. */
+ * line was cut at LINE_MAX_BYTES.  Returns 1 after `quit`, else 0.  Driven
+ * this way, with no input to watch, the computer thinks its full time and
+ * an analyze stream ends at once. */
 int engine_line(struct session *s, const char *line, size_t len, int too_long,
 		struct text *out);
 
 /* Reads commands from in_fd until quit or end of input, answering on
- * out_fd.  Output is flushed whenever the engine is about to wait for input.
- * Returns 0, or -1 when out_fd cannot be written. */
+ * out_fd.  Output is flushed whenever the engine is about to wait for input
+ * (and as an analyze stream goes).  While the computer thinks it reads
+ * ahead: a `stop` waiting as the next line ends the thinking.  Returns 1
+ * after quit, 0 at the end of input, -1 when out_fd cannot be written. */
 int engine_run(struct session *s, int in_fd, int out_fd);
 
 #endif

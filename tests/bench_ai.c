@@ -97,8 +97,12 @@ static double arena_game(const struct game *g, uint64_t seed, int seat, int opp,
 	int np = g->players(st);
 	struct rng r;
 	rng_seed(&r, seed * 7919 + 17);
-	struct ai_settings me = {movetime, 0, AI_LEVEL_MAX};
-	struct ai_settings them = {movetime, 0, opp};
+	static struct ai *ai;
+	if (!ai)
+		ai = ai_new();
+	struct ai_search me = {.level = AI_LEVEL_MAX,
+			       .movetime_ms = (double)movetime};
+	struct ai_search them = {.level = opp, .movetime_ms = (double)movetime};
 	double result = 0.5;
 	for (int ply = 0; ply < 100000; ply++) {
 		struct game_status s = g->status(st);
@@ -118,7 +122,10 @@ static double arena_game(const struct game *g, uint64_t seed, int seat, int opp,
 		struct move mv;
 		int mine = s.player - 1 == seat % np;
 		double t0 = ai_now_ms();
-		if (ai_choose(g, st, mine ? &me : &them, &r, &mv, NULL) < 0)
+		struct ai_search *how = mine ? &me : &them;
+		how->start_ms = t0;
+		how->seed = rng_next(&r);
+		if (ai_choose(ai, g, st, how, &mv) < 0)
 			break;
 		double late = ai_now_ms() - t0 - (double)movetime;
 		if (mine && late > *over)
@@ -227,7 +234,9 @@ int main(int argc, char **argv)
 		void *st = new_game(g, setup_for(g->name), 1);
 		double pps = playout_speed(g, st, 500);
 		/* search iterations: a fixed budget, timed */
-		struct ai_settings cfg = {1000, 20000, AI_LEVEL_MAX};
+		struct ai *ai = ai_new();
+		struct ai_search how = {
+			.level = AI_LEVEL_MAX, .playouts = 20000, .seed = 1};
 		struct rng r;
 		rng_seed(&r, 1);
 		if (g->status(st).phase ==
@@ -236,8 +245,9 @@ int main(int argc, char **argv)
 		struct move mv;
 		double t0 = cpu_ms();
 		int ok = g->status(st).phase == GAME_PLAY &&
-			 ai_choose(g, st, &cfg, &r, &mv, NULL) == 0;
+			 ai_choose(ai, g, st, &how, &mv) == 0;
 		double ms = cpu_ms() - t0;
+		ai_free(ai);
 		printf("  %-12s %10.0f playouts/s  %8.0f search playouts/s%s\n",
 		       g->name, pps, ok && ms > 0 ? 20000 / ms * 1000 : 0.0,
 		       !strcmp(g->name, "checkertoe")

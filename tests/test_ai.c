@@ -109,10 +109,15 @@ static int is_legal(const struct game *g, const void *st, const struct move *mv)
 static int choose(const struct game *g, const void *st, int level,
 		  long playouts, uint64_t seed, struct move *mv)
 {
-	struct ai_settings cfg = {1000, playouts, level};
-	struct rng r;
-	rng_seed(&r, seed);
-	return ai_choose(g, st, &cfg, &r, mv, NULL);
+	static struct ai *ai;
+	if (!ai)
+		ai = ai_new();
+	struct ai_search how = {.level = level,
+				.playouts = playouts,
+				.movetime_ms = 1000,
+				.start_ms = ai_now_ms(),
+				.seed = seed};
+	return ai_choose(ai, g, st, &how, mv);
 }
 
 /* ---- checkertoe by hand ---- */
@@ -682,7 +687,7 @@ static void solver_agrees(const struct game *g, const char *opts)
 				break; /* earlier positions are bigger still */
 			long nodes;
 			ck_assert_msg(search_solve(g, p, list, n, 0, 10000000,
-						   value, &nodes),
+						   NULL, NULL, value, &nodes),
 				      "%s %s: the solver gave up where a plain "
 				      "search did not",
 				      g->name, opts);
@@ -773,8 +778,8 @@ static void solo_solver_agrees(const struct game *g, const char *opts)
 			long nodes;
 			if (ok) {
 				ck_assert(search_solve(g, st, list, n, 0,
-						       10000000, value,
-						       &nodes));
+						       10000000, NULL, NULL,
+						       value, &nodes));
 				for (int i = 0; i < n; i++)
 					ck_assert_msg(
 						value[i] == want[i],
@@ -821,7 +826,8 @@ START_TEST(solver_solves_small_tiptoe)
 	int n = g->moves(st, list);
 	long nodes;
 	ck_assert_int_gt(n, 0);
-	ck_assert(search_solve(g, st, list, n, 0, 20000000, value, &nodes));
+	ck_assert(search_solve(g, st, list, n, 0, 20000000, NULL, NULL, value,
+			       &nodes));
 	for (int i = 0; i < n; i++)
 		ck_assert(value[i] == 1 ||
 			  value[i] == -1); /* no draws in Tiptoe */

@@ -3,6 +3,7 @@
  * solve.c, what they share in support.c. */
 #include "ai.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "search.h"
@@ -41,15 +42,129 @@ static int greedy(const struct game *g, const void *st, const struct move *list,
 	return best_i;
 }
 
-int ai_choose(const struct game *g, const void *st,
-	      const struct ai_settings *cfg, struct rng *r, struct move *out,
-	      FILE *log)
+/* The player: what it keeps between searches. */
+struct ai {
+	long hash_mb; /* the memory the search may hold */
+};
+
+#define HASH_MB_DEFAULT 64
+
+struct ai *ai_new(void)
 {
-	double start = ai_now_ms();
+	struct ai *ai = calloc(1, sizeof *ai);
+	if (ai)
+		ai->hash_mb = HASH_MB_DEFAULT;
+	return ai;
+}
+
+void ai_free(struct ai *ai)
+{
+	free(ai);
+}
+
+void ai_forget(struct ai *ai)
+{
+	(void)ai; /* every search starts from an empty tree for now */
+	solve_forget();
+}
+
+/* The solver's transposition table gets this share of the hash; the tree
+ * the rest. */
+#define SOLVER_SHARE 4
+
+void ai_set_hash(struct ai *ai, long mb)
+{
+	ai->hash_mb = mb;
+	solve_set_memory(((size_t)mb << 20) / SOLVER_SHARE);
+	ai_forget(ai);
+}
+
+/* How many more moves of its own the mover should expect to make, for
+ * spreading main time over them: a guess that holds for no game in
+ * particular, so the main time never runs out however long the game. */
+#define CLOCK_MOVES 25
+
+/* The milliseconds this move may take on the clock c, keeping overhead_ms
+ * per move for the frontend's delays: a share of the main time, plus what
+ * the overtime or the increment gives back, never more than the clock
+ * allows without losing (a byo-yomi period is kept whole). */
+static double clock_budget(const struct ai_clock *c, double overhead)
+{
+	double main = c->main_ms - overhead, t = main / CLOCK_MOVES, cap = main;
+	switch (c->kind) {
+	case AI_CLOCK_ABSOLUTE:
+		break;
+	case AI_CLOCK_FISCHER:
+		t += 0.8 * c->inc_ms;
+		break;
+	case AI_CLOCK_CANADIAN: {
+		double per = c->stones > 0
+				     ? (c->period_ms - c->stones * overhead) /
+					       c->stones
+				     : 0;
+		if (c->main_ms > 0) {
+			t += 0.5 * per; /* the periods are still to come */
+			cap = (main > 0 ? main : 0) + 0.5 * per;
+		} else {
+			t = cap = per;
+		}
+		break;
+	}
+	case AI_CLOCK_BYOYOMI: {
+		/* a move that ends within a period costs nothing */
+		double per = 0.9 * (c->period_ms - overhead);
+		if (c->periods <= 0)
+			per = 0;
+		if (c->main_ms > 0) {
+			t += per;
+			cap = (main > 0 ? main : 0) + per;
+		} else {
+			t = cap = per;
+		}
+		break;
+	}
+	}
+	if (t > cap)
+		t = cap;
+	return t > 0 ? t : 0;
+}
+
+/* When a search must have ended: movetime, or the clock's budget, less a
+ * small margin for what follows the last iteration; 0 with a playout
+ * budget and no clock (the clock then never decides anything). */
+static double deadline(const struct ai_search *how)
+{
+	double t;
+	if (how->clock)
+		t = clock_budget(how->clock, how->overhead_ms);
+	else if (how->playouts > 0)
+		return 0;
+	else
+		t = how->movetime_ms;
+	double margin = t > 20 ? 1.0 : 0.05 * t;
+	return how->start_ms + t - margin;
+}
+
+int ai_choose(struct ai *ai, const struct game *g, const void *st,
+	      const struct ai_search *how, struct move *out)
+{
+	(void)ai;
 	if (g->status(st).phase != GAME_PLAY)
 		return -1;
-	if (cfg->level >= 2)
-		return mcts_choose(g, st, cfg, r, out, log, start);
+	int value;
+	if (how->level >= 2 && book_probe(g, st, out, &value)) {
+		if (how->log) {
+			char buf[MOVE_TEXT_MAX];
+			g->format(st, out, buf);
+			fprintf(how->log, "ai: %s from the book (value %d)\n",
+				buf, value);
+		}
+		return 0;
+	}
+	if (how->level >= 2)
+		return mcts_choose(g, st, how, deadline(how), out);
+	struct rng r;
+	rng_seed(&r, how->seed);
 	size_t list_bytes = sizeof(struct move) * (size_t)g->max_moves;
 	unsigned char *mem = ai_scratch(AI_SIMPLE, list_bytes + g->state_size);
 	if (!mem)
@@ -58,15 +173,24 @@ int ai_choose(const struct game *g, const void *st,
 	void *scratch = mem + list_bytes;
 	int n = g->moves(st, list);
 	if (n == 0) /* a turn whose moves cannot be listed (a drawn line) */
-		return ai_random_move(g, st, r, list, out);
-	if (cfg->level <= 0)
-		*out = list[rng_below(r, (uint32_t)n)];
+		return ai_random_move(g, st, &r, list, out);
+	if (how->level <= 0)
+		*out = list[rng_below(&r, (uint32_t)n)];
 	else
-		*out = list[greedy(g, st, list, n, scratch, r)];
-	if (log) {
+		*out = list[greedy(g, st, list, n, scratch, &r)];
+	if (how->log) {
 		char buf[MOVE_TEXT_MAX];
 		g->format(st, out, buf);
-		fprintf(log, "ai: level %d plays %s\n", cfg->level, buf);
+		fprintf(how->log, "ai: level %d plays %s\n", how->level, buf);
 	}
 	return 0;
+}
+
+int ai_analyze(struct ai *ai, const struct game *g, const void *st,
+	       const struct ai_search *how, double interval_ms)
+{
+	(void)ai;
+	if (g->status(st).phase != GAME_PLAY || !how->info)
+		return -1;
+	return mcts_analyze(g, st, how, interval_ms);
 }

@@ -1,16 +1,19 @@
-/* ai.h: the computer player.  It plays any game of the table through
- * struct game and nothing else.
+/* ai.h: the computer player, as the engine sees it.  It plays any game of
+ * the table through struct game and nothing else.
  *
  * Level 0 plays a random legal move, level 1 the greedy move (the best
  * immediate result), level 2 searches: Monte Carlo tree search with chance
  * nodes and per-player (max-n) rewards, plus an exact solver that takes over
  * when the rest of the game fits in the time.
  *
- * With a movetime the search stops in time (the clock is read between
- * iterations, every few hundred playout plies and every few solver nodes,
- * with a millisecond to spare).  With a playout budget the clock never
- * changes a decision: the same position, budget and seed give the same
- * move.  One thread: the search runs on one core. */
+ * A player (struct ai) keeps its search tree and tables between searches,
+ * within the memory `ai_set_hash` allows.  Every search draws its
+ * randomness from the one seed it is given, so the engine can keep the
+ * dice and the search on separate random streams.  With a playout budget
+ * a search starts from an empty tree and the clock never changes its
+ * decision: the same position, budget and seed give the same move.  One
+ * thread: the search runs on one core and reads the engine's input only
+ * through the `stop` callback. */
 #ifndef AI_H
 #define AI_H
 
@@ -20,17 +23,71 @@
 
 #define AI_LEVEL_MAX 2 /* the strongest level, the default */
 
-struct ai_settings {
-	long movetime; /* milliseconds to think at most */
-	long playouts; /* a fixed budget instead of the clock; 0: movetime */
-	int level;     /* 0 random, 1 greedy one-move look-ahead, 2+ search */
+struct ai;
+
+/* The mover's clock, as the engine keeps it (GTP's time_settings and
+ * time_left, KGS's kgs-time_settings), in milliseconds. */
+enum ai_clock_kind {
+	AI_CLOCK_ABSOLUTE, /* main time only */
+	AI_CLOCK_FISCHER,  /* main time, plus inc after each own move */
+	AI_CLOCK_CANADIAN, /* main time, then `stones` moves per period */
+	AI_CLOCK_BYOYOMI,  /* main time, then periods of period_ms each */
 };
 
-/* Chooses a move for the player to move in st (a GAME_PLAY state).  Draws
- * all its randomness from r.  Writes search information to log when log is
- * not NULL.  Returns 0, or -1 when the player has no move. */
-int ai_choose(const struct game *g, const void *st,
-	      const struct ai_settings *cfg, struct rng *r, struct move *out,
-	      FILE *log);
+struct ai_clock {
+	enum ai_clock_kind kind;
+	double main_ms;   /* main time left; 0 once overtime has begun */
+	double inc_ms;    /* fischer: added after each of the mover's moves */
+	double period_ms; /* canadian: time left for this period's stones (a
+			   * whole period while main time lasts); byoyomi:
+			   * one period */
+	int stones;       /* canadian: moves to make within period_ms */
+	int periods;      /* byoyomi: periods left */
+};
+
+/* What one search may do, and how it talks to the engine. */
+struct ai_search {
+	int level;
+	long playouts;      /* > 0: at most this many playouts */
+	double movetime_ms; /* without a clock: think at most this long */
+	const struct ai_clock *clock; /* not NULL: the time comes from it */
+	double overhead_ms; /* with a clock: kept for the frontend's delays */
+	double start_ms;    /* ai_now_ms() when the command was read */
+	uint64_t seed;      /* all of the search's randomness */
+	/* Asked about once a millisecond while thinking (may be NULL):
+	 * nonzero ends the search at once with the best move so far. */
+	int (*stop)(void *ctx);
+	/* ai_analyze: one `info ...` line (no newline) to pass on. */
+	void (*info)(void *ctx, const char *line);
+	void *ctx;
+	FILE *log; /* the search line on standard error; NULL: silent */
+};
+
+/* A player with the default memory limit, or NULL when out of memory. */
+struct ai *ai_new(void);
+void ai_free(struct ai *ai);
+
+/* Drops the tree and the tables (newgame, undo, and settings that change
+ * what a search does), and gives back what they held beyond a small base. */
+void ai_forget(struct ai *ai);
+
+/* The megabytes the search may hold (tree and tables); drops the tree. */
+void ai_set_hash(struct ai *ai, long mb);
+
+/* Chooses a move for the player to move in st (a GAME_PLAY state).
+ * Returns 0, or -1 when the player has no move. */
+int ai_choose(struct ai *ai, const struct game *g, const void *st,
+	      const struct ai_search *how, struct move *out);
+
+/* Searches st (a GAME_PLAY state) without an end until how->stop says so,
+ * passing to how->info, every interval_ms, one line with the candidates:
+ * `info move M visits N value V order K pv M ...` per root move, best
+ * first (see protocol.md, "analyze").  Returns 0, or -1 when the player
+ * has no move. */
+int ai_analyze(struct ai *ai, const struct game *g, const void *st,
+	       const struct ai_search *how, double interval_ms);
+
+/* Milliseconds on a monotonic clock. */
+double ai_now_ms(void);
 
 #endif

@@ -66,6 +66,7 @@ static struct node *chunks[MAX_CHUNKS];
 
 struct mcts {
 	const struct game *g;
+	const struct ai_search *how;
 	struct rng *r;
 	int np;
 	size_t ss;
@@ -79,8 +80,10 @@ struct mcts {
 	uint32_t used;      /* nodes handed out */
 	uint32_t expand_at; /* visits before a leaf gets children */
 	int mem_full;
-	int timed;
-	double deadline;
+	int timed;        /* a deadline ends the search */
+	double deadline;  /* when timed */
+	double next_poll; /* when to ask how->stop next */
+	int stopped;      /* how->stop said so */
 	long iters;
 	double lo, hi;  /* solo: lowest and highest score seen */
 	double r1, r2;  /* sum and sum of squares of the rewards seen */
@@ -92,6 +95,33 @@ struct mcts {
 static struct node *node_at(uint32_t i)
 {
 	return &chunks[i >> CHUNK_BITS][i & (CHUNK_NODES - 1)];
+}
+
+/* How often the engine's input is looked at while thinking: often enough
+ * that a `stop` is noticed within a couple of milliseconds, rarely enough
+ * that the poll costs nothing measurable. */
+#define POLL_MS 1.0
+
+/* Whether the search must end now: its deadline has passed, or (asked at
+ * most every POLL_MS) the engine says stop.  Reads the clock. */
+static int out_of_time(struct mcts *m)
+{
+	if (m->stopped)
+		return 1;
+	double now = ai_now_ms();
+	if (m->timed && now >= m->deadline)
+		return 1;
+	if (m->how->stop && now >= m->next_poll) {
+		m->next_poll = now + POLL_MS;
+		m->stopped = m->how->stop(m->how->ctx) != 0;
+	}
+	return m->stopped;
+}
+
+/* Whether the clock needs watching at all: a deadline or a stop hook. */
+static int watched(const struct mcts *m)
+{
+	return m->timed || m->how->stop;
 }
 
 /* n contiguous fresh nodes; returns the first index, or UINT32_MAX. */
@@ -209,7 +239,7 @@ static int decisive(struct mcts *m, const void *st, int mover, int n)
 	m->have_prior = 0;
 	for (int i = 0; i < n; i++) {
 		/* wide nodes of slow games take long: mind the clock */
-		if ((i & 31) == 31 && m->timed && ai_now_ms() >= m->deadline)
+		if ((i & 31) == 31 && watched(m) && out_of_time(m))
 			return n;
 		memcpy(m->st2, st, m->ss);
 		g->play(m->st2, &m->list[i]);
@@ -378,8 +408,7 @@ static int playout(struct mcts *m, void *st, double *rew)
 			g->roll(st, game_chance_pick(g, st, m->r));
 			continue;
 		}
-		if ((ply & 127) == 127 && m->timed &&
-		    ai_now_ms() >= m->deadline)
+		if ((ply & 127) == 127 && watched(m) && out_of_time(m))
 			return -1;
 		if (g->evaluate && m->np > 1 && ply >= EVAL_AFTER) {
 			g->evaluate(st, rew);
@@ -470,7 +499,8 @@ static double game_length(struct mcts *m, double until_ms)
 	double sum = 0;
 	int k = 0;
 	for (; k < 8; k++) {
-		if (m->timed && k > 0 && ai_now_ms() >= until_ms)
+		if (k > 0 && ((m->timed && ai_now_ms() >= until_ms) ||
+			      (watched(m) && out_of_time(m))))
 			break;
 		memcpy(m->st, m->root_state, m->ss);
 		int ply = 0;
@@ -487,8 +517,9 @@ static double game_length(struct mcts *m, double until_ms)
 			if (ai_random_move(g, m->st, m->r, m->list, &mv) < 0)
 				break;
 			g->play(m->st, &mv);
-			if ((ply & 127) == 127 && m->timed &&
-			    ai_now_ms() >= until_ms)
+			if ((ply & 127) == 127 && watched(m) &&
+			    ((m->timed && ai_now_ms() >= until_ms) ||
+			     out_of_time(m)))
 				return 1e9;
 		}
 		sum += ply;
@@ -496,13 +527,16 @@ static double game_length(struct mcts *m, double until_ms)
 	return k ? sum / k : 1e9;
 }
 
-/* Runs iterations until the clock passes until_ms (timed) or iters reaches
- * until_iters (fixed playouts). */
+/* Runs iterations until the clock passes until_ms (when timed), iters
+ * reaches until_iters, or the engine says stop.  Without a deadline the
+ * clock is read every 16 iterations only, for the stop poll. */
 static void run(struct mcts *m, double until_ms, long until_iters)
 {
-	while (!m->aborted) {
-		if (m->timed ? ai_now_ms() >= until_ms
-			     : m->iters >= until_iters)
+	while (!m->aborted && m->iters < until_iters) {
+		if (m->timed && ai_now_ms() >= until_ms)
+			break;
+		if ((m->timed || (m->iters & 15) == 0) && watched(m) &&
+		    out_of_time(m))
 			break;
 		if (iterate(m) < 0)
 			m->aborted = 1;
@@ -525,25 +559,29 @@ static struct node *best_child(const struct mcts *m, const struct node *root)
 	return best;
 }
 
-/* The most visited line from the root, up to 8 plies, on the log. */
-static void print_line(const struct mcts *m, FILE *log, const struct node *best)
+/* The most visited line from the root move `first`, up to max plies,
+ * written as moves after a space each.  With rolls, chance events show as
+ * "(roll N)", the likeliest outcome explored most; without, the line
+ * stops before the first chance event. */
+static void line_text(const struct mcts *m, const struct node *first, int max,
+		      int rolls, struct text *out)
 {
 	const struct game *g = m->g;
 	unsigned char *st = m->st;
 	memcpy(st, m->root_state, m->ss);
-	const struct node *nd = best;
+	const struct node *nd = first;
 	char buf[MOVE_TEXT_MAX];
-	for (int ply = 0; nd && ply < 8; ply++) {
+	for (int ply = 0; nd && ply < max; ply++) {
 		g->format(st, &nd->mv, buf);
-		fprintf(log, " %s", buf);
+		text_printf(out, " %s", buf);
 		g->play(st, &nd->mv);
-		while (nd && nd->kind == CHANCE && nd->visits) {
-			/* show the likeliest outcome explored most */
+		while (rolls && nd && nd->kind == CHANCE && nd->visits) {
 			const struct node *c = node_at(nd->child), *b = NULL;
 			for (int i = 0; i < nd->nchild; i++)
 				if (!b || c[i].visits > b->visits)
 					b = &c[i];
-			fprintf(log, " (roll %d)", (int)(int64_t)b->mv.w[0]);
+			text_printf(out, " (roll %d)",
+				    (int)(int64_t)b->mv.w[0]);
 			g->roll(st, (int)(int64_t)b->mv.w[0]);
 			nd = b;
 		}
@@ -557,126 +595,282 @@ static void print_line(const struct mcts *m, FILE *log, const struct node *best)
 	}
 }
 
-int mcts_choose(const struct game *g, const void *st,
-		const struct ai_settings *cfg, struct rng *r, struct move *out,
-		FILE *log, double start_ms)
+/* Sets up a search of st: scratch buffers, the root and its children.
+ * Returns 0, or -1 when there is no room or no move. */
+static int start(struct mcts *m, const struct game *g, const void *st,
+		 const struct ai_search *how, struct rng *r, double deadline)
 {
 	tables_init();
-	struct mcts m = {0};
-	m.g = g;
-	m.r = r;
-	m.np = g->players(st);
-	m.ss = g->state_size;
-	m.root_state = st;
-	m.expand_at = 2;
-	m.explore = UCT_C;
-	m.timed = cfg->playouts <= 0;
-	/* a safety margin for what follows the last iteration */
-	double margin = cfg->movetime > 20 ? 1.0 : 0.05 * (double)cfg->movetime;
-	m.deadline = start_ms + (double)cfg->movetime - margin;
-	long budget = cfg->playouts;
+	*m = (struct mcts){0};
+	m->g = g;
+	m->how = how;
+	m->r = r;
+	m->np = g->players(st);
+	m->ss = g->state_size;
+	m->root_state = st;
+	m->expand_at = 2;
+	m->explore = UCT_C;
+	m->timed = deadline > 0;
+	m->deadline = deadline;
 	size_t nm = (size_t)g->max_moves;
-	m.st = ai_scratch(AI_STATES, 2 * m.ss);
-	m.st2 = m.st ? m.st + m.ss : NULL;
-	m.cls = ai_scratch(AI_CLASS, nm);
-	m.prior = ai_scratch(AI_PRIOR, sizeof *m.prior * nm);
-	m.list = ai_scratch(AI_LIST, sizeof *m.list * nm);
-	int *value = ai_scratch(AI_VALUES, sizeof *value * nm);
-	struct move *solve_list =
-		ai_scratch(AI_SOLVE_LIST, sizeof *solve_list * nm);
-	const char *solved = "";
-	long solve_nodes = 0;
-	if (!m.st || !m.cls || !m.prior || !m.list || !value || !solve_list)
+	m->st = ai_scratch(AI_STATES, 2 * m->ss);
+	m->st2 = m->st ? m->st + m->ss : NULL;
+	m->cls = ai_scratch(AI_CLASS, nm);
+	m->prior = ai_scratch(AI_PRIOR, sizeof *m->prior * nm);
+	m->list = ai_scratch(AI_LIST, sizeof *m->list * nm);
+	if (!m->st || !m->cls || !m->prior || !m->list)
 		return -1;
-	if (alloc_nodes(&m, 1) != 0)
+	if (alloc_nodes(m, 1) != 0)
+		return -1;
+	return 0;
+}
+
+/* What the exact solver found about the root moves. */
+struct solved {
+	int done; /* the solver finished */
+	int best; /* the best value */
+	int n;    /* moves in list */
+	struct move *list;
+	int *value; /* per move of list, the mover's value */
+	long nodes;
+	const char *what; /* for the log: "solved: win" ... */
+};
+
+/* The solver's value of the root move mv, when it has one. */
+static const int *solved_value(const struct solved *sv, const struct move *mv)
+{
+	if (!sv->done)
+		return NULL;
+	for (int i = 0; i < sv->n; i++)
+		if (move_equal(&sv->list[i], mv))
+			return &sv->value[i];
+	return NULL;
+}
+
+/* Gives the exact solver until `until` (a timed search) or `limit` nodes.
+ * When it finishes, the root moves that are worse than the best are
+ * banned, so that the search only weighs the moves that keep the best
+ * result (with two players the margin is left to the search).  Returns 1
+ * when it finished. */
+static int try_solve(struct mcts *m, struct node *root, double until,
+		     long limit, struct solved *sv)
+{
+	const struct game *g = m->g;
+	sv->n = g->moves(m->root_state, sv->list);
+	if (sv->n <= 0 ||
+	    !search_solve(g, m->root_state, sv->list, sv->n, until, limit,
+			  m->how->stop, m->how->ctx, sv->value, &sv->nodes))
+		return 0;
+	sv->done = 1;
+	sv->best = sv->value[0];
+	for (int i = 1; i < sv->n; i++)
+		if (sv->value[i] > sv->best)
+			sv->best = sv->value[i];
+	sv->what = m->np != 2      ? "solved"
+		   : sv->best > 0  ? "solved: win"
+		   : sv->best == 0 ? "solved: draw"
+				   : "solved: loss";
+	struct node *kids = node_at(root->child);
+	for (int k = 0; k < root->nchild; k++) {
+		const int *v = solved_value(sv, &kids[k].mv);
+		kids[k].banned = v && *v < sv->best;
+	}
+	return 1;
+}
+
+/* The search line on the log: the move, the effort, and what it expects. */
+static void report(struct mcts *m, const struct node *root,
+		   const struct move *mv, const struct solved *sv, FILE *log,
+		   double start_ms)
+{
+	const struct game *g = m->g;
+	double ms = ai_now_ms() - start_ms;
+	char buf[MOVE_TEXT_MAX];
+	g->format(m->root_state, mv, buf);
+	struct text t;
+	text_init(&t);
+	text_printf(&t,
+		    "ai: %s after %ld playouts in %.0f ms (%.0f/s), %u nodes",
+		    buf, m->iters, ms, ms > 0 ? m->iters / ms * 1000 : 0.0,
+		    m->used);
+	if (m->stopped)
+		text_puts(&t, "; stopped");
+	if (sv->what)
+		text_printf(&t, "; %s (%ld nodes)", sv->what, sv->nodes);
+	const struct node *b = NULL, *kids = node_at(root->child);
+	for (int k = 0; k < root->nchild; k++)
+		if (move_equal(&kids[k].mv, mv))
+			b = &kids[k];
+	if (b && b->visits) {
+		if (m->np == 1)
+			text_printf(&t, "; expected score %.2f",
+				    b->sum / b->visits);
+		else
+			text_printf(&t, "; value %.3f", b->sum / b->visits);
+		text_puts(&t, "; line");
+		line_text(m, b, 8, 1, &t);
+	}
+	fprintf(log, "%s\n", t.s);
+	text_free(&t);
+}
+
+int mcts_choose(const struct game *g, const void *st,
+		const struct ai_search *how, double deadline, struct move *out)
+{
+	struct rng r;
+	rng_seed(&r, how->seed);
+	struct mcts m;
+	struct solved sv = {0};
+	sv.list = ai_scratch(AI_SOLVE_LIST, sizeof *sv.list * g->max_moves);
+	sv.value = ai_scratch(AI_VALUES, sizeof *sv.value * g->max_moves);
+	if (!sv.list || !sv.value || start(&m, g, st, how, &r, deadline) < 0)
 		return -1;
 	struct node *root = node_at(0);
 	if (expand(&m, root, st, 1) < 0) /* more moves than a node holds */
-		return ai_random_move(g, st, r, m.list, out);
+		return ai_random_move(g, st, &r, m.list, out);
 	if (root->kind != DECIDE)
 		return -1;
 	struct node *kids = node_at(root->child);
 	if (root->nchild == 1) {
 		*out = kids[0].mv;
-		solved = "only move";
-		goto report;
-	}
-
-	/* a first look: how long is the rest of the game?  (The search's own
-	 * playouts may stop early at evaluate().) */
-	double plies = game_length(&m, start_ms + 0.02 * (double)cfg->movetime);
-	run(&m, start_ms + 0.1 * (double)cfg->movetime, budget / 10 + 1);
-	int n = g->moves(st, solve_list);
-	if (plies <= 16 && n > 0 && !m.aborted) {
-		double share = plies <= 12 ? 0.7 : 0.35;
-		double now = ai_now_ms();
-		double until = m.timed ? now + share * (m.deadline - now) : 0;
-		long limit =
-			m.timed ? LONG_MAX
-				: (long)(share * (double)budget * (plies + 1)) +
-					  1;
-		if (search_solve(g, st, solve_list, n, until, limit, value,
-				 &solve_nodes)) {
-			int best = value[0], bi = 0;
-			for (int i = 1; i < n; i++)
-				if (value[i] > best)
-					best = value[i], bi = i;
-			if (m.np != 2) {
-				*out = solve_list[bi];
-				solved = "solved";
-				goto report;
-			}
-			solved = best > 0    ? "solved: win"
-				 : best == 0 ? "solved: draw"
-					     : "solved: loss";
-			/* a lost game: every move loses, so let the search find
-			 * the one that makes the opponent work hardest */
-			int allowed = 0;
-			struct node *last = NULL;
-			for (int k = 0; k < root->nchild; k++) {
-				for (int i = 0; i < n; i++)
-					if (move_equal(&kids[k].mv,
-						       &solve_list[i]))
-						kids[k].banned =
-							value[i] < best;
-				if (!kids[k].banned)
-					allowed++, last = &kids[k];
-			}
-			if (allowed == 1) {
-				*out = last->mv;
-				goto report;
-			}
+		sv.what = "only move";
+	} else {
+		long budget = how->playouts > 0 ? how->playouts : LONG_MAX;
+		double span = m.timed ? deadline - how->start_ms : 0;
+		/* a first look: how long is the rest of the game?  (The
+		 * search's own playouts may stop early at evaluate().) */
+		double plies = game_length(&m, how->start_ms + 0.02 * span);
+		run(&m, how->start_ms + 0.1 * span, budget / 10 + 1);
+		if (plies <= 16 && !m.aborted && !m.stopped) {
+			double share = plies <= 12 ? 0.7 : 0.35;
+			double now = ai_now_ms();
+			double until =
+				m.timed ? now + share * (deadline - now) : 0;
+			long limit =
+				how->playouts > 0
+					? (long)(share * (double)how->playouts *
+						 (plies + 1)) +
+						  1
+					: LONG_MAX;
+			try_solve(&m, root, until, limit, &sv);
 		}
-	}
-	run(&m, m.deadline, budget);
-	*out = best_child(&m, root)->mv;
-report:
-	if (log) {
-		double ms = ai_now_ms() - start_ms;
-		char buf[MOVE_TEXT_MAX];
-		g->format(st, out, buf);
-		fprintf(log,
-			"ai: %s after %ld playouts in %.0f ms (%.0f/s), %u "
-			"nodes",
-			buf, m.iters, ms, ms > 0 ? m.iters / ms * 1000 : 0.0,
-			m.used);
-		if (solved[0])
-			fprintf(log, "; %s (%ld nodes)", solved, solve_nodes);
-		const struct node *b = NULL;
+		int allowed = 0;
+		struct node *last = NULL;
 		for (int k = 0; k < root->nchild; k++)
-			if (move_equal(&kids[k].mv, out))
-				b = &kids[k];
-		if (b && b->visits) {
-			if (m.np == 1)
-				fprintf(log, "; expected score %.2f",
-					b->sum / b->visits);
-			else
-				fprintf(log, "; value %.3f",
-					b->sum / b->visits);
-			fprintf(log, "; line");
-			print_line(&m, log, b);
+			if (!kids[k].banned)
+				allowed++, last = &kids[k];
+		if (allowed == 1 && !m.stopped) {
+			*out = last->mv;
+		} else {
+			if (m.np != 2 && sv.done) {
+				/* max-n's choice is the solver's own */
+				int bi = 0;
+				for (int i = 1; i < sv.n; i++)
+					if (sv.value[i] > sv.value[bi])
+						bi = i;
+				*out = sv.list[bi];
+			} else {
+				run(&m, deadline, budget);
+				*out = best_child(&m, root)->mv;
+			}
 		}
-		fputc('\n', log);
 	}
+	if (how->log)
+		report(&m, root, out, &sv, how->log, how->start_ms);
+	return 0;
+}
+
+/* The analysis line: one group per visited root move, best first (the
+ * allowed moves by visits, then the moves the solver showed worse), at
+ * most 20. */
+#define INFO_MOVES 20
+static void info_line(struct mcts *m, const struct node *root,
+		      const struct solved *sv, struct text *out)
+{
+	const struct node *kids = node_at(root->child), *order[INFO_MOVES];
+	int n = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (int k = 0; k < root->nchild; k++) {
+			const struct node *c = &kids[k];
+			if (c->banned != pass || c->visits <= c->virt)
+				continue;
+			int j = pass ? n : 0;
+			if (!pass)
+				while (j < n && !order[j]->banned &&
+				       order[j]->visits >= c->visits)
+					j++;
+			if (j >= INFO_MOVES)
+				continue;
+			if (n < INFO_MOVES)
+				n++;
+			memmove(order + j + 1, order + j,
+				sizeof *order * (size_t)(n - 1 - j));
+			order[j] = c;
+		}
+	char buf[MOVE_TEXT_MAX];
+	for (int i = 0; i < n; i++) {
+		const struct node *c = order[i];
+		const int *pv = solved_value(sv, &c->mv);
+		double v = c->sum / c->visits;
+		if (pv && m->np == 2)
+			v = *pv > 0 ? 1 : *pv == 0 ? 0.5 : 0;
+		else if (pv && m->np == 1)
+			v = *pv;
+		m->g->format(m->root_state, &c->mv, buf);
+		text_printf(out, "%sinfo move %s visits %u value %.4f",
+			    i ? " " : "", buf, c->visits - c->virt, v);
+		if (pv && m->np == 2)
+			text_printf(out, " proven %s",
+				    *pv > 0    ? "win"
+				    : *pv == 0 ? "draw"
+					       : "loss");
+		else if (pv && m->np == 1)
+			text_printf(out, " proven %d", *pv);
+		text_printf(out, " order %d pv", i);
+		line_text(m, c, 16, 0, out);
+	}
+}
+
+int mcts_analyze(const struct game *g, const void *st,
+		 const struct ai_search *how, double interval)
+{
+	struct rng r;
+	rng_seed(&r, how->seed);
+	struct mcts m;
+	struct solved sv = {0};
+	sv.list = ai_scratch(AI_SOLVE_LIST, sizeof *sv.list * g->max_moves);
+	sv.value = ai_scratch(AI_VALUES, sizeof *sv.value * g->max_moves);
+	if (!sv.list || !sv.value || start(&m, g, st, how, &r, 0) < 0)
+		return -1;
+	struct node *root = node_at(0);
+	if (expand(&m, root, st, 1) < 0 || root->kind != DECIDE)
+		return -1;
+	if (out_of_time(&m))
+		return 0; /* a line was already waiting */
+	double plies = game_length(&m, 0);
+	struct text line;
+	text_init(&line);
+	for (int round = 0; !m.stopped; round++) {
+		double next = ai_now_ms() + interval;
+		m.aborted = 0; /* an iteration the last interval cut short */
+		/* near the end, the solver gets half of each interval until
+		 * it finishes; its table makes each try cheaper */
+		if (plies <= 16 && !sv.done && round > 0)
+			try_solve(&m, root, ai_now_ms() + interval / 2,
+				  LONG_MAX, &sv);
+		m.timed = 1;
+		m.deadline = next;
+		run(&m, next, LONG_MAX);
+		if (m.stopped)
+			break;
+		while (ai_now_ms() < next && !out_of_time(&m))
+			; /* nothing left to search: wait for the interval */
+		if (m.stopped)
+			break;
+		text_clear(&line);
+		info_line(&m, root, &sv, &line);
+		how->info(how->ctx, line.s ? line.s : "");
+	}
+	text_free(&line);
 	return 0;
 }

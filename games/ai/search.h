@@ -31,9 +31,6 @@ enum ai_slot {
 /* At least `bytes` bytes (contents undefined), or NULL when out of memory. */
 void *ai_scratch(enum ai_slot slot, size_t bytes);
 
-/* Milliseconds on a monotonic clock. */
-double ai_now_ms(void);
-
 /* A random legal move of the player to move: the game's random_move when it
  * has one, else a uniform pick from moves() (list: max_moves scratch).
  * Returns 0, or -1 when there is none. */
@@ -47,21 +44,40 @@ int ai_random_move(const struct game *g, const void *st, struct rng *r,
  * dominates.  Solo: the score itself, raw. */
 void ai_reward(const struct game *g, const void *st, int np, double *rew);
 
-/* The MCTS player (level 2 and up). */
+/* The MCTS player (level 2 and up): searches until the clock passes
+ * deadline (an ai_now_ms() time; 0: none), how->playouts are done, or
+ * how->stop says so, and writes the move to play. */
 int mcts_choose(const struct game *g, const void *st,
-		const struct ai_settings *cfg, struct rng *r, struct move *out,
-		FILE *log, double start_ms);
+		const struct ai_search *how, double deadline, struct move *out);
+
+/* ai_analyze's search (see ai.h). */
+int mcts_analyze(const struct game *g, const void *st,
+		 const struct ai_search *how, double interval);
 
 /* Exact solver.  For the GAME_PLAY state st with the n moves list[]:
  * searches the whole rest of the game until node_limit nodes are spent or
- * the clock passes deadline_ms (0: no clock).  On success returns 1 and
+ * the clock passes deadline_ms (0: no clock) or stop(ctx) (when stop is
+ * not NULL, asked about once a millisecond) says so.  On success returns 1 and
  * writes value[i] for each move, from the mover's point of view: with two
  * players -1 loss, 0 draw, 1 win (under perfect play); otherwise a number
  * that ranks the results for the mover (result first, then margin; solo: the
  * final score).  Returns 0 when it ran out of budget or met something it
  * cannot solve (chance, unlisted moves).  *nodes gets the nodes searched. */
 int search_solve(const struct game *g, const void *st, const struct move *list,
-		 int n, double deadline_ms, long node_limit, int *value,
-		 long *nodes);
+		 int n, double deadline_ms, long node_limit,
+		 int (*stop)(void *), void *ctx, int *value, long *nodes);
+
+/* The memory the solver's transposition table may take (a share of the
+ * player's hash); the table is emptied. */
+void solve_set_memory(size_t bytes);
+
+/* Empties the solver's table and gives its memory back (a new game). */
+void solve_forget(void);
+
+/* The opening book (book.c): the move the book gives for st, with its
+ * value for the mover (as search_solve's), when st is in the book.
+ * Returns 1 when it is, 0 when not. */
+int book_probe(const struct game *g, const void *st, struct move *mv,
+	       int *value);
 
 #endif

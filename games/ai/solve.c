@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SOLVE_DEPTH 100 /* plies; deeper games are never small */
-#define TT_BITS 20      /* 1M entries of 24 bytes, kept between searches */
+#define SOLVE_DEPTH 100              /* plies; deeper games are never small */
+#define TT_BYTES_DEFAULT (24u << 20) /* until solve_set_memory says */
 #define NO_BEST 255
 
 enum { TT_EXACT = 1, TT_LOWER, TT_UPPER };
@@ -33,7 +33,36 @@ struct tt_entry {
 /* The table lives for the whole process: clearing 24 MB for every search
  * would cost milliseconds; a generation number empties it instead. */
 static struct tt_entry *tt;
+static size_t tt_mask; /* entries - 1, entries a power of 2 */
+static size_t tt_bytes = TT_BYTES_DEFAULT; /* the most the table may take */
 static uint16_t tt_gen;
+
+void solve_set_memory(size_t bytes)
+{
+	tt_bytes = bytes;
+	solve_forget();
+}
+
+void solve_forget(void)
+{
+	free(tt);
+	tt = NULL;
+}
+
+/* The table at the size allowed, allocated when first needed (calloc's
+ * zero pages cost nothing until they are written). */
+static int tt_ready(void)
+{
+	if (tt)
+		return 1;
+	size_t n = 2;
+	while (n * 2 * sizeof *tt <= tt_bytes)
+		n *= 2;
+	tt = calloc(n, sizeof *tt);
+	tt_mask = n - 1;
+	tt_gen = 0;
+	return tt != NULL;
+}
 
 struct solver {
 	const struct game *g;
@@ -45,6 +74,9 @@ struct solver {
 	size_t off[SOLVE_DEPTH + 2]; /* where ply d's list starts */
 	long nodes, limit;
 	double deadline;
+	int (*stop)(void *); /* the engine's input, asked every POLL_MS */
+	void *ctx;
+	double next_poll;
 	int abort;
 	uint32_t *hist; /* HIST_SIZE cutoff counts by move */
 };
@@ -78,7 +110,7 @@ static uint64_t hash_state(const void *st, size_t n)
 
 static struct tt_entry *tt_find(uint64_t key)
 {
-	struct tt_entry *b = &tt[key & (((size_t)1 << TT_BITS) - 2)];
+	struct tt_entry *b = &tt[key & (tt_mask - 1)];
 	for (int i = 0; i < 2; i++)
 		if (b[i].gen == tt_gen && b[i].key == key)
 			return &b[i];
@@ -90,7 +122,7 @@ static struct tt_entry *tt_find(uint64_t key)
 static void tt_store(uint64_t key, const int *v, int nv, int flag, int best,
 		     int depth)
 {
-	struct tt_entry *b = &tt[key & (((size_t)1 << TT_BITS) - 2)];
+	struct tt_entry *b = &tt[key & (tt_mask - 1)];
 	struct tt_entry *e = &b[1];
 	if (b[0].gen != tt_gen || b[0].key == key || depth <= b[0].depth)
 		e = &b[0];
@@ -103,13 +135,22 @@ static void tt_store(uint64_t key, const int *v, int nv, int flag, int best,
 	e->depth = (uint8_t)depth;
 }
 
+#define POLL_MS 1.0
+
 static int out_of_budget(struct solver *s, int d)
 {
-	if (d >= SOLVE_DEPTH || ++s->nodes > s->limit)
+	if (d >= SOLVE_DEPTH || ++s->nodes > s->limit) {
 		s->abort = 1;
-	else if ((s->nodes & 15) == 0 && s->deadline > 0 &&
-		 ai_now_ms() >= s->deadline)
-		s->abort = 1;
+	} else if ((s->nodes & 15) == 0 && (s->deadline > 0 || s->stop)) {
+		double now = ai_now_ms();
+		if (s->deadline > 0 && now >= s->deadline)
+			s->abort = 1;
+		if (s->stop && now >= s->next_poll) {
+			s->next_poll = now + POLL_MS;
+			if (s->stop(s->ctx))
+				s->abort = 1;
+		}
+	}
 	return s->abort;
 }
 
@@ -302,8 +343,8 @@ static void maxn(struct solver *s, int d, int *vec)
 }
 
 int search_solve(const struct game *g, const void *st, const struct move *list,
-		 int n, double deadline_ms, long node_limit, int *value,
-		 long *nodes)
+		 int n, double deadline_ms, long node_limit,
+		 int (*stop)(void *), void *ctx, int *value, long *nodes)
 {
 	struct solver s;
 	memset(&s, 0, sizeof s);
@@ -312,15 +353,14 @@ int search_solve(const struct game *g, const void *st, const struct move *list,
 	s.ss = g->state_size;
 	s.limit = node_limit;
 	s.deadline = deadline_ms;
+	s.stop = stop;
+	s.ctx = ctx;
 	*nodes = 0;
-	if (!tt) {
-		tt = calloc((size_t)1 << TT_BITS, sizeof *tt);
-		if (!tt)
-			return 0;
-	}
+	if (!tt_ready())
+		return 0;
 	if (++tt_gen == 0) {
 		/* the generations wrapped: really empty the table once */
-		memset(tt, 0, sizeof *tt << TT_BITS);
+		memset(tt, 0, sizeof *tt * (tt_mask + 1));
 		tt_gen = 1;
 	}
 	s.states = ai_scratch(AI_SOLVER_STATES, s.ss * (SOLVE_DEPTH + 2));
