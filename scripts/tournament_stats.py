@@ -487,9 +487,9 @@ def ratings_lines(meta, s, names):
         elif i == anchor:
             text = "%7s  (anchor)" % "0.0"
         elif math.isinf(r[0]):
-            text = "%7s  (%s against the %s side, so no finite rating)" % (
-                elo_text(r[0]), "won every game" if r[0] > 0 else
-                "lost every game", "anchor's")
+            text = "%7s  (%s the anchor's group, so no finite rating)" % (
+                elo_text(r[0]), "gave no points to" if r[0] > 0 else
+                "took no points from")
         else:
             text = "%7s  %s to %s" % (elo_text(r[0]), elo_text(r[1]),
                                       elo_text(r[2]))
@@ -538,7 +538,9 @@ def report(meta, results, aborted, sprt=None, sprt_stop=None,
     played = {r["game"] for r in results} | {a["game"] for a in aborted}
     missing = [g for g in range(lo, hi + 1) if g not in played]
     if missing and (len(missing) < hi - lo + 1):
-        out.append("not played: %s" % ranges(missing))
+        out.append("not played%s: %s" % (
+            " (the SPRT had decided)" if sprt_stop else "",
+            ranges(missing)))
     width = max([len(n) for n in names] + [6])
     out.append("%-*s  %5s %5s %6s %5s %7s %7s %7s %5s" % (
         width + 3, "program", "games", "wins", "losses", "draws", "points",
