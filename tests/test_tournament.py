@@ -1,6 +1,6 @@
 """Tests of scripts/tournament (issue 15), run by tests/check-tournament.sh:
 
-  python3 -m unittest tests/test_tournament.py   (ENGINE=path, default ./engine)
+  ENGINE=build/engine python3 tests/test_tournament.py  (default ./engine)
 
 The arithmetic (ratings, pentanomial counts, the SPRT, clocks) is checked
 against values worked out by hand; the runner itself against small fake
@@ -356,12 +356,13 @@ class Runs(unittest.TestCase):
             self.assertTrue(all(ms >= 150 for ms in slow), slow)
             self.assertEqual(len(r["left"]), len(r["times"]))
         self.assertIn("slow: time 2", out)
-        # 350 ms on the first move of a 0.3 s game: over by 50 ms, which a
-        # 300 ms margin forgives and no margin does not.
+        # 350 ms on the first move with 0.3 s on the clock: over by 50 ms,
+        # which a 300 ms margin forgives and no margin does not (the
+        # increment leaves room for the quick moves after it).
         for margin, forfeit in (("300", False), ("0", True)):
             self.run_runner(
                 "checkertoe", "-g", "1", "--seed", "2", "-q",
-                "--tc", "0.3", "--timemargin", margin,
+                "--tc", "0.3+0.2", "--timemargin", margin,
                 "-o", self.path("m.json"), "-p", ENGINE, "-s", "set level 0",
                 "-p", self.fake("--clock", "--sleep", "350,0"), "-s",
                 "set level 0")
