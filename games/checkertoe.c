@@ -216,20 +216,29 @@ static int check_board(const struct state *s, char *err)
 	return 0;
 }
 
-/* The smallest rectangle around the checkers, for a float game. */
-static void set_box(struct state *s)
+/* The smallest rectangle around the squares of m (not empty): its
+ * columns x0-x1 and rows y0-y1 into b[0..3]. */
+static void span(uint64_t m, int *b)
 {
-	uint64_t m = s->men[0] | s->men[1], cols = m;
-	if (!m)
-		return;
-	cols |= cols >> 32;
+	uint64_t cols = m | m >> 32;
 	cols |= cols >> 16;
 	cols |= cols >> 8;
 	cols &= 0xff;
-	s->box[0] = (uint8_t)bit_first(cols);
-	s->box[1] = (uint8_t)(63 - __builtin_clzll(cols));
-	s->box[2] = (uint8_t)(bit_first(m) / W);
-	s->box[3] = (uint8_t)((63 - __builtin_clzll(m)) / W);
+	b[0] = bit_first(cols);
+	b[1] = 63 - __builtin_clzll(cols);
+	b[2] = bit_first(m) / W;
+	b[3] = (63 - __builtin_clzll(m)) / W;
+}
+
+/* The box of a float game: the smallest rectangle around the checkers. */
+static void set_box(struct state *s)
+{
+	int b[4];
+	if (!s->placed)
+		return;
+	span(s->men[0] | s->men[1], b);
+	for (int i = 0; i < 4; i++)
+		s->box[i] = (uint8_t)b[i];
 }
 
 /* locked=: the two squares of the first exchange, "c3,d4". */
@@ -319,6 +328,17 @@ static void ct_describe(const void *st, struct text *out)
 		    s->total == 36 ? 6 : 5, s->floating, s->exchange);
 }
 
+/* Writes the lowest and the highest square of m (not empty) joined by
+ * sep: the locked pair "a1,b1", a rectangle's corners "d4 h8". */
+static void ends(uint64_t m, char sep, struct text *out)
+{
+	char a[8], b[8];
+	int lo = bit_first(m), hi = 63 - __builtin_clzll(m);
+	square_name(lo % W, lo / W, a);
+	square_name(hi % W, hi / W, b);
+	text_printf(out, "%s%c%s", a, sep, b);
+}
+
 /* The set-up options, then board=, and in an exchange game turns= and
  * (once the first exchange is made) locked=. */
 static void ct_position(const void *st, struct text *out)
@@ -339,12 +359,8 @@ static void ct_position(const void *st, struct text *out)
 	if (s->exchange)
 		text_printf(out, " turns=%d", s->turns);
 	if (s->locked) {
-		char a[8], b[8];
-		int sa = bit_first(s->locked),
-		    sb = 63 - __builtin_clzll(s->locked);
-		square_name(sa % W, sa / W, a);
-		square_name(sb % W, sb / W, b);
-		text_printf(out, " locked=%s,%s", a, b);
+		text_puts(out, " locked=");
+		ends(s->locked, ',', out);
 	}
 }
 
@@ -572,13 +588,9 @@ static void ct_show(const void *st, struct text *out)
 	text_printf(out, "O player 2: %d in hand, %d tic-tac-toes\n", left2,
 		    pts[1]);
 	if (s->locked) {
-		char a[8], b[8];
-		int sa = bit_first(s->locked),
-		    sb = 63 - __builtin_clzll(s->locked);
-		square_name(sa % W, sa / W, a);
-		square_name(sb % W, sb / W, b);
-		text_printf(out, "exchanged, not to be used again: %s %s\n", a,
-			    b);
+		text_puts(out, "exchanged, not to be used again: ");
+		ends(s->locked, ' ', out);
+		text_putc(out, '\n');
 	}
 	struct game_status g = ct_status(s);
 	if (g.phase == GAME_PLAY)
@@ -589,17 +601,6 @@ static void ct_show(const void *st, struct text *out)
 		text_printf(out, "game over: player %d wins\n", g.player);
 	else
 		text_puts(out, "game over: draw\n");
-}
-
-/* Writes the square names of the corners of rectangle m (lowest and
- * highest square): "d4 h8". */
-static void corners(uint64_t m, struct text *out)
-{
-	char a[8], b[8];
-	int lo = bit_first(m), hi = 63 - __builtin_clzll(m);
-	square_name(lo % W, lo / W, a);
-	square_name(hi % W, hi / W, b);
-	text_printf(out, "%s %s", a, b);
 }
 
 /* Every square, then the exchange's pass and colon; a float game adds the
@@ -620,12 +621,12 @@ static void ct_geometry(const void *st, struct text *out)
 		return;
 	if (placing(s)) {
 		text_puts(out, "reach ");
-		corners(allowed(s), out);
+		ends(allowed(s), ' ', out);
 		text_putc(out, '\n');
 	}
 	if (s->placed) {
 		text_puts(out, "layout ");
-		corners(layout(s), out);
+		ends(layout(s), ' ', out);
 		text_putc(out, '\n');
 	}
 }
@@ -755,6 +756,105 @@ BITS_HOT static int ct_playout(void *st, struct rng *r, int max_plies)
 	return n;
 }
 
+/* ---- the key: one for every image of a position ----
+ *
+ * The 5x5 and 6x6 boards have the 8 symmetries of a square (4 rotations,
+ * each with or without a mirror), which keep every line a line and the
+ * rules as they are.  On the 8x8 float board the 8 symmetries of the big
+ * board keep its four centre squares, so they hold too.  A float position
+ * is moreover worth the same moved sideways (or up and down) as long as
+ * the checkers span both centre columns (rows) before and after the move:
+ * allowed() is then the box widened to 5 and never meets the board's edge,
+ * and lines count inside the box wherever it lies.  So the key moves such
+ * a position to the lowest place where it still spans them; a finished
+ * float game becomes the 5x5 layout at a1.  Boards stay in their 8-wide
+ * grid, a square board of side n at a1. */
+
+/* Column x becomes 7 - x. */
+static inline uint64_t mirror_cols(uint64_t m)
+{
+	m = (m >> 1 & 0x5555555555555555ull) | (m & 0x5555555555555555ull) << 1;
+	m = (m >> 2 & 0x3333333333333333ull) | (m & 0x3333333333333333ull) << 2;
+	return (m >> 4 & 0x0f0f0f0f0f0f0f0full) | (m & 0x0f0f0f0f0f0f0f0full)
+							  << 4;
+}
+
+/* Square (x, y) becomes (y, x): three exchanges of blocks across the
+ * diagonal, 4x4, then 2x2, then single squares. */
+static inline uint64_t transpose(uint64_t m)
+{
+	uint64_t t = (m ^ m << 28) & 0x0f0f0f0f00000000ull;
+	m ^= t ^ t >> 28;
+	t = (m ^ m << 14) & 0x3333000033330000ull;
+	m ^= t ^ t >> 14;
+	t = (m ^ m << 7) & 0x5500550055005500ull;
+	return m ^ t ^ t >> 7;
+}
+
+/* The 8 images of m on the n x n board at a1, always in the same order:
+ * as it is and transposed, each also with the columns mirrored, and all
+ * four also with the rows mirrored. */
+static inline void images(uint64_t m, int n, uint64_t *out)
+{
+	out[0] = m;
+	out[1] = transpose(m);
+	out[2] = mirror_cols(out[0]) >> (W - n);
+	out[3] = mirror_cols(out[1]) >> (W - n);
+	for (int i = 0; i < 4; i++)
+		out[4 + i] = __builtin_bswap64(out[i]) >> W * (W - n);
+}
+
+/* A float position moved as low and as far left as it stays worth the
+ * same (see above); w[0] | w[1] are all the checkers. */
+static void settle(uint64_t *w, int nw)
+{
+	int b[4];
+	if (!(w[0] | w[1]))
+		return;
+	span(w[0] | w[1], b);
+	int shift = (b[0] <= 3 && b[1] >= 4 ? b[1] - 4 : 0) +
+		    (b[2] <= 3 && b[3] >= 4 ? W * (b[3] - 4) : 0);
+	for (int i = 0; i < nw; i++)
+		w[i] >>= shift;
+}
+
+/* splitmix64's finaliser: every bit of the key depends on every input
+ * bit, so a table may index by its low bits. */
+static inline uint64_t mix(uint64_t z)
+{
+	z = (z ^ z >> 30) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ z >> 27) * 0x94d049bb133111ebull;
+	return z ^ z >> 31;
+}
+
+/* The smallest image of (checkers of player 1, of player 2, locked
+ * squares), hashed with the variant, the exchange turns and the mover (the
+ * starting player matters only through whose turn it is). */
+static uint64_t ct_key(const void *st)
+{
+	const struct state *s = st;
+	uint64_t x[8], o[8], l[8] = {0};
+	uint64_t best[3] = {~(uint64_t)0, ~(uint64_t)0, ~(uint64_t)0};
+	images(s->men[0], s->size, x);
+	images(s->men[1], s->size, o);
+	if (s->locked)
+		images(s->locked, s->size, l);
+	for (int g = 0; g < 8; g++) {
+		uint64_t w[3] = {x[g], o[g], l[g]};
+		if (s->floating)
+			settle(w, 3);
+		if (w[0] < best[0] ||
+		    (w[0] == best[0] &&
+		     (w[1] < best[1] || (w[1] == best[1] && w[2] < best[2]))))
+			memcpy(best, w, sizeof best);
+	}
+	uint64_t game = (uint64_t)to_move(s) | (uint64_t)s->turns << 2 |
+			(uint64_t)s->size << 4 | (uint64_t)s->floating << 8 |
+			(uint64_t)s->exchange << 9;
+	/* hashed apart from the boards, whose low bits it would meet */
+	return mix(mix(mix(mix(game) ^ best[0]) ^ best[1]) ^ best[2]);
+}
+
 static const struct game_option_spec ct_options[] = {
 	{"first", OPT_INT, NULL, 1, 2, NULL},
 	{"size", OPT_INT, "5", 5, 6, NULL},
@@ -786,4 +886,5 @@ const struct game game_checkertoe = {
 	.geometry = ct_geometry,
 	.random_move = ct_random_move,
 	.playout = ct_playout,
+	.key = ct_key,
 };
