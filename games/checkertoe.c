@@ -190,12 +190,13 @@ static int read_board(struct state *s, const char *text, char *err)
 static int check_board(const struct state *s, char *err)
 {
 	int n[2] = {bit_count(s->men[0]), bit_count(s->men[1])};
+	int each = s->total / 2;
 	for (int p = 0; p < 2; p++)
-		if (n[p] > s->total / 2)
+		if (n[p] > each)
 			return game_fail(err,
 					 "board= has %d %c checkers: each "
 					 "player has %d",
-					 n[p], "xo"[p], s -> total / 2);
+					 n[p], p ? 'o' : 'x', each);
 	int f = s->first - 1;
 	if (n[f] != n[1 - f] && n[f] != n[1 - f] + 1)
 		return game_fail(err,

@@ -367,7 +367,7 @@ START_TEST(test_geometry)
 	KEEP(geo, ok(s, "geometry"));
 	for (int y = 0; y < 5; y++)
 		for (int x = 0; x < 5; x++) {
-			char line[32];
+			char line[64];
 			snprintf(line, sizeof line, "%scell %c%d %d %d",
 				 *want ? "\n" : "", 'a' + x, y + 1, x, y);
 			strcat(want, line);
