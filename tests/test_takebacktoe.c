@@ -810,6 +810,126 @@ START_TEST(random_moves_are_uniform)
 }
 END_TEST
 
+/* evaluate()'s value for player p of the position opts. */
+static double value_of(const char *opts, int p)
+{
+	void *st = new_state(g, opts, 1);
+	double v[2] = {-1, -1};
+	g->evaluate(st, v);
+	ck_assert(v[0] >= 0 && v[0] <= 1 && fabs(v[0] + v[1] - 1) < 1e-12);
+	free(st);
+	return v[p - 1];
+}
+
+/* A die that completes the mover's home row is a sure win, whichever edge
+ * the winning move takes (into the row, along it, out of it); a die that
+ * does not is not, nor is one whose only winning move is a take-back. */
+START_TEST(evaluate_sees_wins_on_the_die)
+{
+	static const struct {
+		const char *opts;
+		int player;
+		int sure;
+	} cases[] = {
+		/* c2-c1 makes 5 5 5 0 */
+		{"board=0,0,0,0/10,10,10,0/5,5,0,0 die=5", 1, 1},
+		{"board=0,0,0,0/10,10,10,0/5,5,0,0 die=4", 1, 0},
+		{"board=0,0,0,0/10,10,10,0/5,5,0,0 die=5 turns=1 "
+		 "last=c1-c2:5",
+		 1, 0},
+		/* c1-d1 makes 5 5 0 5 */
+		{"board=0,0,0,0/10,10,5,0/5,5,2,3 die=2", 1, 1},
+		/* a1-a2 makes 5 5 5 0, and nothing else wins */
+		{"board=0,0,0,0/10,10,3,0/7,5,5,0 die=2", 1, 1},
+		{"board=0,0,0,0/10,10,3,0/7,5,5,0 die=2 turns=1 "
+		 "last=a2-a1:2",
+		 1, 0},
+		/* player 2's row: c2-c3, and d3-d2 */
+		{"board=5,5,0,0/10,10,10,0/0,0,0,0 die=5", 2, 1},
+		{"board=0,5,5,7/10,10,3,0/0,0,0,0 die=2", 2, 1},
+		{"board=0,5,5,7/10,10,3,0/0,0,0,0 die=1", 2, 0},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char opts[256];
+		snprintf(opts, sizeof opts, "%s player=%d", cases[i].opts,
+			 cases[i].player);
+		double v = value_of(opts, cases[i].player);
+		ck_assert_msg((v == 1) == cases[i].sure, "%s: %g", opts, v);
+	}
+}
+END_TEST
+
+/* In random games, for every face of the die: evaluate() says a sure win
+ * exactly when one of the listed moves wins at once for the mover. */
+START_TEST(evaluate_sure_win_iff_a_move_wins)
+{
+	struct rng r;
+	rng_seed(&r, 11);
+	struct move list[64];
+	void *t = malloc(g->state_size), *u = malloc(g->state_size);
+	int sure = 0;
+	for (int game = 0; game < 60; game++) {
+		void *st = new_state(g, "maxturns=200", (uint64_t)game);
+		while (g->status(st).phase == GAME_ROLL) {
+			int mover = g->status(st).player;
+			for (int d = 1; d <= 6; d++) {
+				memcpy(t, st, g->state_size);
+				g->roll(t, d);
+				int n = g->moves(t, list), wins = 0;
+				for (int i = 0; i < n && !wins; i++) {
+					memcpy(u, t, g->state_size);
+					g->play(u, &list[i]);
+					struct game_status gs = g->status(u);
+					wins = gs.phase == GAME_OVER &&
+					       gs.player == mover;
+				}
+				double v[2];
+				g->evaluate(t, v);
+				ck_assert_int_eq(v[mover - 1] == 1, wins);
+				sure += wins;
+			}
+			g->roll(st, 1 + (int)rng_below(&r, 6));
+			int n = g->moves(st, list);
+			g->play(st, &list[rng_below(&r, (uint32_t)n)]);
+		}
+		free(st);
+	}
+	ck_assert_int_gt(sure, 100);
+	free(t);
+	free(u);
+}
+END_TEST
+
+/* Before the roll: threats (faces that would win at once) count for
+ * whoever holds them, more for the player about to roll; finished games
+ * are valued exactly. */
+START_TEST(evaluate_counts_threats)
+{
+	/* player 1's row 5 5 0 0 wins on a 5 (c2-c1), player 2 has none */
+	const char *b1 = "board=0,0,0,0/10,10,10,0/5,5,0,0";
+	/* the mirror: player 2 wins on a 5 */
+	const char *b2 = "board=5,5,0,0/10,10,10,0/0,0,0,0";
+	char o[128];
+	snprintf(o, sizeof o, "%s player=1", b1);
+	double rolls = value_of(o, 1);
+	snprintf(o, sizeof o, "%s player=2", b1);
+	double waits = value_of(o, 1);
+	ck_assert(rolls > waits && waits > 0.5);
+	snprintf(o, sizeof o, "%s player=2", b2);
+	ck_assert(fabs(value_of(o, 2) - rolls) < 1e-12);
+	/* no threats: near even */
+	ck_assert(fabs(value_of("player=1", 1) - 0.5) < 0.1);
+	/* more faces, more value: 5 5 0 0 with c2 and d2 full wins on 5,
+	 * and 4 4 0 0 next to it too on a 4 */
+	ck_assert(value_of("board=0,0,0,0/10,10,10,2/4,4,0,0 player=1", 1) >
+		  0.5);
+	ck_assert(value_of("board=0,0,0,0/6,6,10,10/4,4,0,0 player=1", 1) >
+		  value_of("board=0,0,0,0/6,6,10,10/4,3,1,0 player=1", 1));
+	ck_assert(value_of("board=0,0,0,0/10,10,5,0/5,5,5,0 turns=9", 1) == 1);
+	ck_assert(value_of("turns=30 maxturns=30", 2) == 0.5);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("takebacktoe");
@@ -835,6 +955,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, take_back_of_every_edge);
 	tcase_add_test(tc, playout_plays_legal_turns);
 	tcase_add_test(tc, random_moves_are_uniform);
+	tcase_add_test(tc, evaluate_sees_wins_on_the_die);
+	tcase_add_test(tc, evaluate_sure_win_iff_a_move_wins);
+	tcase_add_test(tc, evaluate_counts_threats);
 	suite_add_tcase(s, tc);
 	return s;
 }
