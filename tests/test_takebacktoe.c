@@ -934,6 +934,9 @@ static Suite *suite(void)
 {
 	Suite *s = suite_create("takebacktoe");
 	TCase *tc = tcase_create("rules");
+	/* hundreds of random games: seconds under the sanitizers on a busy
+	 * machine, more than Check's default 4 */
+	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, start_position);
 	tcase_add_test(tc, options);
 	tcase_add_test(tc, every_first_roll_has_14_moves);
