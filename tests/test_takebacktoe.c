@@ -45,6 +45,22 @@ static void turns(void *st, const char *script)
 	}
 }
 
+/* The same through the protocol: "roll N" and "play MOVE" for each turn. */
+static void session_turns(struct session *s, const char *script)
+{
+	char buf[1024], cmd[64], *save = NULL;
+	snprintf(buf, sizeof buf, "%s", script);
+	for (char *die = strtok_r(buf, " ", &save); die;
+	     die = strtok_r(NULL, " ", &save)) {
+		char *mv = strtok_r(NULL, " ", &save);
+		ck_assert_ptr_nonnull(mv);
+		snprintf(cmd, sizeof cmd, "roll %s", die);
+		ok(s, cmd);
+		snprintf(cmd, sizeof cmd, "play %s", mv);
+		ok(s, cmd);
+	}
+}
+
 static void expect_status(const void *st, enum game_phase phase, int player)
 {
 	struct game_status s = g->status(st);
@@ -205,13 +221,7 @@ START_TEST(six_with_no_stack_of_six_passes)
 
 	struct session *s = quiet_session();
 	ok(s, "newgame takebacktoe seed=1 first=1");
-	for (const char *p = "5 a2-a1 5 b2-b3 5 c2-c1 5 d2-d3 "; *p; p += 8) {
-		char cmd[32];
-		snprintf(cmd, sizeof cmd, "roll %c", p[0]);
-		ok(s, cmd);
-		snprintf(cmd, sizeof cmd, "play %.5s", p + 2);
-		ok(s, cmd);
-	}
+	session_turns(s, ALL_FIVES);
 	ok(s, "roll 6");
 	ck_assert_str_eq(ok(s, "moves"), "pass");
 	ck_assert_str_eq(ok(s, "genmove"), "pass");
@@ -505,13 +515,7 @@ START_TEST(position_written_and_read_back)
 			 "turns=0 maxturns=300 first=2 player=2 die=0 "
 			 "last=none");
 	ok(s, "newgame takebacktoe seed=1 first=1");
-	for (const char *p = ALL_FIVES " "; *p; p += 8) {
-		char cmd[32];
-		snprintf(cmd, sizeof cmd, "roll %c", p[0]);
-		ok(s, cmd);
-		snprintf(cmd, sizeof cmd, "play %.5s", p + 2);
-		ok(s, cmd);
-	}
+	session_turns(s, ALL_FIVES);
 	ok(s, "roll 6");
 	ok(s, "play pass");
 	ck_assert_str_eq(ok(s, "position"), "takebacktoe " FIVES_PASS);
@@ -657,6 +661,34 @@ START_TEST(geometry_names_cells_and_rows)
 }
 END_TEST
 
+/* Plays one random turn on st: a roll when one is due, then a listed
+ * move. */
+static void random_turn(void *st, struct rng *r)
+{
+	struct move list[64];
+	if (g->status(st).phase == GAME_ROLL)
+		g->roll(st, 1 + (int)rng_below(r, 6));
+	int n = g->moves(st, list);
+	g->play(st, &list[rng_below(r, (uint32_t)n)]);
+}
+
+/* The index of the listed move of st that leads to the state `after`, or
+ * -1 when none does. */
+static int move_index(const void *st, const void *after)
+{
+	struct move list[64];
+	int n = g->moves(st, list), found = -1;
+	void *t = malloc(g->state_size);
+	for (int i = 0; i < n && found < 0; i++) {
+		memcpy(t, st, g->state_size);
+		g->play(t, &list[i]);
+		if (!memcmp(t, after, g->state_size))
+			found = i;
+	}
+	free(t);
+	return found;
+}
+
 /* For every move X-Y, a position whose previous turn moved 3 chips X-Y:
  * on a roll of 3 exactly Y-X is gone from the moves, on a 2 nothing is. */
 START_TEST(take_back_of_every_edge)
@@ -707,7 +739,6 @@ START_TEST(playout_plays_legal_turns)
 {
 	struct rng r;
 	rng_seed(&r, 7);
-	struct move list[64];
 	void *a = malloc(g->state_size), *b = malloc(g->state_size);
 	for (int game = 0; game < 40; game++) {
 		void *st = new_state(g, "maxturns=300", (uint64_t)game);
@@ -717,27 +748,14 @@ START_TEST(playout_plays_legal_turns)
 			ck_assert_int_eq(g->playout(a, &r, 1), 1);
 			int found = 0;
 			int roll = g->status(st).phase == GAME_ROLL;
-			for (int d = 1; d <= 6 && !found; d++) {
+			for (int d = 1; d <= (roll ? 6 : 1) && !found; d++) {
 				memcpy(b, st, g->state_size);
 				if (roll)
 					g->roll(b, d);
-				else if (d > 1)
-					break;
-				int n = g->moves(b, list);
-				void *c = malloc(g->state_size);
-				for (int i = 0; i < n && !found; i++) {
-					memcpy(c, b, g->state_size);
-					g->play(c, &list[i]);
-					found = !memcmp(c, a, g->state_size);
-				}
-				free(c);
+				found = move_index(b, a) >= 0;
 			}
 			ck_assert_msg(found, "playout's ply is no legal turn");
-			/* on by a random turn */
-			if (roll)
-				g->roll(st, 1 + (int)rng_below(&r, 6));
-			int n = g->moves(st, list);
-			g->play(st, &list[rng_below(&r, (uint32_t)n)]);
+			random_turn(st, &r);
 		}
 		free(st);
 		/* a few plies leave a state whose position reads back (the
@@ -778,7 +796,7 @@ START_TEST(random_moves_are_uniform)
 	rng_seed(&r, 3);
 	for (int way = 0; way < 2; way++) {
 		int count[64] = {0}, tries = 100 * n;
-		void *t = malloc(g->state_size), *u = malloc(g->state_size);
+		void *t = malloc(g->state_size);
 		for (int k = 0; k < tries; k++) {
 			memcpy(t, st, g->state_size);
 			if (way == 0) {
@@ -788,14 +806,8 @@ START_TEST(random_moves_are_uniform)
 				ck_assert_int_eq(g->random_move(t, &r, &mv), 0);
 				g->play(t, &mv);
 			}
-			int i = 0;
-			for (; i < n; i++) {
-				memcpy(u, st, g->state_size);
-				g->play(u, &list[i]);
-				if (!memcmp(u, t, g->state_size))
-					break;
-			}
-			ck_assert_int_lt(i, n);
+			int i = move_index(st, t);
+			ck_assert_int_ge(i, 0);
 			count[i]++;
 		}
 		double sd = sqrt(100.0 * (1 - 1.0 / n));
@@ -804,7 +816,6 @@ START_TEST(random_moves_are_uniform)
 				      "move %d picked %d times of %d", i,
 				      count[i], tries);
 		free(t);
-		free(u);
 	}
 	free(st);
 }
@@ -870,7 +881,7 @@ START_TEST(evaluate_sure_win_iff_a_move_wins)
 	int sure = 0;
 	for (int game = 0; game < 60; game++) {
 		void *st = new_state(g, "maxturns=200", (uint64_t)game);
-		while (g->status(st).phase == GAME_ROLL) {
+		for (; g->status(st).phase == GAME_ROLL; random_turn(st, &r)) {
 			int mover = g->status(st).player;
 			for (int d = 1; d <= 6; d++) {
 				memcpy(t, st, g->state_size);
@@ -888,9 +899,6 @@ START_TEST(evaluate_sure_win_iff_a_move_wins)
 				ck_assert_int_eq(v[mover - 1] == 1, wins);
 				sure += wins;
 			}
-			g->roll(st, 1 + (int)rng_below(&r, 6));
-			int n = g->moves(st, list);
-			g->play(st, &list[rng_below(&r, (uint32_t)n)]);
 		}
 		free(st);
 	}
