@@ -622,8 +622,12 @@ static double race(double a, double b)
 	return a / (a + b - a * b);
 }
 
-#define EVAL_BASE 0.1  /* chance of a threat appearing in a turn */
-#define EVAL_BLOCK 0.3 /* share of the other's threats a move takes away */
+/* The chance of a threat appearing in a turn, and the share of the other's
+ * threats a move takes away.  Measured against these (100 games each,
+ * movetime 50, both seats): base 0.05 scored 39%, 0.2 55%, 0.3 43%; block
+ * 0 45%, 0.6 38%; base 0.2 with block 0.2 48%, with 0.4 35%. */
+#define EVAL_BASE 0.1
+#define EVAL_BLOCK 0.3
 
 /* Threats: the faces of the die that would win at once for each player.
  * The player to roll wins with the share of its faces, else moves (and may
