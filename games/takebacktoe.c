@@ -577,6 +577,83 @@ static void tb_geometry(const void *st, struct text *out)
 	}
 }
 
+/* The edges that touch player p's home row (p = 1, 2): the only moves that
+ * can complete it. */
+static const uint64_t row_edges[3] = {
+	0, 0x2227ffULL, /* the 10 edges out of row 1, e10 e13 e17 e21 into it */
+	0x3ff911000ULL, /* e12 e16 e20 e23 into row 3, the 10 out of it */
+};
+
+/* The die faces (bit d for d = 1..6) on which player p, rolling now, has a
+ * move that completes p's home row.  mover: whether p is the player to
+ * move (the take-back ban binds only the mover). */
+static unsigned win_faces(const struct state *s, int p, int mover)
+{
+	uint8_t cnt[SPACES + 4]; /* sources() reads 4 bytes past the counts */
+	memcpy(cnt, s->cnt, SPACES);
+	memset(cnt + SPACES, 0, 4);
+	int y = p == 1 ? 0 : ROWS - 1, h;
+	unsigned faces = 0;
+	for (unsigned d = 1; d <= 6; d++) {
+		uint64_t e =
+			legal_edges(cnt, d, mover ? s->last : 0, s->last_n) &
+			row_edges[p];
+		for (; e; e &= e - 1) {
+			int k = bit_first(e), from = edge_from[k],
+			    to = edge_to[k];
+			cnt[from] = (uint8_t)(cnt[from] - d);
+			cnt[to] = (uint8_t)(cnt[to] + d);
+			h = row_win(cnt, y);
+			cnt[from] = (uint8_t)(cnt[from] + d);
+			cnt[to] = (uint8_t)(cnt[to] - d);
+			if (h) {
+				faces |= 1u << d;
+				break;
+			}
+		}
+	}
+	return faces;
+}
+
+/* The roller's chance to win, when each turn the roller would win with
+ * chance a and the other player with chance b: a / (a + b - ab). */
+static double race(double a, double b)
+{
+	return a / (a + b - a * b);
+}
+
+/* The chance of a threat appearing in a turn, and the share of the other's
+ * threats a move takes away.  Measured against these (100 games each,
+ * movetime 50, both seats): base 0.05 scored 39%, 0.2 55%, 0.3 43%; block
+ * 0 45%, 0.6 38%; base 0.2 with block 0.2 48%, with 0.4 35%. */
+#define EVAL_BASE 0.1
+#define EVAL_BLOCK 0.3
+
+/* Threats: the faces of the die that would win at once for each player.
+ * The player to roll wins with the share of its faces, else moves (and may
+ * spoil some of the other's), and so on: a race between the two. */
+static BITS_HOT void tb_evaluate(const void *st, double *value)
+{
+	const struct state *s = st;
+	int m = s->mover, o = 3 - m;
+	if (s->winner || s->turns >= s->maxturns) {
+		value[0] = s->winner == 1 ? 1 : s->winner == 2 ? 0 : 0.5;
+		value[1] = 1 - value[0];
+		return;
+	}
+	unsigned fm = win_faces(s, m, 1), fo = win_faces(s, o, 0);
+	double a = bit_count(fm) / 6.0, b = bit_count(fo) / 6.0, vm;
+	if (!s->die) {
+		vm = race(a + EVAL_BASE, b * (1 - EVAL_BLOCK) + EVAL_BASE);
+	} else if (fm >> s->die & 1) {
+		vm = 1;
+	} else {
+		vm = 1 - race(b * (1 - EVAL_BLOCK) + EVAL_BASE, a + EVAL_BASE);
+	}
+	value[m - 1] = vm;
+	value[o - 1] = 1 - vm;
+}
+
 /* Uniform in [0, n) from 32 random bits x, unbiased: Lemire's
  * multiply-shift, drawing again (rarely) from r where x falls in the few
  * values that would favour some results. */
@@ -672,4 +749,5 @@ const struct game game_takebacktoe = {
 	.geometry = tb_geometry,
 	.random_move = tb_random_move,
 	.playout = tb_playout,
+	.evaluate = tb_evaluate,
 };

@@ -45,6 +45,22 @@ static void turns(void *st, const char *script)
 	}
 }
 
+/* The same through the protocol: "roll N" and "play MOVE" for each turn. */
+static void session_turns(struct session *s, const char *script)
+{
+	char buf[1024], cmd[64], *save = NULL;
+	snprintf(buf, sizeof buf, "%s", script);
+	for (char *die = strtok_r(buf, " ", &save); die;
+	     die = strtok_r(NULL, " ", &save)) {
+		char *mv = strtok_r(NULL, " ", &save);
+		ck_assert_ptr_nonnull(mv);
+		snprintf(cmd, sizeof cmd, "roll %s", die);
+		ok(s, cmd);
+		snprintf(cmd, sizeof cmd, "play %s", mv);
+		ok(s, cmd);
+	}
+}
+
 static void expect_status(const void *st, enum game_phase phase, int player)
 {
 	struct game_status s = g->status(st);
@@ -205,13 +221,7 @@ START_TEST(six_with_no_stack_of_six_passes)
 
 	struct session *s = quiet_session();
 	ok(s, "newgame takebacktoe seed=1 first=1");
-	for (const char *p = "5 a2-a1 5 b2-b3 5 c2-c1 5 d2-d3 "; *p; p += 8) {
-		char cmd[32];
-		snprintf(cmd, sizeof cmd, "roll %c", p[0]);
-		ok(s, cmd);
-		snprintf(cmd, sizeof cmd, "play %.5s", p + 2);
-		ok(s, cmd);
-	}
+	session_turns(s, ALL_FIVES);
 	ok(s, "roll 6");
 	ck_assert_str_eq(ok(s, "moves"), "pass");
 	ck_assert_str_eq(ok(s, "genmove"), "pass");
@@ -505,13 +515,7 @@ START_TEST(position_written_and_read_back)
 			 "turns=0 maxturns=300 first=2 player=2 die=0 "
 			 "last=none");
 	ok(s, "newgame takebacktoe seed=1 first=1");
-	for (const char *p = ALL_FIVES " "; *p; p += 8) {
-		char cmd[32];
-		snprintf(cmd, sizeof cmd, "roll %c", p[0]);
-		ok(s, cmd);
-		snprintf(cmd, sizeof cmd, "play %.5s", p + 2);
-		ok(s, cmd);
-	}
+	session_turns(s, ALL_FIVES);
 	ok(s, "roll 6");
 	ok(s, "play pass");
 	ck_assert_str_eq(ok(s, "position"), "takebacktoe " FIVES_PASS);
@@ -657,6 +661,34 @@ START_TEST(geometry_names_cells_and_rows)
 }
 END_TEST
 
+/* Plays one random turn on st: a roll when one is due, then a listed
+ * move. */
+static void random_turn(void *st, struct rng *r)
+{
+	struct move list[64];
+	if (g->status(st).phase == GAME_ROLL)
+		g->roll(st, 1 + (int)rng_below(r, 6));
+	int n = g->moves(st, list);
+	g->play(st, &list[rng_below(r, (uint32_t)n)]);
+}
+
+/* The index of the listed move of st that leads to the state `after`, or
+ * -1 when none does. */
+static int move_index(const void *st, const void *after)
+{
+	struct move list[64];
+	int n = g->moves(st, list), found = -1;
+	void *t = malloc(g->state_size);
+	for (int i = 0; i < n && found < 0; i++) {
+		memcpy(t, st, g->state_size);
+		g->play(t, &list[i]);
+		if (!memcmp(t, after, g->state_size))
+			found = i;
+	}
+	free(t);
+	return found;
+}
+
 /* For every move X-Y, a position whose previous turn moved 3 chips X-Y:
  * on a roll of 3 exactly Y-X is gone from the moves, on a 2 nothing is. */
 START_TEST(take_back_of_every_edge)
@@ -707,7 +739,6 @@ START_TEST(playout_plays_legal_turns)
 {
 	struct rng r;
 	rng_seed(&r, 7);
-	struct move list[64];
 	void *a = malloc(g->state_size), *b = malloc(g->state_size);
 	for (int game = 0; game < 40; game++) {
 		void *st = new_state(g, "maxturns=300", (uint64_t)game);
@@ -717,27 +748,14 @@ START_TEST(playout_plays_legal_turns)
 			ck_assert_int_eq(g->playout(a, &r, 1), 1);
 			int found = 0;
 			int roll = g->status(st).phase == GAME_ROLL;
-			for (int d = 1; d <= 6 && !found; d++) {
+			for (int d = 1; d <= (roll ? 6 : 1) && !found; d++) {
 				memcpy(b, st, g->state_size);
 				if (roll)
 					g->roll(b, d);
-				else if (d > 1)
-					break;
-				int n = g->moves(b, list);
-				void *c = malloc(g->state_size);
-				for (int i = 0; i < n && !found; i++) {
-					memcpy(c, b, g->state_size);
-					g->play(c, &list[i]);
-					found = !memcmp(c, a, g->state_size);
-				}
-				free(c);
+				found = move_index(b, a) >= 0;
 			}
 			ck_assert_msg(found, "playout's ply is no legal turn");
-			/* on by a random turn */
-			if (roll)
-				g->roll(st, 1 + (int)rng_below(&r, 6));
-			int n = g->moves(st, list);
-			g->play(st, &list[rng_below(&r, (uint32_t)n)]);
+			random_turn(st, &r);
 		}
 		free(st);
 		/* a few plies leave a state whose position reads back (the
@@ -778,7 +796,7 @@ START_TEST(random_moves_are_uniform)
 	rng_seed(&r, 3);
 	for (int way = 0; way < 2; way++) {
 		int count[64] = {0}, tries = 100 * n;
-		void *t = malloc(g->state_size), *u = malloc(g->state_size);
+		void *t = malloc(g->state_size);
 		for (int k = 0; k < tries; k++) {
 			memcpy(t, st, g->state_size);
 			if (way == 0) {
@@ -788,14 +806,8 @@ START_TEST(random_moves_are_uniform)
 				ck_assert_int_eq(g->random_move(t, &r, &mv), 0);
 				g->play(t, &mv);
 			}
-			int i = 0;
-			for (; i < n; i++) {
-				memcpy(u, st, g->state_size);
-				g->play(u, &list[i]);
-				if (!memcmp(u, t, g->state_size))
-					break;
-			}
-			ck_assert_int_lt(i, n);
+			int i = move_index(st, t);
+			ck_assert_int_ge(i, 0);
 			count[i]++;
 		}
 		double sd = sqrt(100.0 * (1 - 1.0 / n));
@@ -804,9 +816,125 @@ START_TEST(random_moves_are_uniform)
 				      "move %d picked %d times of %d", i,
 				      count[i], tries);
 		free(t);
-		free(u);
 	}
 	free(st);
+}
+END_TEST
+
+/* evaluate()'s value for player p of the position opts. */
+static double value_of(const char *opts, int p)
+{
+	void *st = new_state(g, opts, 1);
+	double v[2] = {-1, -1};
+	g->evaluate(st, v);
+	ck_assert(v[0] >= 0 && v[0] <= 1 && fabs(v[0] + v[1] - 1) < 1e-12);
+	free(st);
+	return v[p - 1];
+}
+
+/* A die that completes the mover's home row is a sure win, whichever edge
+ * the winning move takes (into the row, along it, out of it); a die that
+ * does not is not, nor is one whose only winning move is a take-back. */
+START_TEST(evaluate_sees_wins_on_the_die)
+{
+	static const struct {
+		const char *opts;
+		int player;
+		int sure;
+	} cases[] = {
+		/* c2-c1 makes 5 5 5 0 */
+		{"board=0,0,0,0/10,10,10,0/5,5,0,0 die=5", 1, 1},
+		{"board=0,0,0,0/10,10,10,0/5,5,0,0 die=4", 1, 0},
+		{"board=0,0,0,0/10,10,10,0/5,5,0,0 die=5 turns=1 "
+		 "last=c1-c2:5",
+		 1, 0},
+		/* c1-d1 makes 5 5 0 5 */
+		{"board=0,0,0,0/10,10,5,0/5,5,2,3 die=2", 1, 1},
+		/* a1-a2 makes 5 5 5 0, and nothing else wins */
+		{"board=0,0,0,0/10,10,3,0/7,5,5,0 die=2", 1, 1},
+		{"board=0,0,0,0/10,10,3,0/7,5,5,0 die=2 turns=1 "
+		 "last=a2-a1:2",
+		 1, 0},
+		/* player 2's row: c2-c3, and d3-d2 */
+		{"board=5,5,0,0/10,10,10,0/0,0,0,0 die=5", 2, 1},
+		{"board=0,5,5,7/10,10,3,0/0,0,0,0 die=2", 2, 1},
+		{"board=0,5,5,7/10,10,3,0/0,0,0,0 die=1", 2, 0},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char opts[256];
+		snprintf(opts, sizeof opts, "%s player=%d", cases[i].opts,
+			 cases[i].player);
+		double v = value_of(opts, cases[i].player);
+		ck_assert_msg((v == 1) == cases[i].sure, "%s: %g", opts, v);
+	}
+}
+END_TEST
+
+/* In random games, for every face of the die: evaluate() says a sure win
+ * exactly when one of the listed moves wins at once for the mover. */
+START_TEST(evaluate_sure_win_iff_a_move_wins)
+{
+	struct rng r;
+	rng_seed(&r, 11);
+	struct move list[64];
+	void *t = malloc(g->state_size), *u = malloc(g->state_size);
+	int sure = 0;
+	for (int game = 0; game < 60; game++) {
+		void *st = new_state(g, "maxturns=200", (uint64_t)game);
+		for (; g->status(st).phase == GAME_ROLL; random_turn(st, &r)) {
+			int mover = g->status(st).player;
+			for (int d = 1; d <= 6; d++) {
+				memcpy(t, st, g->state_size);
+				g->roll(t, d);
+				int n = g->moves(t, list), wins = 0;
+				for (int i = 0; i < n && !wins; i++) {
+					memcpy(u, t, g->state_size);
+					g->play(u, &list[i]);
+					struct game_status gs = g->status(u);
+					wins = gs.phase == GAME_OVER &&
+					       gs.player == mover;
+				}
+				double v[2];
+				g->evaluate(t, v);
+				ck_assert_int_eq(v[mover - 1] == 1, wins);
+				sure += wins;
+			}
+		}
+		free(st);
+	}
+	ck_assert_int_gt(sure, 100);
+	free(t);
+	free(u);
+}
+END_TEST
+
+/* Before the roll: threats (faces that would win at once) count for
+ * whoever holds them, more for the player about to roll; finished games
+ * are valued exactly. */
+START_TEST(evaluate_counts_threats)
+{
+	/* player 1's row 5 5 0 0 wins on a 5 (c2-c1), player 2 has none */
+	const char *b1 = "board=0,0,0,0/10,10,10,0/5,5,0,0";
+	/* the mirror: player 2 wins on a 5 */
+	const char *b2 = "board=5,5,0,0/10,10,10,0/0,0,0,0";
+	char o[128];
+	snprintf(o, sizeof o, "%s player=1", b1);
+	double rolls = value_of(o, 1);
+	snprintf(o, sizeof o, "%s player=2", b1);
+	double waits = value_of(o, 1);
+	ck_assert(rolls > waits && waits > 0.5);
+	snprintf(o, sizeof o, "%s player=2", b2);
+	ck_assert(fabs(value_of(o, 2) - rolls) < 1e-12);
+	/* no threats: near even */
+	ck_assert(fabs(value_of("player=1", 1) - 0.5) < 0.1);
+	/* more faces, more value: 5 5 0 0 with c2 and d2 full wins on 5,
+	 * and 4 4 0 0 next to it too on a 4 */
+	ck_assert(value_of("board=0,0,0,0/10,10,10,2/4,4,0,0 player=1", 1) >
+		  0.5);
+	ck_assert(value_of("board=0,0,0,0/6,6,10,10/4,4,0,0 player=1", 1) >
+		  value_of("board=0,0,0,0/6,6,10,10/4,3,1,0 player=1", 1));
+	ck_assert(value_of("board=0,0,0,0/10,10,5,0/5,5,5,0 turns=9", 1) == 1);
+	ck_assert(value_of("turns=30 maxturns=30", 2) == 0.5);
 }
 END_TEST
 
@@ -814,6 +942,9 @@ static Suite *suite(void)
 {
 	Suite *s = suite_create("takebacktoe");
 	TCase *tc = tcase_create("rules");
+	/* hundreds of random games: seconds under the sanitizers on a busy
+	 * machine, more than Check's default 4 */
+	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, start_position);
 	tcase_add_test(tc, options);
 	tcase_add_test(tc, every_first_roll_has_14_moves);
@@ -835,6 +966,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, take_back_of_every_edge);
 	tcase_add_test(tc, playout_plays_legal_turns);
 	tcase_add_test(tc, random_moves_are_uniform);
+	tcase_add_test(tc, evaluate_sees_wins_on_the_die);
+	tcase_add_test(tc, evaluate_sure_win_iff_a_move_wins);
+	tcase_add_test(tc, evaluate_counts_threats);
 	suite_add_tcase(s, tc);
 	return s;
 }
