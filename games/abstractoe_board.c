@@ -877,11 +877,16 @@ void abt_random_figure(struct abt_geo *g, struct rng *r)
 }
 
 /* What a random walk asks of each lattice point v = y * (ABT_MAXW + 1) + x,
- * worked out once for all its attempts. */
+ * worked out when the walk first reaches or looks at it and kept for all
+ * its attempts (working out every point at once cost more than a walk
+ * that fits at its first attempts: 209,200 instructions a draw=1 playout
+ * against 161,449). */
 struct walk_map {
-	uint8_t edge[ABT_NVERT]; /* on the outline */
-	uint8_t stop[ABT_NVERT]; /* there a straight line meets the outline */
-	uint8_t line[ABT_NVERT]; /* on a straight line */
+	uint8_t known[ABT_NVERT]; /* the point's entries are filled in (only
+				   * known[] is cleared) */
+	uint8_t edge[ABT_NVERT];  /* on the outline */
+	uint8_t stop[ABT_NVERT];  /* there a straight line meets the outline */
+	uint8_t line[ABT_NVERT];  /* on a straight line */
 	/* bit d: the edge in direction d runs inside the figure and not
 	 * along a straight line (so it never leads onto a crossing, whose
 	 * edges all lie on straight lines) */
@@ -890,35 +895,37 @@ struct walk_map {
 
 static const int DV[4] = {1, ABT_MAXW + 1, -1, -(ABT_MAXW + 1)};
 
-static void walk_map_of(const struct abt_geo *g, struct walk_map *m)
+static void walk_point(const struct abt_geo *g, struct walk_map *m, int v)
 {
-	memset(m, 0, sizeof *m);
-	for (int y = 0; y <= g->h; y++)
-		for (int x = 0; x <= g->w; x++) {
-			int v = y * (ABT_MAXW + 1) + x;
-			m->edge[v] = vkind(g, x, y) == V_EDGE;
-			m->stop[v] = is_meet(g, x, y);
-			m->line[v] = is_vline(g, x) || is_hline(g, y);
-			for (int d = 0; d < 4; d++)
-				if (edge_inside(g, x, y, d) == 2 &&
-				    !edge_on_line(g, x, y, d))
-					m->dirs[v] |= (uint8_t)(1 << d);
-		}
+	int x = v % (ABT_MAXW + 1), y = v / (ABT_MAXW + 1);
+	if (m->known[v])
+		return;
+	m->known[v] = 1;
+	m->edge[v] = vkind(g, x, y) == V_EDGE;
+	m->stop[v] = is_meet(g, x, y);
+	m->line[v] = is_vline(g, x) || is_hline(g, y);
+	m->dirs[v] = 0;
+	for (int d = 0; d < 4; d++)
+		if (edge_inside(g, x, y, d) == 2 && !edge_on_line(g, x, y, d))
+			m->dirs[v] |= (uint8_t)(1 << d);
 }
 
 /* The points a line may start from: on the outline, not where a straight
  * line meets it, with an edge into the figure.  Returns their count. */
-static int walk_starts(const struct abt_geo *g, const struct walk_map *m,
-		       int (*starts)[2])
+static int walk_starts(const struct abt_geo *g, int (*starts)[2])
 {
 	int ns = 0;
 	for (int y = 0; y <= g->h; y++)
 		for (int x = 0; x <= g->w; x++) {
-			int v = y * (ABT_MAXW + 1) + x;
-			if (m->edge[v] && !m->stop[v] && m->dirs[v]) {
-				starts[ns][0] = x, starts[ns][1] = y;
-				ns++;
-			}
+			if (vkind(g, x, y) != V_EDGE || is_meet(g, x, y))
+				continue;
+			for (int d = 0; d < 4; d++)
+				if (edge_inside(g, x, y, d) == 2 &&
+				    !edge_on_line(g, x, y, d)) {
+					starts[ns][0] = x, starts[ns][1] = y;
+					ns++;
+					break;
+				}
 		}
 	return ns;
 }
@@ -928,9 +935,10 @@ static int walk_starts(const struct abt_geo *g, const struct walk_map *m,
  * has been) with their weights: straight on 4, a turn 1, onto the
  * outline, which ends the line, 6 once it has crossed kmin times; none
  * past kmax crossings or ABT_MAX_STEPS.  Returns their count. */
-static int walk_options(const struct walk_map *m, const struct abt_walk *wk,
-			const uint16_t *seen, int mark, int v, int d, int k,
-			int kmin, int kmax, int *opt, int *wt)
+static int walk_options(const struct abt_geo *g, struct walk_map *m,
+			const struct abt_walk *wk, const uint16_t *seen,
+			int mark, int v, int d, int k, int kmin, int kmax,
+			int *opt, int *wt)
 {
 	int no = 0, on_line = wk->n > 0 && m->line[v];
 	for (int nd = 0; nd < 4; nd++) {
@@ -941,6 +949,7 @@ static int walk_options(const struct walk_map *m, const struct abt_walk *wk,
 		int nv = v + DV[nd];
 		if (!(m->dirs[v] >> nd & 1) || seen[nv] == mark)
 			continue;
+		walk_point(g, m, nv);
 		int w = nd == d ? 4 : 1;
 		if (m->edge[nv]) {
 			if (m->stop[nv] || k < kmin)
@@ -960,16 +969,17 @@ static int walk_options(const struct walk_map *m, const struct abt_walk *wk,
  * self-avoiding random walks that keep their direction more often than they
  * turn, retried until one fits.  Returns 0, or -1 when none was found.
  * (The walk map, and attempt numbers in seen[] that spare clearing it,
- * took the line of `newgame abstractoe seed=1` from 3.2 to 1.0 million
- * instructions.) */
+ * took the line of `newgame abstractoe seed=1` from 3.2 to 1.3 million
+ * instructions, and a random playout from the draw turn, which draws one
+ * line, from 168,660 to 161,449: scripts/playout-cost abstractoe draw=1.) */
 static int random_walk(const struct abt_geo *g, struct rng *r, int kmin,
 		       int kmax, struct abt_walk *wk)
 {
 	struct walk_map m;
 	uint16_t seen[ABT_NVERT] = {0};
+	memset(m.known, 0, sizeof m.known);
 	int starts[ABT_NVERT][2];
-	walk_map_of(g, &m);
-	int ns = walk_starts(g, &m, starts);
+	int ns = walk_starts(g, starts);
 	if (!ns)
 		return -1;
 	for (int attempt = 1; attempt <= 4000; attempt++) {
@@ -978,9 +988,10 @@ static int random_walk(const struct abt_geo *g, struct rng *r, int kmin,
 		int v = y * (ABT_MAXW + 1) + x;
 		wk->x0 = x, wk->y0 = y, wk->n = 0;
 		seen[v] = (uint16_t)attempt;
+		walk_point(g, &m, v);
 		for (;;) {
 			int opt[4], wt[4], total = 0;
-			int no = walk_options(&m, wk, seen, attempt, v, d, k,
+			int no = walk_options(g, &m, wk, seen, attempt, v, d, k,
 					      kmin, kmax, opt, wt);
 			if (!no)
 				break;
