@@ -3,12 +3,15 @@
  * random boards, and scores against a count made from the geometry. */
 #include "test_util.h"
 
+#include <math.h>
+
+#include "../games/abstractoe_board.h"
+
 /* The hand board: a 7x7 lattice, the figure a square with its four corner
  * cells cut off, vertical lines at c and f, horizontal lines at rows 3 and
  * 6.  The sections are cells x in [0,2) [2,5) [5,7) times the same in y. */
-#define HAND                                                                   \
-	"newgame abstractoe seed=3 outline=.5x./7x/7x/7x/7x/7x/.5x. "          \
-	"vlines=c,f hlines=3,6"
+#define HAND_OPTS "outline=.5x./7x/7x/7x/7x/7x/.5x. vlines=c,f hlines=3,6"
+#define HAND "newgame abstractoe seed=3 " HAND_OPTS
 
 /* With the line straight across between cell rows 3 and 4 (y = 3), it
  * crosses both vertical lines: 12 regions in 4 rows of 3. */
@@ -383,9 +386,7 @@ START_TEST(test_messages)
 }
 END_TEST
 
-#define HAND_POS                                                               \
-	"newgame abstractoe seed=9 "                                           \
-	"outline=.5x./7x/7x/7x/7x/7x/.5x. vlines=c,f hlines=3,6 "
+#define HAND_POS "newgame abstractoe seed=9 " HAND_OPTS " "
 
 START_TEST(test_position)
 {
@@ -505,6 +506,106 @@ START_TEST(test_geometry_shared)
 	ck_assert(strstr(g, "\ncell 12 5 1\nlattice 7 7\n"));
 	ck_assert(!strstr(g, "point") && !strstr(g, "sep"));
 	session_free(s);
+}
+END_TEST
+
+/* The game's own playout: it stops after max_plies, leaves a state whose
+ * claims, vacant regions and points agree with a state rebuilt from its
+ * position (which counts the points claim by claim, as play() does), and
+ * picks every vacant region equally often. */
+START_TEST(test_playout)
+{
+	static const char *const variants[] = {
+		"", "players=3", "players=4 teams", "players=1", "draw=1"};
+	const struct game *g = game_find("abstractoe");
+	struct session *s = quiet_session();
+	char err[GAME_ERR_MAX], line[4096];
+	struct rng r;
+	rng_seed(&r, 7);
+	for (int v = 0; v < 5; v++)
+		for (int seed = 1; seed <= 4; seed++) {
+			void *st = game_new_state(g, variants[v],
+						  (uint64_t)seed, err);
+			ck_assert_msg(st != NULL, "%s", err);
+			int cut = seed == 1 ? 0 : seed == 2 ? 3 : 1 << 30;
+			int plies = g->playout(st, &r, cut);
+			struct move list[ABT_MAX_REGIONS];
+			int left = g->moves(st, list);
+			ck_assert(plies <= cut);
+			ck_assert(cut < (1 << 30) ||
+				  (left == 0 &&
+				   g->status(st).phase == GAME_OVER));
+			/* the same state, rebuilt from its position */
+			struct text pos;
+			text_init(&pos);
+			g->position(st, &pos);
+			void *twin = game_new_state(g, pos.s, 1, err);
+			ck_assert_msg(twin != NULL, "%s: %s", pos.s, err);
+			ck_assert_msg(!memcmp(st, twin, g->state_size),
+				      "%s [%s]: the playout's state differs "
+				      "from its position's",
+				      variants[v], pos.s);
+			ck_assert_int_eq(g->key(st), g->key(twin));
+			snprintf(line, sizeof line, "newgame abstractoe %s",
+				 pos.s);
+			ok(s, line);
+			text_free(&pos);
+			free(st), free(twin);
+		}
+	/* the first claim on a board of n regions: each about 1/n */
+	void *start = game_new_state(g, "", 5, err),
+	     *st = malloc(g->state_size);
+	struct move list[ABT_MAX_REGIONS];
+	int n = g->moves(start, list), count[ABT_MAX_REGIONS + 1] = {0};
+	const int runs = 20000;
+	for (int i = 0; i < runs; i++) {
+		memcpy(st, start, g->state_size);
+		ck_assert_int_eq(g->playout(st, &r, 1), 1);
+		ck_assert_int_eq(g->moves(st, list), n - 1);
+		int vacant[ABT_MAX_REGIONS + 1] = {0}, picked = 0;
+		for (int k = 0; k < n - 1; k++)
+			vacant[list[k].w[0] >> 1] = 1;
+		for (int k = 1; k <= n; k++)
+			picked = vacant[k] ? picked : k;
+		count[picked]++;
+	}
+	double e = (double)runs / n;
+	for (int k = 1; k <= n; k++)
+		ck_assert_msg(count[k] > e - 5 * sqrt(e) &&
+				      count[k] < e + 5 * sqrt(e),
+			      "region %d picked %d times of %d", k, count[k],
+			      runs);
+	free(start), free(st);
+	session_free(s);
+}
+END_TEST
+
+/* key(): the claims, not the order they came in, on the same board. */
+START_TEST(test_key)
+{
+	const struct game *g = game_find("abstractoe");
+	char err[GAME_ERR_MAX];
+	void *a = game_new_state(g, HAND_OPTS " line=a4-h4", 1, err);
+	void *b = game_new_state(g, HAND_OPTS " line=a4-h4", 2, err);
+	void *c = game_new_state(g, HAND_OPTS " line=a4-d4-d2-g2", 1, err);
+	ck_assert(a && b && c);
+	ck_assert(g->key(a) == g->key(b) && g->key(a) != g->key(c));
+	/* 1 then 5 by player 1 with 2 then 3 by player 2, in either order */
+	static const char *const one[] = {"1", "2", "5", "3"};
+	static const char *const two[] = {"5", "3", "1", "2"};
+	uint64_t seen[5];
+	for (int i = 0; i < 4; i++) {
+		struct move m;
+		seen[i] = g->key(a);
+		ck_assert(g->parse(a, one[i], &m, err) == 0);
+		g->play(a, &m);
+		ck_assert(g->parse(b, two[i], &m, err) == 0);
+		g->play(b, &m);
+		for (int j = 0; j < i; j++)
+			ck_assert(seen[j] != g->key(a));
+	}
+	ck_assert(g->key(a) == g->key(b));
+	free(a), free(b), free(c);
 }
 END_TEST
 
@@ -647,6 +748,38 @@ START_TEST(test_random_boards)
 }
 END_TEST
 
+/* The boards a seed gives stay as they were: a hash of the positions of
+ * seeds 1 to 100, taken before the generator was made faster, so that no
+ * speed-up changes them unnoticed.  Every random figure passes the whole
+ * checks. */
+START_TEST(test_seed_boards)
+{
+	const struct game *g = game_find("abstractoe");
+	char err[GAME_ERR_MAX];
+	uint64_t h = 0xcbf29ce484222325ULL;
+	for (int seed = 1; seed <= 100; seed++) {
+		void *st = game_new_state(g, "", (uint64_t)seed, err);
+		struct text t;
+		text_init(&t);
+		g->position(st, &t);
+		for (const char *p = t.s; *p; p++)
+			h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
+		text_free(&t);
+		free(st);
+	}
+	ck_assert_msg(h == 0xb6dc71f8a5e799b5ULL, "boards hash %#llx",
+		      (unsigned long long)h);
+	struct rng r;
+	rng_seed(&r, 11);
+	for (int i = 0; i < 300; i++) {
+		struct abt_geo geo;
+		abt_random_figure(&geo, &r);
+		ck_assert_msg(abt_check_figure(&geo, 4, err) == 0,
+			      "figure %d: %s", i, err);
+	}
+}
+END_TEST
+
 START_TEST(test_scores_match_geometry)
 {
 	struct session *s = quiet_session();
@@ -726,6 +859,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_position);
 	tcase_add_test(tc, test_bad_positions);
 	tcase_add_test(tc, test_geometry_shared);
+	tcase_add_test(tc, test_playout);
+	tcase_add_test(tc, test_key);
+	tcase_add_test(tc, test_seed_boards);
 	suite_add_tcase(s, tc);
 	return s;
 }
