@@ -1327,15 +1327,26 @@ async function loadRecord() {
 
 async function copyRecord() {
   const text = S.history.join("\n");
-  $("record").value = text;
+  const area = $("record");
+  area.value = text;
   S.recordDirty = false;
+  area.select();
+  // execCommand works wherever the page has the focus; the clipboard API
+  // may wait for a permission that never comes, so it gets a second.
+  let done = false;
   try {
-    await navigator.clipboard.writeText(text);
-    $("record-note").textContent = "copied";
+    done = document.execCommand("copy");
   } catch (e) {
-    $("record").select();
-    $("record-note").textContent = document.execCommand("copy") ? "copied" : "selected: copy it with Ctrl+C";
+    done = false;
   }
+  if (!done && navigator.clipboard) {
+    const timeout = new Promise((_, reject) => setTimeout(reject, 1000));
+    done = await Promise.race([navigator.clipboard.writeText(text), timeout]).then(
+      () => true,
+      () => false
+    );
+  }
+  $("record-note").textContent = done ? "copied" : "selected: copy it with Ctrl+C";
 }
 
 // A new engine for this tab, and the record replayed into it.

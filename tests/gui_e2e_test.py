@@ -245,8 +245,10 @@ class GuiEndToEnd(unittest.TestCase):
         a = engine_answers(record + ["moves"])
         return a[-1][1:].split()
 
-    def start(self, game, options, seats=("person", "engine")):
-        """Fills the new-game dialog by hand and starts the game."""
+    def start(self, game, options, seats=("person", "engine"), clock=None,
+              movetime=MOVETIME):
+        """Fills the new-game dialog by hand and starts the game; CLOCK is
+        (kind, main, increment)."""
         b = self.browser
         b.go(self.url)
         self.wait_for(("idle",))
@@ -264,7 +266,11 @@ class GuiEndToEnd(unittest.TestCase):
         for p, kind in enumerate(seats, 1):
             b.click('[data-seat="%d"] option[value="%s"]' % (p, kind))
             if kind == "engine":
-                b.type('[data-movetime="%d"]' % p, str(MOVETIME))
+                b.type('[data-movetime="%d"]' % p, str(movetime))
+        if clock:
+            b.click('#clock-kind option[value="%s"]' % clock[0])
+            b.type("#clock-main", str(clock[1]))
+            b.type("#clock-inc", str(clock[2]))
         b.click("#new-start")
         return self.wait_for(("person", "over"))
 
@@ -453,6 +459,88 @@ class GuiEndToEnd(unittest.TestCase):
         self.assertFalse(b.finds(".hit.point"))
         self.browser.shot(os.path.join(SHOTS, "abstractoe-draw-mid.png"))
         self.finish("abstractoe-draw", rng)
+
+    def test_abstractoe_teams(self):
+        """Four seats, two teams: a person and three engines."""
+        rng = random.Random(5)
+        self.start("abstractoe", {"seed": 12, "players": 4, "teams": True},
+                   seats=("person", "engine", "engine", "engine"))
+        self.assertEqual(len(self.browser.finds("#players tr")), 4)
+        self.check_undo(rng)
+        self.finish("abstractoe-teams", rng)
+
+    def test_abstractoe_solo(self):
+        """The solo puzzle: one seat placing both marks; analysis values
+        are mark 1's expected points."""
+        rng = random.Random(6)
+        self.start("abstractoe", {"seed": 13, "players": 1},
+                   seats=("person",))
+        self.person_move(rng)
+        before, drawn = self.check_analysis()
+        for _, value in drawn:
+            self.assertRegex(value, r"^\d+\.\d$")
+        self.browser.shot(os.path.join(SHOTS, "abstractoe-solo-mid.png"))
+        self.analysis_off(before)
+        self.finish("abstractoe-solo", rng)
+
+    def test_clock_and_stop(self):
+        """Under a clock the engine's seat plays on its time and the clocks
+        run on the page; Stop ends a long think at once."""
+        b = self.browser
+        rng = random.Random(7)
+        self.start("tiptoe", {"seed": 14, "size": 5},
+                   clock=("fischer", 4, 0.2))
+        self.assertRegex(self.text('#players tr[data-player="1"] .clock'),
+                         r"^0:0[34]$")
+        for _ in range(3):
+            self.person_move(rng)
+        self.wait_for(("person", "over"))
+        self.assertEqual(len(b.finds("#players .clock")), 2)
+        # a long think, stopped
+        self.start("checkertoe", {"seed": 15, "first": "1"},
+                   movetime=60000)
+        b.click_place(b.find(".hit.target"))
+        self.wait_for(("thinking",))
+        time.sleep(0.3)
+        t0 = time.monotonic()
+        b.click("#stop-btn")
+        self.wait_for(("person",), timeout=10)
+        self.assertLess(time.monotonic() - t0, 5)
+        self.assertEqual(len(self.record()), 3)
+
+    def test_record(self):
+        """A record pasted and loaded replaces the game; a bad one is
+        refused with the line and the engine's reason; copy copies."""
+        b = self.browser
+        self.start("checkertoe", {"seed": 16, "first": "2"},
+                   seats=("person", "person"))
+        rec = ["newgame checkertoe seed=21 first=1 size=5 float=0 "
+               "exchange=0", "play c3", "play d4"]
+        b.type("#record", "\n".join(rec))
+        b.click("#load-btn")
+        self.wait_for(("person",))
+        self.assertEqual(self.record(), rec)
+        self.assertEqual(self.text("#move-list"), "c3d4")
+        self.assertEqual(self.text("#status"), "player 1 to move")
+        b.type("#record", "\n".join(rec + ["play d4"]))
+        b.click("#load-btn")
+        self.wait_for(("person",))
+        want = engine_answers(rec + ["play d4"])[-1][1:]
+        self.assertEqual(self.text("#record-note"),
+                         "line 4: %s (loaded up to there)" % want)
+        self.assertEqual(self.record(), rec)
+        b.type("#record", "newgame checkertoe\nquit")
+        b.click("#load-btn")
+        self.assertIn("only newgame, play and roll", self.text(
+            "#record-note"))
+        b.click("#copy-btn")
+        deadline = time.monotonic() + 5
+        while "only" in self.text("#record-note") and \
+                time.monotonic() < deadline:
+            time.sleep(0.05)
+        self.assertIn(self.text("#record-note"),
+                      ("copied", "selected: copy it with Ctrl+C"))
+        self.assertEqual(self.record(), rec)
 
     def test_phone(self):
         """A phone-sized window: the board fits its width, nothing scrolls
