@@ -657,13 +657,11 @@ static int cmd_list_options(struct session *s, int argc, char **argv,
  * then write the position it started from, not the set-up options. */
 static int from_position(const struct game *g, const struct game_options *o)
 {
-	if (!g->position || !g->options)
-		return 0;
 	for (int i = 0; i < o->n; i++) {
 		const struct game_option_spec *spec = g->options;
-		while (spec->key && strcmp(spec->key, o->v[i].key))
+		while (spec && spec->key && strcmp(spec->key, o->v[i].key))
 			spec++;
-		if (strcmp(o->v[i].key, "seed") && !spec->key)
+		if (strcmp(o->v[i].key, "seed") && (!spec || !spec->key))
 			return 1;
 	}
 	return 0;
@@ -996,8 +994,6 @@ static int cmd_geometry(struct session *s, int argc, char **argv,
 			struct text *out)
 {
 	(void)argc, (void)argv;
-	if (!s->game->geometry)
-		return fail(out, "%s has no geometry yet", s->game->name);
 	text_putc(out, '\n');
 	s->game->geometry(top(s), out);
 	return 0;
@@ -1009,8 +1005,6 @@ static int cmd_position(struct session *s, int argc, char **argv,
 			struct text *out)
 {
 	(void)argc, (void)argv;
-	if (!s->game->position)
-		return fail(out, "%s has no position yet", s->game->name);
 	text_printf(out, "%s ", s->game->name);
 	s->game->position(top(s), out);
 	return 0;

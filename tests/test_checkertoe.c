@@ -367,7 +367,7 @@ START_TEST(test_geometry)
 	KEEP(geo, ok(s, "geometry"));
 	for (int y = 0; y < 5; y++)
 		for (int x = 0; x < 5; x++) {
-			char line[32];
+			char line[64];
 			snprintf(line, sizeof line, "%scell %c%d %d %d",
 				 *want ? "\n" : "", 'a' + x, y + 1, x, y);
 			strcat(want, line);
@@ -378,6 +378,63 @@ START_TEST(test_geometry)
 	ok(s, "play c3");
 	ck_assert_str_eq(ok(s, "geometry") + 1, want);
 	session_free(s);
+}
+END_TEST
+
+/* random_move draws moves()[k] for k uniform (one rng_below), and the
+ * playout hook plays the very games that random_move and play would, from
+ * the same generator: a uniformly random legal move every ply.  From
+ * starts part-way through, with ply limits, in every variant. */
+START_TEST(test_playout_is_random_move)
+{
+	static const char *const variants[] = {
+		"first=1",  "first=2",        "size=6",         "float",
+		"exchange", "float exchange", "size=6 exchange"};
+	const struct game *g = game_find("checkertoe");
+	char err[GAME_ERR_MAX];
+	for (int v = 0; v < 7; v++)
+		for (int seed = 0; seed < 300; seed++) {
+			void *a = game_new_state(g, variants[v], 1, err);
+			ck_assert_msg(a != NULL, "%s", err);
+			void *b = malloc(g->state_size);
+			struct rng r1, r2;
+			rng_seed(&r1, (uint64_t)seed);
+			/* a start part-way through, up to the end itself */
+			int skip = (int)rng_below(&r1, 40);
+			for (int i = 0; i < skip; i++) {
+				/* random_move is moves()[k], k uniform */
+				struct move mv, list[18 * 18 + 1];
+				int nm = g->moves(a, list);
+				struct rng copy = r1;
+				if (g->random_move(a, &r1, &mv) < 0) {
+					ck_assert_int_eq(nm, 0);
+					break;
+				}
+				ck_assert(move_equal(
+					&mv,
+					&list[rng_below(&copy, (uint32_t)nm)]));
+				g->play(a, &mv);
+			}
+			int limit =
+				seed % 3 ? 1 << 30 : (int)rng_below(&r1, 12);
+			memcpy(b, a, g->state_size);
+			r2 = r1;
+			int n = g->playout(a, &r1, limit), m = 0;
+			struct move mv;
+			while (m < limit && g->random_move(b, &r2, &mv) == 0) {
+				g->play(b, &mv);
+				m++;
+			}
+			ck_assert_int_eq(n, m);
+			ck_assert_msg(!memcmp(a, b, g->state_size),
+				      "%s seed %d: playout ends elsewhere",
+				      variants[v], seed);
+			ck_assert(!memcmp(&r1, &r2, sizeof r1));
+			if (limit == 1 << 30)
+				ck_assert(g->status(a).phase == GAME_OVER);
+			free(a);
+			free(b);
+		}
 }
 END_TEST
 
@@ -395,6 +452,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_position_round_trip);
 	tcase_add_test(tc, test_bad_positions);
 	tcase_add_test(tc, test_geometry);
+	tcase_add_test(tc, test_playout_is_random_move);
 	suite_add_tcase(su, tc);
 	return su;
 }

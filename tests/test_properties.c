@@ -471,8 +471,6 @@ static void twin_hint(struct session *s, struct session *t, struct rng *r)
 static struct session *position_step(struct session *s, const struct game *g,
 				     struct rng *r, int follow)
 {
-	if (!g->position || !g->geometry)
-		return NULL; /* checked in test_table_sane */
 	char *geo = ask(s, "geometry"), *moves = ask(s, "moves");
 	struct names nm;
 	geometry_names(geo, &nm);
@@ -1100,6 +1098,7 @@ START_TEST(test_table_sane)
 		const struct game *g = game_table[i];
 		ck_assert(g->name && g->title && g->summary);
 		ck_assert(g->state_size > 0 && g->max_moves > 0);
+		ck_assert(g->position && g->geometry && g->options);
 		ck_assert(g->init && g->describe && g->players && g->status &&
 			  g->moves && !g->chance == !g->roll && g->play &&
 			  g->parse && g->format && g->score && g->show);
