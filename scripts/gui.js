@@ -350,6 +350,12 @@ function chargeClock(p, moved) {
   S.turnStart = performance.now();
 }
 
+function clockCommand(c) {
+  if (c.kind === "absolute") return "kgs-time_settings absolute " + c.main;
+  if (c.kind === "fischer") return "kgs-time_settings fischer " + c.main + " " + c.inc;
+  return "kgs-time_settings none";
+}
+
 function fmtClock(s) {
   if (s <= 0) return "0:00 (time is up)";
   const m = Math.floor(s / 60);
@@ -1278,8 +1284,7 @@ async function startNewGame(ev) {
     });
   }
   await quiesce();
-  const set = clock.kind === "none" ? "kgs-time_settings none" : clock.kind === "absolute" ? "kgs-time_settings absolute " + clock.main : "kgs-time_settings fischer " + clock.main + " " + clock.inc;
-  const a = await run([line, set, "score"]);
+  const a = await run([line, clockCommand(clock), "score"]);
   if (!a[0].ok) {
     $("new-error").textContent = a[0].text;
     return;
@@ -1357,8 +1362,7 @@ async function restart() {
   S.analysis.gen = 0;
   await connect();
   if (old.length) {
-    const clock = S.clock.kind === "none" ? "kgs-time_settings none" : S.clock.kind === "absolute" ? "kgs-time_settings absolute " + S.clock.main : "kgs-time_settings fischer " + S.clock.main + " " + S.clock.inc;
-    await run([clock].concat(old), true);
+    await run([clockCommand(S.clock)].concat(old), true);
     await refresh();
     drive();
   }
