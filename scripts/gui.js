@@ -384,7 +384,7 @@ function message(text, isError) {
 
 function report(e) {
   if (e instanceof ApiError && e.dead) {
-    $("dead-text").textContent = "The engine stopped: " + e.message + ".";
+    $("dead-text").textContent = e.message.charAt(0).toUpperCase() + e.message.slice(1) + ".";
     $("dead").hidden = false;
     document.body.dataset.state = "dead";
   } else {
@@ -1034,9 +1034,8 @@ function statusText() {
   else s = who(st.player) + " to move";
   const p = S.pos;
   if (S.game === "takebacktoe" && p.turns) s += "; turn " + (+p.turns + (st.kind === "over" ? 0 : 1)) + " of " + p.maxturns;
-  if (S.game === "checkertoe" && +p.exchange && st.kind !== "over" && p.turns !== undefined && /^[^.]*$/.test(p.board || ""))
-    s += "; exchange turn " + (+p.turns + 1) + " of 2";
-  if (S.game === "takeitaway" && +p.open && p.removals !== undefined && +p.removals < 8) s += "; opening removal " + (+p.removals + 1) + " of 8";
+  if (S.game === "checkertoe" && S.moves.some((m) => m.includes(":"))) s += "; exchange turn " + (+p.turns + 1);
+  if (S.game === "takeitaway" && +p.open && p.removals !== undefined) s += "; opening removals made: " + p.removals;
   return s;
 }
 
@@ -1357,9 +1356,11 @@ async function copyRecord() {
 // A new engine for this tab, and the record replayed into it.
 async function restart() {
   const old = S.history.slice();
+  api("/api/close", { session: S.session }).catch(() => {});
   $("dead").hidden = true;
   S.thinking = false;
   S.analysis.gen = 0;
+  buttons();
   await connect();
   if (old.length) {
     await run([clockCommand(S.clock)].concat(old), true);

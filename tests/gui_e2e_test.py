@@ -20,6 +20,7 @@ import json
 import os
 import random
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -178,6 +179,21 @@ class Browser:
         shutil.rmtree(self.profile, ignore_errors=True)
 
 
+def children(pid):
+    """The processes whose parent is PID (Linux's /proc)."""
+    out = []
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open("/proc/%s/stat" % d) as f:
+                    stat = f.read()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                out.append(int(d))
+    return out
+
+
 def engine_answers(lines):
     """Runs LINES through a fresh engine; returns its answers' texts (with
     '=' or '?' kept)."""
@@ -224,7 +240,7 @@ class GuiEndToEnd(unittest.TestCase):
             st, status = self.state()
             if st in states:
                 return st, status
-            if st == "dead":
+            if st == "dead" and "dead" not in states:
                 self.fail("the engine died: %s" % self.text("#dead-text"))
             if time.monotonic() > deadline:
                 self.fail("the page stayed %r (status %r), waiting for %r; "
@@ -541,6 +557,28 @@ class GuiEndToEnd(unittest.TestCase):
         self.assertIn(self.text("#record-note"),
                       ("copied", "selected: copy it with Ctrl+C"))
         self.assertEqual(self.record(), rec)
+
+    def test_engine_dies(self):
+        """The tab's engine killed: the page says so, and a new engine
+        picks the game up from its record."""
+        b = self.browser
+        rng = random.Random(8)
+        self.start("checkertoe", {"seed": 17, "first": "1"},
+                   seats=("person", "person"))
+        for _ in range(3):
+            self.person_move(rng)
+        rec = self.record()
+        engines = [pid for pid in children(self.server.pid)]
+        self.assertTrue(engines, "no engine process under the server")
+        for pid in engines:
+            os.kill(pid, signal.SIGKILL)
+        b.click("#undo-btn")
+        self.wait_for(("dead",))
+        self.assertIn("killed by signal 9", self.text("#dead-text"))
+        b.click("#restart-btn")
+        self.wait_for(("person",))
+        self.assertEqual(self.record(), rec)
+        self.assertTrue(b.finds(".hit.target"))
 
     def test_phone(self):
         """A phone-sized window: the board fits its width, nothing scrolls
