@@ -41,6 +41,21 @@ for line in sys.stdin:
 """
 
 
+def children(pid):
+    """The processes whose parent is PID (Linux's /proc)."""
+    out = []
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open("/proc/%s/stat" % d) as f:
+                    stat = f.read()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                out.append(int(d))
+    return out
+
+
 class Server:
     """scripts/gui on a free port, with the engine command ENGINE."""
 
@@ -261,6 +276,30 @@ class GuiServerTest(unittest.TestCase):
         status, r = self.srv.run(sid, "history")
         self.assertEqual(r["answers"][0]["text"].split("\n")[1:],
                          ["play c3"])
+
+
+class ShutdownTest(unittest.TestCase):
+
+    def test_sigterm_ends_the_engines(self):
+        srv = Server(ENGINE)
+        try:
+            sid = srv.new()
+            srv.run(sid, "newgame tiptoe", "set movetime 60000")
+            t = threading.Thread(target=srv.run, args=(sid, "genmove"))
+            t.start()
+            time.sleep(0.3)
+            engines = children(srv.proc.pid)
+            self.assertEqual(len(engines), 1)
+        finally:
+            srv.close()
+        t.join(10)
+        deadline = time.monotonic() + 10
+        while os.path.exists("/proc/%d" % engines[0]) and \
+                time.monotonic() < deadline:
+            time.sleep(0.05)
+        self.assertFalse(os.path.exists("/proc/%d" % engines[0]),
+                         "the engine outlived the server")
+        self.assertEqual(srv.proc.returncode, 0)
 
 
 class DyingEngineTest(unittest.TestCase):
