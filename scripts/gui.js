@@ -751,7 +751,7 @@ function lookTakebacktoe(g) {
     rowsLabelled.add(c.y);
     let maxx = -Infinity;
     for (const d of S.geo.cells.values()) if (d.y === c.y) maxx = Math.max(maxx, d.x);
-    text(g, X(maxx + 0.6), Y(c.y), p ? "player " + p + "'s row" : "neutral", { class: "label", "text-anchor": "start", "font-size": 0.26 });
+    text(g, X(maxx + 0.6), Y(c.y), p ? "player " + p + "'s row" : "neutral", { class: "label", "text-anchor": "start", style: "font-size: 0.26px" });
   }
   // board=ROW/ROW/... with counts separated by commas, top row first
   const rows = cellsTopDown();
@@ -866,8 +866,13 @@ function lookAbstractoe(g) {
 // tiptoe: White and Black pieces on the square or the hexagonal board.
 function lookTiptoe(g, kind) {
   if (kind === "hex") {
-    for (const c of S.geo.cells.values()) el("path", { d: hexPath(c, 0.577), fill: "#ecdcb4", stroke: "#8a7052", "stroke-width": 0.03 }, g);
-    for (const [name, c] of S.geo.cells) text(g, X(c.x), Y(c.y) + 0.3, name, { class: "label", "font-size": 0.2 });
+    // a hex board has no edge to write its coordinates on: each empty
+    // cell shows its name
+    const cells = boardCells(S.pos.board);
+    for (const [name, c] of S.geo.cells) {
+      el("path", { d: hexPath(c, 0.577), fill: "#ecdcb4", stroke: "#8a7052", "stroke-width": 0.03 }, g);
+      if (cells.get(name) === ".") text(g, X(c.x), Y(c.y) + 0.28, name, { class: "label", style: "font-size: 0.2px" });
+    }
   } else {
     squares(g, () => "#ecdcb4");
     drawLabels(g);
