@@ -473,14 +473,12 @@ async function stop() {
 
 // A click on a cell, point or region named NAME.
 function clickName(name) {
-    if (!S.status || S.status.kind === "over") {
-        message("the game is over: start a new one", true);
+    if (!S.status) return;
+    if (S.status.kind !== "over" && !personToMove()) {
+        message("it is the engine's turn: switch its seat to a person to play it", true);
         return;
     }
-    if (!personToMove()) {
-        message("it is the engine's turn", true);
-        return;
-    }
+    // after the end every click goes to the engine, which says why not
     if (S.geo.points.has(name) && !S.geo.cells.has(name)) {
         // a second click on the last point takes it back
         if (S.line.length && S.line[S.line.length - 1] === name) S.line.pop();

@@ -389,6 +389,14 @@ class GuiEndToEnd(unittest.TestCase):
         self.assertEqual("over " + self.browser.js(
             "return document.body.dataset.status").split()[1],
             status.replace("draw", "0"))
+        # a click after the end: the engine says why not
+        hit = self.browser.find(".hit")
+        name = self.browser.js("return arguments[0].dataset.name",
+                               {ELEMENT: hit})
+        self.browser.click_place(hit)
+        self.wait_for(("over",))
+        self.assertEqual(self.text("#message"),
+                         engine_answers(rec + ["play " + name])[-1][1:])
         self.browser.shot(os.path.join(SHOTS, shot + "-end.png"))
 
     def play_game(self, game, options, illegal=None, seed=1, shot=None):
