@@ -412,6 +412,39 @@ START_TEST(test_random_hex)
 }
 END_TEST
 
+/* playout() plays, draw for draw, the games a loop of random_move and
+ * play gives (a uniformly random legal placement each ply), and stops
+ * after max_plies. */
+START_TEST(test_playout_is_random_moves)
+{
+	static const char *const opts[] = {"size=8", "size=5 diagonal",
+					   "hex size=4", "size=13", "size=4"};
+	const struct game *g = game_find("tiptoe");
+	for (size_t v = 0; v < sizeof opts / sizeof opts[0]; v++)
+		for (int game = 0; game < 30; game++) {
+			void *a = new_state(g, opts[v], 1);
+			void *b = new_state(g, opts[v], 1);
+			struct rng ra, rb;
+			rng_seed(&ra, (uint64_t)game);
+			rng_seed(&rb, (uint64_t)game);
+			int cut = game % 3 ? 1 << 30 : 1 + game % 7, plies = 0;
+			int n = g->playout(a, &ra, cut);
+			struct move mv;
+			while (plies < cut && g->status(b).phase != GAME_OVER) {
+				ck_assert_int_eq(g->random_move(b, &rb, &mv),
+						 0);
+				g->play(b, &mv);
+				plies++;
+			}
+			ck_assert_int_eq(n, plies);
+			ck_assert(memcmp(a, b, g->state_size) == 0);
+			ck_assert_int_eq(rng_next(&ra), rng_next(&rb));
+			free(a);
+			free(b);
+		}
+}
+END_TEST
+
 /* The state is a function of the position: the same pieces placed in
  * another order (groups merged in another order) give the same bytes. */
 START_TEST(test_transposition_same_bytes)
@@ -599,6 +632,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_random_square);
 	tcase_add_test(tc, test_random_diagonal);
 	tcase_add_test(tc, test_random_hex);
+	tcase_add_test(tc, test_playout_is_random_moves);
 	tcase_add_test(tc, test_transposition_same_bytes);
 	tcase_add_test(tc, test_showboard);
 	tcase_add_test(tc, test_position_round_trip);
