@@ -710,6 +710,69 @@ static void tt_evaluate(const void *st, double *value)
 	value[1] = 1 - value[0];
 }
 
+/* A random-looking 64-bit number for a piece of colour p on (x, y), the
+ * same for every board (splitmix64's finaliser over the three). */
+static uint64_t piece_hash(int p, int x, int y)
+{
+	uint64_t z = ((uint64_t)p << 16 | (uint64_t)(y + 32) << 8 |
+		      (uint64_t)(x + 32)) *
+		     0x9e3779b97f4a7c15ULL;
+	z = (z ^ z >> 30) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ z >> 27) * 0x94d049bb133111ebULL;
+	return z ^ z >> 31;
+}
+
+/* The images of square (x, y) under the board's symmetries, as (x, y)
+ * pairs: 8 on a square board (the diagonal rule keeps them all), 12 on a
+ * hexagon, in axial coordinates about its centre (rotating by 60 degrees
+ * takes (q, r) to (-r, q + r); swapping q and r reflects).  Returns how
+ * many. */
+static int images(const struct state *s, int x, int y, int (*img)[2])
+{
+	int m = span(s) - 1;
+	if (!s->hex) {
+		const int v[8][2] = {{x, y},         {m - x, y},    {x, m - y},
+				     {m - x, m - y}, {y, x},        {m - y, x},
+				     {y, m - x},     {m - y, m - x}};
+		memcpy(img, v, sizeof v);
+		return 8;
+	}
+	int c = s->size - 1, q = x - c, r = y - c;
+	for (int k = 0; k < 6; k++) {
+		img[k][0] = q + c, img[k][1] = r + c;
+		img[k + 6][0] = r + c, img[k + 6][1] = q + c;
+		int t = q;
+		q = -r, r = t + r;
+	}
+	return 12;
+}
+
+/* One key for a position and all its images under the board's symmetries:
+ * the least of the images' hashes.  The pieces decide everything else
+ * (whose turn, the set-up, the winner), so the key is the options and the
+ * pieces.  A solver that keys its table by this searches each class of
+ * symmetric positions once. */
+static uint64_t tt_key(const void *st)
+{
+	const struct state *s = st;
+	uint64_t h[12] = {0};
+	int img[12][2], n = s->hex ? 12 : 8;
+	for (int y = 0; y < span(s); y++)
+		for (int x = 0; x < span(s); x++) {
+			int v = s->cell[cell_of(s, x, y)];
+			if (v == EMPTY || v == OFF)
+				continue;
+			images(s, x, y, img);
+			for (int k = 0; k < n; k++)
+				h[k] ^= piece_hash(COLOUR(v), img[k][0],
+						   img[k][1]);
+		}
+	uint64_t best = h[0];
+	for (int k = 1; k < n; k++)
+		best = h[k] < best ? h[k] : best;
+	return best ^ piece_hash(3 + s->diagonal + 2 * s->hex, s->size, 0);
+}
+
 static const struct game_option_spec tt_options[] = {
 	{"size", OPT_INT, "8", 2, 26, NULL}, /* hex: the side, 2 to 13 */
 	{"diagonal", OPT_BOOL, "0", 0, 0, NULL},
@@ -740,4 +803,5 @@ const struct game game_tiptoe = {
 	.random_move = tt_random_move,
 	.playout = tt_playout,
 	.evaluate = tt_evaluate,
+	.key = tt_key,
 };
