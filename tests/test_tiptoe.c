@@ -412,6 +412,39 @@ START_TEST(test_random_hex)
 }
 END_TEST
 
+/* playout() plays, draw for draw, the games a loop of random_move and
+ * play gives (a uniformly random legal placement each ply), and stops
+ * after max_plies. */
+START_TEST(test_playout_is_random_moves)
+{
+	static const char *const opts[] = {"size=8", "size=5 diagonal",
+					   "hex size=4", "size=13", "size=4"};
+	const struct game *g = game_find("tiptoe");
+	for (size_t v = 0; v < sizeof opts / sizeof opts[0]; v++)
+		for (int game = 0; game < 30; game++) {
+			void *a = new_state(g, opts[v], 1);
+			void *b = new_state(g, opts[v], 1);
+			struct rng ra, rb;
+			rng_seed(&ra, (uint64_t)game);
+			rng_seed(&rb, (uint64_t)game);
+			int cut = game % 3 ? 1 << 30 : 1 + game % 7, plies = 0;
+			int n = g->playout(a, &ra, cut);
+			struct move mv;
+			while (plies < cut && g->status(b).phase != GAME_OVER) {
+				ck_assert_int_eq(g->random_move(b, &rb, &mv),
+						 0);
+				g->play(b, &mv);
+				plies++;
+			}
+			ck_assert_int_eq(n, plies);
+			ck_assert(memcmp(a, b, g->state_size) == 0);
+			ck_assert_int_eq(rng_next(&ra), rng_next(&rb));
+			free(a);
+			free(b);
+		}
+}
+END_TEST
+
 /* The state is a function of the position: the same pieces placed in
  * another order (groups merged in another order) give the same bytes. */
 START_TEST(test_transposition_same_bytes)
@@ -582,6 +615,151 @@ START_TEST(test_geometry)
 }
 END_TEST
 
+/* ---- key(): one key for each class of symmetric positions ---- */
+
+/* The cells of a board as the test numbers them: (x, y) on the grid of
+ * names, cube coordinates (a, b, -a-b) about the centre on a hexagon. */
+struct cells {
+	int n, hex, side, x[169], y[169];
+};
+
+static void cells_of(struct cells *c, int hex, int side)
+{
+	int m = side - 1, w = hex ? 2 * side - 1 : side;
+	c->n = 0, c->hex = hex, c->side = side;
+	for (int y = w - 1; y >= 0; y--) /* position's order: top row first */
+		for (int x = 0; x < w; x++)
+			if (!hex || abs((x - m) + (y - m)) <= m)
+				c->x[c->n] = x, c->y[c->n++] = y;
+}
+
+/* The index of cell (x, y), or -1. */
+static int cell_index(const struct cells *c, int x, int y)
+{
+	for (int i = 0; i < c->n; i++)
+		if (c->x[i] == x && c->y[i] == y)
+			return i;
+	return -1;
+}
+
+/* Image k of cell i: on a square, k's bits swap x and y, then mirror x,
+ * then mirror y (8); on a hexagon, a permutation of the cube coordinates
+ * (k % 6) and a sign (k / 6) (12).  Written apart from the engine's. */
+static int image(const struct cells *c, int i, int k)
+{
+	int x = c->x[i], y = c->y[i];
+	if (!c->hex) {
+		int m = c->side - 1, t;
+		if (k & 1)
+			t = x, x = y, y = t;
+		if (k & 2)
+			x = m - x;
+		if (k & 4)
+			y = m - y;
+		return cell_index(c, x, y);
+	}
+	static const int perm[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2},
+				       {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+	int m = c->side - 1, cube[3] = {x - m, y - m, -(x - m) - (y - m)};
+	int sign = k / 6 ? -1 : 1;
+	int a = sign * cube[perm[k % 6][0]], b = sign * cube[perm[k % 6][1]];
+	return cell_index(c, a + m, b + m);
+}
+
+/* The board= value of a position given one letter a cell. */
+static void board_text(const struct cells *c, const char *letters, char *out)
+{
+	int k = 0;
+	for (int i = 0; i < c->n; i++) {
+		if (i && c->y[i] != c->y[i - 1])
+			out[k++] = '/';
+		out[k++] = letters[i];
+	}
+	out[k] = '\0';
+}
+
+/* Every position with the pieces of `pieces` ("ox": White then Black) on
+ * distinct cells: two positions get equal keys exactly when one is an
+ * image of the other (the test's own canonical form: the least board text
+ * among the images). */
+static void key_classes(const char *opts, int hex, int side, const char *pieces)
+{
+	const struct game *g = game_find("tiptoe");
+	struct cells c;
+	cells_of(&c, hex, side);
+	int np = (int)strlen(pieces), at[3] = {0, 0, 0}, count = 0;
+	int nsym = hex ? 12 : 8;
+	static char canon[8000][256];
+	static uint64_t keys[8000];
+	for (;;) {
+		int distinct = 1;
+		for (int i = 0; i < np; i++)
+			for (int j = 0; j < i; j++)
+				distinct &= at[i] != at[j];
+		if (distinct) {
+			char letters[200], text[256], best[256];
+			best[0] = '\0';
+			for (int k = 0; k < nsym; k++) {
+				memset(letters, '.', (size_t)c.n);
+				for (int i = 0; i < np; i++)
+					letters[image(&c, at[i], k)] =
+						pieces[i];
+				letters[c.n] = '\0';
+				board_text(&c, letters, text);
+				if (!best[0] || strcmp(text, best) < 0)
+					snprintf(best, sizeof best, "%s", text);
+				if (k == 0) {
+					char o[300];
+					snprintf(o, sizeof o, "%s board=%s",
+						 opts, text);
+					void *st = new_state(g, o, 1);
+					keys[count] = g->key(st);
+					free(st);
+				}
+			}
+			snprintf(canon[count++], sizeof canon[0], "%s", best);
+		}
+		int i = 0;
+		while (i < np && ++at[i] == c.n)
+			at[i++] = 0;
+		if (i == np)
+			break;
+	}
+	int classes = 0;
+	for (int a = 0; a < count; a++) {
+		int first = 1;
+		for (int b = 0; b < count; b++) {
+			int same = !strcmp(canon[a], canon[b]);
+			ck_assert_msg((keys[a] == keys[b]) == same,
+				      "%s: %s and %s", opts, canon[a],
+				      canon[b]);
+			if (same && b < a)
+				first = 0;
+		}
+		classes += first;
+	}
+	/* the symmetries do fold: fewer classes than positions */
+	ck_assert_int_lt(classes, count);
+}
+
+START_TEST(test_key_folds_symmetries)
+{
+	key_classes("size=5", 0, 5, "ox");
+	key_classes("size=5 diagonal", 0, 5, "ox");
+	key_classes("size=4", 0, 4, "oxx");
+	key_classes("hex size=3", 1, 3, "ox");
+	key_classes("hex size=2", 1, 2, "oxx");
+	/* the same pieces on another kind of board: another key */
+	const struct game *g = game_find("tiptoe");
+	void *a = new_state(g, "size=5 board=..o../...../...../...../.....", 1);
+	void *b = new_state(
+		g, "size=5 diagonal board=..o../...../...../...../.....", 1);
+	ck_assert(g->key(a) != g->key(b));
+	free(a);
+	free(b);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *su = suite_create("tiptoe");
@@ -599,11 +777,13 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_random_square);
 	tcase_add_test(tc, test_random_diagonal);
 	tcase_add_test(tc, test_random_hex);
+	tcase_add_test(tc, test_playout_is_random_moves);
 	tcase_add_test(tc, test_transposition_same_bytes);
 	tcase_add_test(tc, test_showboard);
 	tcase_add_test(tc, test_position_round_trip);
 	tcase_add_test(tc, test_position_refused);
 	tcase_add_test(tc, test_geometry);
+	tcase_add_test(tc, test_key_folds_symmetries);
 	suite_add_tcase(su, tc);
 	return su;
 }
