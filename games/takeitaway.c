@@ -960,24 +960,47 @@ BITS_INLINE int draw_removal(uint64_t white, struct rng *r)
 	return bit_select(white, (int)rng_below(r, (uint32_t)bit_count(white)));
 }
 
-/* A random chain on the board occ: a random first jump among all of them
- * (a piece and a direction), then a random jump at each step while the
- * piece can go on.  Writes the start square and the directions; returns
- * the length, 0 when no piece can jump. */
-BITS_INLINE int draw_chain(uint64_t occ, struct rng *r, int *start,
+/* The pieces whose jump in direction d takes a piece of `colour` (a
+ * mask of pieces): the jumpers j of that direction, with a piece of that
+ * colour next to them that way. */
+static inline uint64_t jumps_over(uint64_t j, uint64_t colour, int d)
+{
+	int o = OFF[d];
+	return j & (o > 0 ? colour >> o : colour << -o);
+}
+
+/* The playout policy, a greedy player with random ties: the first jump
+ * takes the most valuable piece any jump can take (a random one of those
+ * jumps), and at every later step of the chain the piece again jumps
+ * over the most valuable of its neighbours it can jump (a random one of
+ * those).  Writes the start square and the directions; returns the
+ * length, 0 when no piece can jump.
+ *
+ * Measured at movetime 50, 200 games each (both seats): uniformly random
+ * jumps lost 36.5% to 63.5% (100 games) against jumps weighted by the
+ * value they take (1, 2, 3), which lost 46.5% to weights 1, 4, 9, which
+ * lost 44.8% to 1, 9, 30, which lost 45.8% to 1, 20, 400, which lost
+ * 41.5% to 1, 1000, 10^6: the greedier, the stronger. */
+BITS_INLINE int draw_chain(const struct state *s, struct rng *r, int *start,
 			   uint8_t *dirs)
 {
-	uint64_t j[8];
+	uint64_t occ = s->occ, j[8], cls[8];
 	int cnt[8], total = 0;
 	jumper_sets(occ, j);
-	for (int d = 0; d < 8; d++)
-		total += cnt[d] = bit_count(j[d]);
+	/* blue first, then red, then any jump (only white ones are left) */
+	for (int c = s->plain ? 2 : 0; c < 3 && !total; c++)
+		for (int d = 0; d < 8; d++) {
+			cls[d] = c == 2 ? j[d]
+					: jumps_over(j[d], c ? s->red : s->blue,
+						     d);
+			total += cnt[d] = bit_count(cls[d]);
+		}
 	if (!total)
 		return 0;
 	int k = (int)rng_below(r, (uint32_t)total), d = 0;
 	while (k >= cnt[d])
 		k -= cnt[d++];
-	int sq = *start = bit_select(j[d], k), len = 0;
+	int sq = *start = bit_select(cls[d], k), len = 0;
 	occ &= ~BIT(sq);
 	for (;;) {
 		dirs[len++] = (uint8_t)d;
@@ -985,10 +1008,16 @@ BITS_INLINE int draw_chain(uint64_t occ, struct rng *r, int *start,
 		sq += 2 * OFF[d];
 		if (len >= MAX_CHAIN)
 			break;
-		int can[8], n = 0;
-		for (int e = 0; e < 8; e++)
-			if (can_jump(occ, sq, e))
+		int can[8], n = 0, best = 0;
+		for (int e = 0; e < 8; e++) {
+			if (!can_jump(occ, sq, e))
+				continue;
+			int v = value(s, sq + OFF[e]);
+			if (v > best)
+				best = v, n = 0;
+			if (v == best)
 				can[n++] = e;
+		}
 		if (!n)
 			break;
 		d = can[rng_below(r, (uint32_t)n)];
@@ -996,9 +1025,11 @@ BITS_INLINE int draw_chain(uint64_t occ, struct rng *r, int *start,
 	return len;
 }
 
-/* A random chain, or in the removal phase a random white piece.  Never
- * drops: playouts then measure what the board is worth when played out,
- * which is what decides whether dropping pays. */
+/* The playout policy's move: a greedy chain (draw_chain), or in the
+ * removal phase a random white piece.  Never drops: playouts then measure
+ * what the board is worth when played out, which is what decides whether
+ * dropping pays.  The search's playouts call it, so it is the policy even
+ * where the search does not use playout(). */
 static BITS_HOT int ta_random_move(const void *st, struct rng *r,
 				   struct move *mv)
 {
@@ -1012,7 +1043,7 @@ static BITS_HOT int ta_random_move(const void *st, struct rng *r,
 		return 0;
 	}
 	uint8_t dirs[MAX_CHAIN];
-	int start, len = draw_chain(s->occ, r, &start, dirs);
+	int start, len = draw_chain(s, r, &start, dirs);
 	if (!len)
 		return -1;
 	*mv = make_chain(start, dirs, len);
@@ -1021,7 +1052,9 @@ static BITS_HOT int ta_random_move(const void *st, struct rng *r,
 
 /* The playout of random_move and play in one loop over the state: the
  * same draws from r, so the same games, without encoding and decoding
- * each move or asking for the status in between. */
+ * each move or asking for the status in between.  27,986 instructions a
+ * playout from the opening (scripts/playout-cost takeitaway ""), where
+ * uniformly random jumps took 18,994. */
 static BITS_HOT int ta_playout(void *st, struct rng *r, int max_plies)
 {
 	struct state *s = st;
@@ -1033,7 +1066,7 @@ static BITS_HOT int ta_playout(void *st, struct rng *r, int max_plies)
 			if (!w)
 				break;
 			remove_piece(s, draw_removal(w, r));
-		} else if ((len = draw_chain(s->occ, r, &start, dirs))) {
+		} else if ((len = draw_chain(s, r, &start, dirs))) {
 			apply_chain(s, start, dirs, len);
 		} else {
 			break;
