@@ -6,7 +6,9 @@
  * each jumped piece captured by the mover.  A chain goes on while the piece
  * can still jump.  A player may drop out ("take it away") at the start of a
  * turn; the last one left plays on alone and pays for what stays on the
- * board.  See protocol.md for the options and the notation.
+ * board.  See protocol.md for the options, the notation and the keys of
+ * `position`.  For the computer player the file ends with a greedy playout
+ * policy (draw_chain), its playout loop, an evaluation and a key.
  *
  * Squares are numbered y * 8 + x (a1 = 0, h8 = 63), so three 64-bit masks
  * hold the board.  A move is packed into struct move:
@@ -52,13 +54,13 @@ struct state {
 	uint64_t occ;                     /* squares holding a piece */
 	uint64_t red, blue;               /* their colours; white is the rest */
 	int16_t points[GAME_MAX_PLAYERS]; /* captured value */
-	uint8_t caps[GAME_MAX_PLAYERS][3]; /* captured white, red, blue */
+	uint8_t caps[GAME_MAX_PLAYERS][3]; /* white, red, blue (not plain) */
 	uint8_t nplayers;                  /* 2..4 */
 	uint8_t to_move;                   /* 1..nplayers */
 	uint8_t active;              /* bit p-1: player p has not dropped */
-	uint8_t removals;            /* opening removals made */
+	uint8_t removals;            /* opening removals made (open) */
 	uint8_t open, nodrop, plain; /* variants */
-	uint8_t penalty;             /* 2 or 4 */
+	uint8_t penalty;             /* 2 or 4; plain: 1, 2 or 4 */
 };
 
 /* ---- the board ---- */
