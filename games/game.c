@@ -183,18 +183,6 @@ fail:
 	return NULL;
 }
 
-int game_is_legal(const struct game *g, const void *st, const struct move *mv)
-{
-	struct move *list = malloc(sizeof *list * (size_t)g->max_moves);
-	if (!list)
-		return 0;
-	int n = g->moves(st, list), found = 0;
-	for (int i = 0; i < n && !found; i++)
-		found = move_equal(&list[i], mv);
-	free(list);
-	return found;
-}
-
 void game_clean(const char *s, char *buf, size_t size)
 {
 	size_t n = 0;

@@ -253,10 +253,6 @@ int game_chance_pick(const struct game *g, const void *st, struct rng *r);
 void *game_new_state(const struct game *g, const char *opts, uint64_t seed,
 		     char *err);
 
-/* Finds mv among the legal moves of st: returns 1 when it is one.  For
- * parse() of games whose legality is just "one of moves()". */
-int game_is_legal(const struct game *g, const void *st, const struct move *mv);
-
 /* Copies text for an error message, keeping only printable ASCII ('?' for
  * anything else) and cutting it short with "...": never echo raw bytes of
  * bad input. */

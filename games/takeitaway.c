@@ -1158,7 +1158,7 @@ const struct game game_takeitaway = {
 	.name = "takeitaway",
 	.title = "Take It Away",
 	.summary = "2-4 players; options players=2..4 board=... open nodrop "
-		   "penalty=2|4 plain",
+		   "penalty=2|4 plain (penalty=1|2|4 with plain nodrop=0)",
 	.state_size = sizeof(struct state),
 	.max_moves = MAX_MOVES,
 	.options = ta_options,
