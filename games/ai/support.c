@@ -44,6 +44,11 @@ int ai_random_move(const struct game *g, const void *st, struct rng *r,
 #define MARGIN_WEIGHT 0.1
 #define MARGIN_HALF 4.0
 
+double ai_result_reward(int result)
+{
+	return (1.0 - MARGIN_WEIGHT) * 0.5 * (result + 1) + MARGIN_WEIGHT * 0.5;
+}
+
 void ai_reward(const struct game *g, const void *st, int np, double *rew)
 {
 	int pts[GAME_MAX_PLAYERS] = {0};
