@@ -52,7 +52,7 @@ struct state {
 	uint8_t drawn;    /* the bending line is on the board */
 	uint8_t nregions; /* regions now: the 9 sections until the line */
 	uint8_t claims;   /* regions claimed so far */
-	uint8_t unused;
+	uint8_t teams;    /* 4 players, 1 and 3 against 2 and 4 */
 	uint16_t npairs;  /* pairs of regions sharing a border */
 	struct move line; /* the bending line as a line move (zero before) */
 	uint8_t cell[MAXW * MAXH]; /* region of cell y * MAXW + x, 0 outside */
@@ -169,72 +169,175 @@ static void build(struct state *s, const struct abt_geo *g,
 
 /* ---- the game ---- */
 
+/* The newgame options a person sets (list_options); `claims`, which only
+ * `position` writes, makes a newgame a position. */
+static const struct game_option_spec ab_options[] = {
+	{"players", OPT_INT, "2", 1, 4, NULL},
+	{"teams", OPT_BOOL, "0", 0, 0, NULL},
+	{"draw", OPT_BOOL, "0", 0, 0, NULL},
+	{"outline", OPT_STRING, NULL, 0, 0, NULL},
+	{"vlines", OPT_STRING, NULL, 0, 0, NULL},
+	{"hlines", OPT_STRING, NULL, 0, 0, NULL},
+	{"line", OPT_STRING, NULL, 0, 0, NULL},
+	{NULL, OPT_INT, NULL, 0, 0, NULL},
+};
+
+/* The options of a newgame, read and checked against each other. */
+struct setup {
+	long players;
+	int teams, draw;
+	const char *outline, *vlines, *hlines, *line, *claims;
+};
+
+static int read_setup(struct game_options *opt, struct setup *u, char *err)
+{
+	*u = (struct setup){2, 0, 0, NULL, NULL, NULL, NULL, NULL};
+	if (opt_str(opt, "first"))
+		return game_fail(err,
+				 "abstractoe has no first=: player 1 always "
+				 "claims first (with draw=1, player 1 draws "
+				 "the line and player 2 claims first)");
+	if (opt_int(opt, "players", 1, 4, &u->players, err) < 0 ||
+	    opt_flag(opt, "teams", &u->teams, err) < 0 ||
+	    opt_flag(opt, "draw", &u->draw, err) < 0)
+		return -1;
+	u->outline = opt_str(opt, "outline");
+	u->vlines = opt_str(opt, "vlines");
+	u->hlines = opt_str(opt, "hlines");
+	u->line = opt_str(opt, "line");
+	u->claims = opt_str(opt, "claims");
+	if (u->teams && u->players != 4)
+		return game_fail(err,
+				 "teams needs players=4 (players 1 and 3 "
+				 "against 2 and 4), not players=%ld",
+				 u->players);
+	if (!u->outline != !u->vlines || !u->outline != !u->hlines)
+		return game_fail(err,
+				 "outline=, vlines= and hlines= go together");
+	/* a position is the whole state: nothing left to the seed; player 1
+	 * may have drawn the line already */
+	if (u->claims && (!u->outline || (!u->line && !u->draw)))
+		return game_fail(err, "a position (claims=) needs outline=, "
+				      "vlines=, hlines= and line= (or draw=1 "
+				      "before the line is drawn)");
+	if (u->draw && u->line && !u->claims)
+		return game_fail(err, "draw=1 and line= cannot be combined: "
+				      "with draw=1 player 1 draws the line");
+	return 0;
+}
+
+/* The figure and its straight lines: from the options, or random. */
+static int read_figure(const struct setup *u, struct rng *r, struct abt_geo *g,
+		       char *err)
+{
+	if (!u->outline) {
+		abt_random_figure(g, r);
+		return 0;
+	}
+	char e2[GAME_ERR_MAX];
+	memset(g, 0, sizeof *g);
+	if (abt_read_outline(u->outline, g, err) < 0 ||
+	    abt_read_lines(u->vlines, 1, g->w, g->vx, err) < 0 ||
+	    abt_read_lines(u->hlines, 0, g->h, g->hy, err) < 0)
+		return -1;
+	if (abt_check_figure(g, 1, e2) < 0)
+		return game_fail(err, "outline: %.200s", e2);
+	return 0;
+}
+
+/* How many regions mark p (1..) holds after n claims in turn. */
+static int turn_share(const struct state *s, int n, int p)
+{
+	if (s->players == 1)
+		return p == 1 ? (n + 1) / 2 : n / 2;
+	int first = s->draw % s->players; /* index of the first claimer */
+	return n / s->players +
+	       ((p - 1 - first + s->players) % s->players < n % s->players);
+}
+
+/* claims=: the owner of each region in order, `.` when vacant.  Whose turn
+ * it is follows from the count, so the counts must be those of turns taken
+ * in order. */
+static int read_claims(struct state *s, const char *text, char *err)
+{
+	int marks = s->players == 1 ? 2 : s->players, have[GAME_MAX_PLAYERS];
+	size_t len = strlen(text);
+	if (len != s->nregions)
+		return game_fail(err,
+				 "claims: the board has %d regions: write %d "
+				 "characters, not %zu",
+				 s->nregions, s->nregions, len);
+	memset(have, 0, sizeof have);
+	for (int r = 1; r <= s->nregions; r++) {
+		char c = text[r - 1];
+		if (c != '.' && (c < '1' || c > '0' + marks))
+			return game_fail(err,
+					 "claims: write . for a vacant region "
+					 "or its owner, 1 to %d",
+					 marks);
+		s->owner[r] = c == '.' ? 0 : (uint8_t)(c - '0');
+		if (c != '.')
+			have[c - '1']++, s->claims++;
+	}
+	if (!s->drawn && s->claims)
+		return game_fail(err, "claims: no region is claimed before "
+				      "player 1 draws the line");
+	for (int p = 1; p <= marks; p++) {
+		int want = turn_share(s, s->claims, p);
+		if (have[p - 1] != want)
+			return game_fail(err,
+					 "claims: %s %d holds %d region%s, but "
+					 "after %d claim%s in turn it holds %d",
+					 s->players == 1 ? "mark" : "player", p,
+					 have[p - 1],
+					 have[p - 1] == 1 ? "" : "s", s->claims,
+					 s->claims == 1 ? "" : "s", want);
+	}
+	return 0;
+}
+
 static int ab_init(void *st, struct game_options *opt, uint64_t seed, char *err)
 {
 	struct state *s = st;
-	long players = 2;
-	int draw = 0;
-	if (opt_int(opt, "players", 1, 4, &players, err) < 0 ||
-	    opt_flag(opt, "draw", &draw, err) < 0)
-		return -1;
-	const char *outline = opt_str(opt, "outline");
-	const char *vl = opt_str(opt, "vlines"), *hl = opt_str(opt, "hlines");
-	const char *line = opt_str(opt, "line");
-	if (draw && line)
-		return abt_fail(err, "draw=1 and line= cannot be combined: "
-				     "with draw=1 player 1 draws the line");
-	if (!outline != !vl || !outline != !hl)
-		return abt_fail(err,
-				"outline=, vlines= and hlines= go together");
+	struct setup u;
+	struct abt_geo g;
+	struct abt_walk wk;
 	struct rng r;
 	rng_seed(&r, seed);
-	struct abt_geo g;
-	if (outline) {
-		char e2[GAME_ERR_MAX];
-		memset(&g, 0, sizeof g);
-		if (abt_read_outline(outline, &g, err) < 0 ||
-		    abt_read_lines(vl, 1, g.w, g.vx, err) < 0 ||
-		    abt_read_lines(hl, 0, g.h, g.hy, err) < 0)
-			return -1;
-		if (abt_check_figure(&g, 1, e2) < 0)
-			return abt_fail(err, "outline: %.200s", e2);
-	} else {
-		abt_random_figure(&g, &r);
-	}
-	s->players = (uint8_t)players;
-	s->draw = (uint8_t)draw;
-	if (draw) {
-		build(s, &g, NULL);
-		return 0;
-	}
-	struct abt_walk wk;
-	if (line) {
+	if (read_setup(opt, &u, err) < 0 || read_figure(&u, &r, &g, err) < 0)
+		return -1;
+	s->players = (uint8_t)u.players;
+	s->teams = (uint8_t)u.teams;
+	s->draw = (uint8_t)u.draw;
+	if (u.line) {
 		char e2[GAME_ERR_MAX];
 		int k;
-		if (abt_read_walk(&g, line, &wk, e2) < 0 ||
+		if (abt_read_walk(&g, u.line, &wk, e2) < 0 ||
 		    abt_check_walk(&g, &wk, &k, e2) < 0)
-			return abt_fail(err, "line: %.200s", e2);
-	} else {
+			return game_fail(err, "line: %.200s", e2);
+	} else if (!u.draw) {
 		/* 12 to 25 regions: 2 to 15 crossings */
 		int kmin = 2 + (int)rng_below(&r, 10);
 		abt_random_line(&g, &r, kmin, kmin + 4, &wk);
 	}
-	build(s, &g, &wk);
-	return 0;
+	build(s, &g, u.draw && !u.line ? NULL : &wk);
+	return u.claims ? read_claims(s, u.claims, err) : 0;
 }
 
-static void ab_describe(const void *st, struct text *out)
+/* The set-up: players, teams, the figure, the straight lines, and the
+ * bending line or draw=1 (both once player 1 has drawn it). */
+static void write_setup(const struct state *s, int drawn_too, struct text *out)
 {
-	const struct state *s = st;
-	text_printf(out, "players=%d outline=", s->players);
+	text_printf(out, "players=%d%s outline=", s->players,
+		    s->teams ? " teams=1" : "");
 	struct abt_geo g;
 	geo_of(s, &g);
 	abt_write_outline(&g, out);
 	text_printf(out, " vlines=%c,%c hlines=%d,%d", 'a' + s->vx[0],
 		    'a' + s->vx[1], s->hy[0] + 1, s->hy[1] + 1);
-	if (s->draw) {
+	if (s->draw)
 		text_puts(out, " draw=1");
-	} else {
+	if (s->drawn && (!s->draw || drawn_too)) {
 		struct abt_walk wk;
 		char buf[MOVE_TEXT_MAX];
 		walk_decode(&s->line, s->w, &wk);
@@ -243,21 +346,48 @@ static void ab_describe(const void *st, struct text *out)
 	}
 }
 
+static void ab_describe(const void *st, struct text *out)
+{
+	write_setup(st, 0, out);
+}
+
+static void ab_position(const void *st, struct text *out)
+{
+	const struct state *s = st;
+	write_setup(s, 1, out);
+	text_puts(out, " claims=");
+	for (int r = 1; r <= s->nregions; r++)
+		text_putc(out, s->owner[r] ? (char)('0' + s->owner[r]) : '.');
+}
+
 static int ab_players(const void *st)
 {
 	const struct state *s = st;
 	return s->players;
 }
 
-/* Points of each mark (solo: marks 1 and 2) into pts[4]. */
+/* The sides that score: the players, the two marks of the solo puzzle, or
+ * the two teams (players 1 and 3, 2 and 4). */
+static int sides(const struct state *s)
+{
+	return s->players == 1 || s->teams ? 2 : s->players;
+}
+
+/* The side (from 0) of the player or mark o (1..). */
+static int side_of(const struct state *s, int o)
+{
+	return s->teams ? (o - 1) % 2 : o - 1;
+}
+
+/* Points of each side into pts[GAME_MAX_PLAYERS]. */
 static void points(const struct state *s, int *pts)
 {
 	for (int i = 0; i < GAME_MAX_PLAYERS; i++)
 		pts[i] = 0;
 	for (int i = 0; i < s->npairs; i++) {
-		int a = s->owner[s->pair[i][0]];
-		if (a && a == s->owner[s->pair[i][1]])
-			pts[a - 1]++;
+		int a = s->owner[s->pair[i][0]], b = s->owner[s->pair[i][1]];
+		if (a && b && side_of(s, a) == side_of(s, b))
+			pts[side_of(s, a)]++;
 	}
 }
 
@@ -279,12 +409,13 @@ static struct game_status ab_status(const void *st)
 					    s->players == 1 ? 1 : claimer(s)};
 	if (s->players == 1)
 		return (struct game_status){GAME_OVER, 1};
-	int pts[GAME_MAX_PLAYERS], best = 0, nbest = 0;
+	/* a team is named by its lower-numbered player: side + 1 */
+	int pts[GAME_MAX_PLAYERS], best = 0, nbest = 0, n = sides(s);
 	points(s, pts);
-	for (int i = 0; i < s->players; i++)
+	for (int i = 0; i < n; i++)
 		if (pts[i] > pts[best])
 			best = i;
-	for (int i = 0; i < s->players; i++)
+	for (int i = 0; i < n; i++)
 		nbest += pts[i] == pts[best];
 	return (struct game_status){GAME_OVER, nbest == 1 ? best + 1 : 0};
 }
@@ -323,17 +454,15 @@ static int ab_parse(const void *st, const char *text, struct move *mv,
 		    char *err)
 {
 	const struct state *s = st;
-	if (s->drawn && s->claims == s->nregions)
-		return abt_fail(err, "the game is over");
 	int digits = text[0] >= '0' && text[0] <= '9';
 	if (!s->drawn) {
 		struct abt_geo g;
 		struct abt_walk wk;
 		int k;
 		if (digits)
-			return abt_fail(err,
-					"player 1 must first draw the line, as "
-					"lattice points such as b1-b5-f5");
+			return game_fail(
+				err, "player 1 must first draw the line, as "
+				     "lattice points such as b1-b5-f5");
 		geo_of(s, &g);
 		if (abt_read_walk(&g, text, &wk, err) < 0 ||
 		    abt_check_walk(&g, &wk, &k, err) < 0)
@@ -347,12 +476,12 @@ static int ab_parse(const void *st, const char *text, struct move *mv,
 		r = r * 10 + (*p++ - '0');
 	if (!digits || *p || text[0] == '0' || r > s->nregions) {
 		if (!digits && strchr(text, '-'))
-			return abt_fail(err, "the line is already drawn");
-		return abt_fail(err, "a move is a region number from 1 to %d",
-				s->nregions);
+			return game_fail(err, "the line is already drawn");
+		return game_fail(err, "a move is a region number from 1 to %d",
+				 s->nregions);
 	}
 	if (s->owner[r])
-		return abt_fail(err, "region %d is already claimed", r);
+		return game_fail(err, "region %d is already claimed", r);
 	*mv = claim_move(r);
 	return 0;
 }
@@ -375,7 +504,7 @@ static void ab_score(const void *st, int *pts)
 	int all[GAME_MAX_PLAYERS];
 	points(s, all);
 	for (int i = 0; i < s->players; i++)
-		pts[i] = all[i];
+		pts[i] = all[side_of(s, i + 1)];
 }
 
 /* The cell of each region nearest its centre of mass, where showboard
@@ -411,13 +540,64 @@ static int region_at(const struct state *s, int x, int y)
 	return s->cell[y * MAXW + x];
 }
 
-static void ab_show(const void *st, struct text *out)
+/* The character at lattice point (x, y) of the map: '+' where borders
+ * meet or turn, else the owner's mark inside a claimed region. */
+static char point_char(const struct state *s, int x, int y)
 {
-	const struct state *s = st;
+	int a = region_at(s, x - 1, y - 1), b = region_at(s, x, y - 1);
+	int c = region_at(s, x - 1, y), d = region_at(s, x, y);
+	if (a != b || c != d || a != c || b != d)
+		return '+';
+	return a && s->owner[a] ? MARK[s->owner[a] - 1] : ' ';
+}
+
+/* A piece of border where wall is set, else the mark of region r's owner
+ * (a blank when r is vacant or outside the figure). */
+static char fill(const struct state *s, int r, char border, int wall)
+{
+	if (wall)
+		return border;
+	return r && s->owner[r] ? MARK[s->owner[r] - 1] : ' ';
+}
+
+/* One text row of the map into row (3 * w + 1 bytes): even lines are the
+ * lattice row line / 2 (points and horizontal edges), odd lines the cells
+ * of row line / 2 (vertical edges and the cells, with each region's number
+ * at its label cell). */
+static void map_row(const struct state *s, const int *at, int line, char *row)
+{
+	int y = line / 2;
+	for (int x = 0; x <= s->w; x++) {
+		if (line % 2 == 0) {
+			row[3 * x] = point_char(s, x, y);
+			if (x == s->w)
+				break;
+			int b = region_at(s, x, y - 1), d = region_at(s, x, y);
+			row[3 * x + 1] = row[3 * x + 2] =
+				fill(s, b, '-', b != d);
+			continue;
+		}
+		int a = region_at(s, x - 1, y), b = region_at(s, x, y);
+		row[3 * x] = fill(s, a, '|', a != b);
+		if (x == s->w)
+			break;
+		if (b && at[b] == y * MAXW + x) {
+			char num[8];
+			snprintf(num, sizeof num, "%2d", b);
+			row[3 * x + 1] = num[0], row[3 * x + 2] = num[1];
+		} else {
+			row[3 * x + 1] = row[3 * x + 2] = fill(s, b, ' ', 0);
+		}
+	}
+}
+
+/* The lattice drawing: the figure's rows only, lattice rows numbered on the
+ * left and columns lettered underneath. */
+static void show_map(const struct state *s, struct text *out)
+{
 	int at[MAX_REGIONS + 1];
 	char row[3 * MAXW + 2];
 	label_cells(s, at);
-	/* rows of the map: vertex rows of the figure's extent only */
 	int top = 0, bottom = s->h;
 	for (int y = 0; y < s->h; y++)
 		for (int x = 0; x < s->w; x++)
@@ -430,49 +610,11 @@ static void ab_show(const void *st, struct text *out)
 	for (int line = 2 * top; line >= 2 * bottom; line--) {
 		int width = 3 * s->w + 1;
 		memset(row, ' ', (size_t)width);
-		if (line % 2 == 0) {
-			int y = line / 2;
-			for (int x = 0; x <= s->w; x++) {
-				int a = region_at(s, x - 1, y - 1),
-				    b = region_at(s, x, y - 1);
-				int c = region_at(s, x - 1, y),
-				    d = region_at(s, x, y);
-				if (a != b || c != d || a != c || b != d)
-					row[3 * x] = '+';
-				else if (a && s->owner[a])
-					row[3 * x] = MARK[s->owner[a] - 1];
-				if (x == s->w)
-					break;
-				char e = b != d ? '-'
-					 : b && s->owner[b]
-						 ? MARK[s->owner[b] - 1]
-						 : ' ';
-				row[3 * x + 1] = row[3 * x + 2] = e;
-			}
-			text_printf(out, "%2d ", y + 1);
-		} else {
-			int y = line / 2;
-			for (int x = 0; x <= s->w; x++) {
-				int a = region_at(s, x - 1, y),
-				    b = region_at(s, x, y);
-				row[3 * x] = a != b ? '|'
-					     : a && s->owner[a]
-						     ? MARK[s->owner[a] - 1]
-						     : ' ';
-				if (x == s->w)
-					break;
-				if (b && at[b] == y * MAXW + x) {
-					char num[8];
-					snprintf(num, sizeof num, "%2d", b);
-					row[3 * x + 1] = num[0],
-						    row[3 * x + 2] = num[1];
-				} else if (b && s->owner[b]) {
-					row[3 * x + 1] = row[3 * x + 2] =
-						MARK[s->owner[b] - 1];
-				}
-			}
+		map_row(s, at, line, row);
+		if (line % 2 == 0)
+			text_printf(out, "%2d ", line / 2 + 1);
+		else
 			text_puts(out, "   ");
-		}
 		while (width > 1 && row[width - 1] == ' ')
 			width--;
 		row[width] = '\0';
@@ -482,13 +624,24 @@ static void ab_show(const void *st, struct text *out)
 	for (int x = 0; x <= s->w; x++)
 		text_printf(out, x ? "  %c" : "%c", 'a' + x);
 	text_putc(out, '\n');
+}
 
+/* Below the map: each player's (solo: mark's) points and regions, and who
+ * is to move or how the game ended. */
+static void show_legend(const struct state *s, struct text *out)
+{
 	int pts[GAME_MAX_PLAYERS];
 	points(s, pts);
 	int nmarks = s->players == 1 ? 2 : s->players;
 	for (int p = 1; p <= nmarks; p++) {
-		text_printf(out, "%c %s %d: %d points, regions", MARK[p - 1],
-			    s->players == 1 ? "mark" : "player", p, pts[p - 1]);
+		text_printf(out, "%c %s %d", MARK[p - 1],
+			    s->players == 1 ? "mark" : "player", p);
+		if (s->teams)
+			text_printf(out, " (with player %d): %d team points",
+				    (p + 1) % 4 + 1, pts[side_of(s, p)]);
+		else
+			text_printf(out, ": %d points", pts[p - 1]);
+		text_puts(out, ", regions");
 		int any = 0;
 		for (int r = 1; r <= s->nregions; r++)
 			if (s->owner[r] == p)
@@ -508,15 +661,54 @@ static void ab_show(const void *st, struct text *out)
 			    MARK[g.player - 1]);
 	else if (s->players == 1)
 		text_printf(out, "puzzle over: mark 1 scores %d\n", pts[0]);
+	else if (g.player && s->teams)
+		text_printf(out, "game over: players %d and %d win\n", g.player,
+			    g.player + 2);
 	else if (g.player)
 		text_printf(out, "game over: player %d wins\n", g.player);
 	else
 		text_puts(out, "game over: draw\n");
 }
 
+static void ab_show(const void *st, struct text *out)
+{
+	show_map(st, out);
+	show_legend(st, out);
+}
+
+/* The lines every game shares: each region as a cell at the centre of its
+ * label cell (where showboard writes its number); before the line is
+ * drawn, the lattice points a line may name (those on the outline or
+ * inside the figure: a line outside it is never legal), lattice point
+ * (x, y) being the lower-left corner of cell (x, y), and the `-` that
+ * joins them. */
+static void shared_geometry(const struct state *s, struct text *out)
+{
+	int at[MAX_REGIONS + 1];
+	label_cells(s, at);
+	for (int r = 1; r <= s->nregions; r++)
+		text_printf(out, "cell %d %d %d\n", r, at[r] % MAXW,
+			    at[r] / MAXW);
+	if (s->drawn)
+		return;
+	for (int y = s->h; y >= 0; y--)
+		for (int x = 0; x <= s->w; x++) {
+			int in = region_at(s, x - 1, y - 1) ||
+				 region_at(s, x, y - 1) ||
+				 region_at(s, x - 1, y) || region_at(s, x, y);
+			char name[8];
+			square_name(x, y, name);
+			if (in)
+				text_printf(out, "point %s %g %g\n", name,
+					    x - 0.5, y - 0.5);
+		}
+	text_puts(out, "sep -\n");
+}
+
 static void ab_geometry(const void *st, struct text *out)
 {
 	const struct state *s = st;
+	shared_geometry(s, out);
 	text_printf(out, "lattice %d %d\n", s->w, s->h);
 	text_printf(out, "vlines %d %d\nhlines %d %d\n", s->vx[0], s->vx[1],
 		    s->hy[0], s->hy[1]);
@@ -583,24 +775,26 @@ static void ab_evaluate(const void *st, double *value)
 	double est[GAME_MAX_PLAYERS] = {0};
 	for (int i = 0; i < s->npairs; i++) {
 		int a = s->owner[s->pair[i][0]], b = s->owner[s->pair[i][1]];
-		if (a && a == b)
-			est[a - 1] += 1;
+		int sa = a ? side_of(s, a) : -1, sb = b ? side_of(s, b) : -1;
+		if (a && sa == sb)
+			est[sa] += 1;
 		else if (a && !b)
-			est[a - 1] += 0.4;
+			est[sa] += 0.4;
 		else if (b && !a)
-			est[b - 1] += 0.4;
+			est[sb] += 0.4;
 	}
-	int np = s->players;
-	if (np == 1) {
+	if (s->players == 1) {
 		value[0] = est[0] / (est[0] + 4.0);
 		return;
 	}
-	for (int p = 0; p < np; p++) {
+	int n = sides(s);
+	for (int p = 0; p < s->players; p++) {
+		int me = side_of(s, p + 1);
 		double other = -1e9;
-		for (int q = 0; q < np; q++)
-			if (q != p && est[q] > other)
+		for (int q = 0; q < n; q++)
+			if (q != me && est[q] > other)
 				other = est[q];
-		double d = est[p] - other;
+		double d = est[me] - other;
 		value[p] = 0.5 + 0.5 * d / (2.0 + (d < 0 ? -d : d));
 	}
 }
@@ -608,12 +802,15 @@ static void ab_evaluate(const void *st, double *value)
 const struct game game_abstractoe = {
 	.name = "abstractoe",
 	.title = "Abs-Trac-Toe",
-	.summary = "1-4 players; options players=1..4 draw outline= vlines= "
-		   "hlines= line=",
+	.summary = "1-4 players; options players=1..4 teams draw outline= "
+		   "vlines= hlines= line=",
 	.state_size = sizeof(struct state),
 	.max_moves = MAX_REGIONS,
+	.marks = "XO#@",
+	.options = ab_options,
 	.init = ab_init,
 	.describe = ab_describe,
+	.position = ab_position,
 	.players = ab_players,
 	.status = ab_status,
 	.moves = ab_moves,

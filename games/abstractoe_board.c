@@ -3,21 +3,11 @@
  * text, numbering the regions they make, and drawing random ones. */
 #include "abstractoe_board.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #define RAND_W 20 /* the lattice of boards from the seed */
 #define RAND_H 16
-
-int abt_fail(char *err, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, GAME_ERR_MAX, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 /* ---- the lattice ---- */
 
@@ -223,106 +213,193 @@ static int flood(const struct abt_geo *g, int want, uint8_t *seen)
 	return count;
 }
 
+/* The outline alone: one piece, no holes, never touching itself. */
+static int check_outline(const struct abt_geo *g, char *err)
+{
+	uint8_t seen[ABT_MAXW * ABT_MAXH];
+	int area = 0;
+	for (int y = 0; y < g->h; y++)
+		for (int x = 0; x < g->w; x++)
+			area += g_in(g, x, y);
+	if (!area)
+		return game_fail(err, "the figure has no cells");
+	if (flood(g, 1, seen) != area)
+		return game_fail(err, "the figure must be in one piece");
+	if (flood(g, 0, seen) != g->w * g->h - area)
+		return game_fail(err, "the figure must have no holes");
+	for (int y = 1; y < g->h; y++)
+		for (int x = 1; x < g->w; x++) {
+			int p = g_in(g, x - 1, y - 1), q = g_in(g, x, y - 1);
+			if (p == g_in(g, x, y) && q == g_in(g, x - 1, y) &&
+			    p != q) {
+				char a[8];
+				vname(x, y, a);
+				return game_fail(
+					err, "the outline touches itself at %s",
+					a);
+			}
+		}
+	return 0;
+}
+
+/* One straight line, vertical at vertex column `at` or horizontal at vertex
+ * row `at`: the cells on its two sides agree all along (else it runs along
+ * the outline), the figure's cells along it are one run (it meets the
+ * outline twice), and that run reaches past both lines of the other
+ * direction. */
+static int check_straight(const struct abt_geo *g, int vertical, int at,
+			  char *err)
+{
+	int len = vertical ? g->h : g->w, lo = -1, hi = -1, gap = 0;
+	const int *other = vertical ? g->hy : g->vx;
+	char name[16], a[8];
+	if (vertical)
+		snprintf(name, sizeof name, "%c", 'a' + at);
+	else
+		snprintf(name, sizeof name, "%d", at + 1);
+	for (int t = 0; t < len; t++) {
+		int x = vertical ? at : t, y = vertical ? t : at;
+		int in = g_in(g, x, y);
+		if (g_in(g, x - vertical, y - !vertical) != in) {
+			vname(x, y, a);
+			return game_fail(err,
+					 "the straight line %s runs along the "
+					 "outline at %s",
+					 name, a);
+		}
+		if (in) {
+			gap |= hi >= 0 && hi < t - 1;
+			if (lo < 0)
+				lo = t;
+			hi = t;
+		}
+	}
+	if (gap)
+		return game_fail(err,
+				 "the straight line %s meets the outline more "
+				 "than twice",
+				 name);
+	if (lo < 0 || lo > other[0] - 1 || hi < other[1])
+		return game_fail(err,
+				 "the straight line %s must cross both %s "
+				 "lines inside the figure",
+				 name, vertical ? "horizontal" : "vertical");
+	return 0;
+}
+
 /* Checks a figure with its straight lines: one piece, no holes, an outline
  * that never touches itself, each straight line meeting the outline exactly
  * twice and crossing both lines of the other kind inside the figure, nine
  * sections of at least min_section cells.  Returns 0 or -1 with err. */
 int abt_check_figure(const struct abt_geo *g, int min_section, char *err)
 {
-	uint8_t seen[ABT_MAXW * ABT_MAXH];
-	char a[8];
-	int area = 0;
-	for (int y = 0; y < g->h; y++)
-		for (int x = 0; x < g->w; x++)
-			area += g_in(g, x, y);
-	if (!area)
-		return abt_fail(err, "the figure has no cells");
-	if (flood(g, 1, seen) != area)
-		return abt_fail(err, "the figure must be in one piece");
-	if (flood(g, 0, seen) != g->w * g->h - area)
-		return abt_fail(err, "the figure must have no holes");
-	for (int y = 1; y < g->h; y++)
-		for (int x = 1; x < g->w; x++) {
-			int p = g_in(g, x - 1, y - 1), q = g_in(g, x, y - 1);
-			if (p == g_in(g, x, y) && q == g_in(g, x - 1, y) &&
-			    p != q) {
-				vname(x, y, a);
-				snprintf(err, GAME_ERR_MAX,
-					 "the outline touches itself at %s", a);
-				return -1;
-			}
-		}
-	for (int i = 0; i < 2; i++) {
-		int x = g->vx[i], lo = -1, hi = -1, gap = 0;
-		for (int y = 0; y < g->h; y++) {
-			if (g_in(g, x - 1, y) != g_in(g, x, y)) {
-				vname(x, y, a);
-				snprintf(err, GAME_ERR_MAX,
-					 "the straight line %c runs along the "
-					 "outline at %s",
-					 'a' + x, a);
-				return -1;
-			}
-			if (g_in(g, x, y)) {
-				gap |= hi >= 0 && hi < y - 1;
-				if (lo < 0)
-					lo = y;
-				hi = y;
-			}
-		}
-		if (gap)
-			return abt_fail(err,
-					"the straight line %c meets the "
-					"outline more than twice",
-					'a' + x);
-		if (lo < 0 || lo > g->hy[0] - 1 || hi < g->hy[1])
-			return abt_fail(err,
-					"the straight line %c must cross both "
-					"horizontal lines inside the figure",
-					'a' + x);
-	}
-	for (int i = 0; i < 2; i++) {
-		int y = g->hy[i], lo = -1, hi = -1, gap = 0;
-		for (int x = 0; x < g->w; x++) {
-			if (g_in(g, x, y - 1) != g_in(g, x, y)) {
-				vname(x, y, a);
-				snprintf(err, GAME_ERR_MAX,
-					 "the straight line %d runs along the "
-					 "outline at %s",
-					 y + 1, a);
-				return -1;
-			}
-			if (g_in(g, x, y)) {
-				gap |= hi >= 0 && hi < x - 1;
-				if (lo < 0)
-					lo = x;
-				hi = x;
-			}
-		}
-		if (gap)
-			return abt_fail(err,
-					"the straight line %d meets the "
-					"outline more than twice",
-					y + 1);
-		if (lo < 0 || lo > g->vx[0] - 1 || hi < g->vx[1])
-			return abt_fail(err,
-					"the straight line %d must cross both "
-					"vertical lines inside the figure",
-					y + 1);
-	}
+	if (check_outline(g, err) < 0)
+		return -1;
+	for (int i = 0; i < 2; i++)
+		if (check_straight(g, 1, g->vx[i], err) < 0)
+			return -1;
+	for (int i = 0; i < 2; i++)
+		if (check_straight(g, 0, g->hy[i], err) < 0)
+			return -1;
 	struct walls wl;
 	uint8_t cell[ABT_MAXW * ABT_MAXH];
 	int size[ABT_MAX_REGIONS + 1];
 	walls_of(g, NULL, &wl);
 	int n = label(g, &wl, cell, size);
 	if (n != 9)
-		return abt_fail(err,
-				"the straight lines must cut the figure into 9 "
-				"sections, not %d",
-				n);
+		return game_fail(err,
+				 "the straight lines must cut the figure into "
+				 "9 sections, not %d",
+				 n);
 	for (int r = 1; r <= 9; r++)
 		if (size[r] < min_section)
-			return abt_fail(err, "a section is too small");
+			return game_fail(err, "a section is too small");
+	return 0;
+}
+
+/* The start of a line: on the outline, not where a straight line meets
+ * it, and the line has a step. */
+static int check_start(const struct abt_geo *g, const struct abt_walk *wk,
+		       char *err)
+{
+	int x = wk->x0, y = wk->y0;
+	char a[8];
+	vname(x, y, a);
+	if (wk->n < 1)
+		return game_fail(err, "a line needs at least one step");
+	if (x < 0 || y < 0 || x > g->w || y > g->h || vkind(g, x, y) != V_EDGE)
+		return game_fail(
+			err,
+			"the line must start on the outline, %s is not on it",
+			a);
+	if (is_meet(g, x, y))
+		return game_fail(err,
+				 "the line starts at %s, where a straight line "
+				 "meets the outline",
+				 a);
+	return 0;
+}
+
+/* Step i of wk, from (x, y), runs along a straight line: says which rule
+ * that breaks.  Coming off the straight line on the side the line came
+ * from is touching it; otherwise the line runs along it. */
+static int along_straight(const struct abt_geo *g, const struct abt_walk *wk,
+			  int i, int x, int y, char *err)
+{
+	int d = wk->dir[i], j = i;
+	char a[8], b[8];
+	vname(x, y, a);
+	vname(x + ABT_DX[d], y + ABT_DY[d], b);
+	while (j < wk->n &&
+	       edge_on_line(g, x + (j - i) * ABT_DX[d], y + (j - i) * ABT_DY[d],
+			    wk->dir[j]) &&
+	       wk->dir[j] == d)
+		j++;
+	if (i > 0 && j < wk->n && wk->dir[j] == (wk->dir[i - 1] + 2) % 4)
+		return game_fail(err,
+				 "the line touches a straight line at %s "
+				 "without crossing it",
+				 a);
+	return game_fail(
+		err, "the line runs along a straight line from %s to %s", a, b);
+}
+
+/* The edge of step i from (x, y) to (nx, ny): on the lattice, not through
+ * a crossing of straight lines, not ending where a straight line meets the
+ * outline, inside the figure, not along a straight line. */
+static int check_edge(const struct abt_geo *g, const struct abt_walk *wk, int i,
+		      int x, int y, char *err)
+{
+	int d = wk->dir[i], nx = x + ABT_DX[d], ny = y + ABT_DY[d];
+	char a[8], b[8];
+	vname(x, y, a);
+	if (nx < 0 || ny < 0 || nx > g->w || ny > g->h)
+		return game_fail(err, "the line leaves the lattice at %s", a);
+	vname(nx, ny, b);
+	/* on a lattice both of these can only be reached along a line or the
+	 * outline; name the rule the drawer had in mind */
+	if (is_cross(g, nx, ny))
+		return game_fail(err,
+				 "the line passes through %s, where two "
+				 "straight lines cross",
+				 b);
+	if (i == wk->n - 1 && is_meet(g, nx, ny))
+		return game_fail(err,
+				 "the line ends at %s, where a straight line "
+				 "meets the outline",
+				 b);
+	int in = edge_inside(g, x, y, d);
+	if (in == 1)
+		return game_fail(
+			err, "the line runs along the outline from %s to %s", a,
+			b);
+	if (in == 0)
+		return game_fail(err,
+				 "the line goes outside the figure from %s to "
+				 "%s",
+				 a, b);
+	if (edge_on_line(g, x, y, d))
+		return along_straight(g, wk, i, x, y, err);
 	return 0;
 }
 
@@ -332,95 +409,37 @@ int abt_check_walk(const struct abt_geo *g, const struct abt_walk *wk,
 		   int *cross, char *err)
 {
 	uint8_t seen[ABT_NVERT] = {0};
-	char a[8], b[8];
+	char b[8];
 	int x = wk->x0, y = wk->y0, k = 0;
-	vname(x, y, a);
-	if (wk->n < 1)
-		return abt_fail(err, "a line needs at least one step");
-	if (x < 0 || y < 0 || x > g->w || y > g->h || vkind(g, x, y) != V_EDGE)
-		return abt_fail(
-			err,
-			"the line must start on the outline, %s is not on it",
-			a);
-	if (is_meet(g, x, y))
-		return abt_fail(err,
-				"the line starts at %s, where a straight line "
-				"meets the outline",
-				a);
+	if (check_start(g, wk, err) < 0)
+		return -1;
 	seen[y * (ABT_MAXW + 1) + x] = 1;
 	for (int i = 0; i < wk->n; i++) {
-		int d = wk->dir[i], nx = x + ABT_DX[d], ny = y + ABT_DY[d];
-		vname(x, y, a);
-		if (nx < 0 || ny < 0 || nx > g->w || ny > g->h)
-			return abt_fail(err,
-					"the line leaves the lattice at %s", a);
+		if (check_edge(g, wk, i, x, y, err) < 0)
+			return -1;
+		int nx = x + ABT_DX[wk->dir[i]], ny = y + ABT_DY[wk->dir[i]];
 		vname(nx, ny, b);
-		/* on a lattice both of these can only be reached along a line
-		 * or the outline; name the rule the drawer had in mind */
-		if (is_cross(g, nx, ny))
-			return abt_fail(err,
-					"the line passes through %s, where two "
-					"straight lines cross",
-					b);
-		if (i == wk->n - 1 && is_meet(g, nx, ny))
-			return abt_fail(err,
-					"the line ends at %s, where a straight "
-					"line meets the outline",
-					b);
-		int in = edge_inside(g, x, y, d);
-		if (in == 1)
-			return abt_fail(
-				err,
-				"the line runs along the outline from %s to %s",
-				a, b);
-		if (in == 0)
-			return abt_fail(err,
-					"the line goes outside the figure from "
-					"%s to %s",
-					a, b);
-		if (edge_on_line(g, x, y, d)) {
-			/* coming off a straight line on the side it came from
-			 * is touching it; otherwise the line runs along it */
-			int j = i;
-			while (j < wk->n &&
-			       edge_on_line(g, x + (j - i) * ABT_DX[d],
-					    y + (j - i) * ABT_DY[d],
-					    wk->dir[j]) &&
-			       wk->dir[j] == d)
-				j++;
-			if (i > 0 && j < wk->n &&
-			    wk->dir[j] == (wk->dir[i - 1] + 2) % 4)
-				return abt_fail(err,
-						"the line touches a straight "
-						"line at %s "
-						"without crossing it",
-						a);
-			return abt_fail(err,
-					"the line runs along a straight line "
-					"from %s to %s",
-					a, b);
-		}
 		if (seen[ny * (ABT_MAXW + 1) + nx])
-			return abt_fail(err,
-					"the line meets itself at %s (it may "
-					"not cross or touch itself)",
-					b);
+			return game_fail(err,
+					 "the line meets itself at %s (it may "
+					 "not cross or touch itself)",
+					 b);
 		int kind = vkind(g, nx, ny);
 		if (i < wk->n - 1) {
 			if (kind == V_EDGE)
-				return abt_fail(err,
-						"the line touches the outline "
-						"at %s between its ends",
-						b);
+				return game_fail(err,
+						 "the line touches the outline "
+						 "at %s between its ends",
+						 b);
 			/* inside the figure a straight line can only be
 			 * crossed: turning would run along it, going back meets
 			 * itself */
 			k += is_vline(g, nx) || is_hline(g, ny);
 		} else if (kind != V_EDGE) {
-			return abt_fail(err,
-					"the line must end on the outline, %s "
-					"is not on it",
-					b);
+			return game_fail(err,
+					 "the line must end on the outline, %s "
+					 "is not on it",
+					 b);
 		}
 		seen[ny * (ABT_MAXW + 1) + nx] = 1;
 		x = nx, y = ny;
@@ -463,12 +482,12 @@ int abt_read_walk(const struct abt_geo *g, const char *text,
 		if ((nx != x) == (ny != y)) {
 			char a[8], b[8];
 			vname(x, y, a), vname(nx, ny, b);
-			snprintf(err, GAME_ERR_MAX,
-				 "%s-%s is not a straight piece along the "
-				 "lattice "
-				 "(the corners must share a row or a column)",
-				 a, b);
-			return -1;
+			return game_fail(
+				err,
+				"%s-%s is not a straight piece along the "
+				"lattice "
+				"(the corners must share a row or a column)",
+				a, b);
 		}
 		int d = nx > x   ? ABT_EAST
 			: nx < x ? ABT_WEST
@@ -476,11 +495,11 @@ int abt_read_walk(const struct abt_geo *g, const char *text,
 				 : ABT_SOUTH;
 		while (x != nx || y != ny) {
 			if (wk->n == ABT_MAX_STEPS) {
-				snprintf(err, GAME_ERR_MAX,
-					 "the line is too long (at most %d "
-					 "unit steps)",
-					 ABT_MAX_STEPS);
-				return -1;
+				return game_fail(
+					err,
+					"the line is too long (at most %d "
+					"unit steps)",
+					ABT_MAX_STEPS);
 			}
 			wk->dir[wk->n++] = (uint8_t)d;
 			x += ABT_DX[d], y += ABT_DY[d];
@@ -490,11 +509,11 @@ int abt_read_walk(const struct abt_geo *g, const char *text,
 		goto bad;
 	return 0;
 bad:
-	snprintf(err, GAME_ERR_MAX,
-		 "write a line as lattice points from a1 to %c%d joined by "
-		 "'-', such as b1-b5-f5",
-		 'a' + g->w, g->h + 1);
-	return -1;
+	return game_fail(
+		err,
+		"write a line as lattice points from a1 to %c%d joined by "
+		"'-', such as b1-b5-f5",
+		'a' + g->w, g->h + 1);
 }
 
 /* Writes a walk as its corner points. */
@@ -519,24 +538,29 @@ void abt_write_walk(const struct abt_walk *wk, char *buf, size_t size)
  * figure and `.` outside, each optionally led by a repeat count. */
 int abt_read_outline(const char *text, struct abt_geo *g, char *err)
 {
+	static const char size[] = "the lattice has 4 to 24 rows (joined by /) "
+				   "of 4 to 24 cells each";
 	int x = 0, y = 0, w = -1;
 	uint8_t rows[ABT_MAXH][ABT_MAXW];
 	for (const char *p = text;; p++) {
 		if (*p == '/' || !*p) {
 			if (w < 0)
 				w = x;
-			if (x != w || x < ABT_MINW || x > ABT_MAXW) {
-				snprintf(err, GAME_ERR_MAX,
-					 "outline: every row must have the "
-					 "same number of cells, %d to %d",
-					 ABT_MINW, ABT_MAXW);
-				return -1;
-			}
+			if (x != w)
+				return game_fail(err,
+						 "outline: row %d has %d cells "
+						 "and row 1 has %d: every row "
+						 "must have the same number of "
+						 "cells",
+						 y + 1, x, w);
 			y++, x = 0;
 			if (!*p)
 				break;
 			if (y == ABT_MAXH)
-				goto size;
+				return game_fail(err,
+						 "outline: more than %d rows: "
+						 "%s",
+						 ABT_MAXH, size);
 			continue;
 		}
 		int count = 1;
@@ -545,33 +569,28 @@ int abt_read_outline(const char *text, struct abt_geo *g, char *err)
 			if (*p >= '0' && *p <= '9')
 				count = count * 10 + (*p++ - '0');
 		}
-		if (*p != 'x' && *p != '.') {
-			snprintf(err, GAME_ERR_MAX,
-				 "outline: write rows of x (in the figure) and "
-				 ". "
-				 "(outside), "
-				 "each led by an optional count, rows joined "
-				 "by /");
-			return -1;
-		}
+		if (*p != 'x' && *p != '.')
+			return game_fail(err,
+					 "outline: write rows of x (in the "
+					 "figure) and . (outside), each led by "
+					 "an optional count, rows joined by /");
 		if (x + count > ABT_MAXW)
-			goto size;
+			return game_fail(err,
+					 "outline: row %d has more than %d "
+					 "cells: %s",
+					 y + 1, ABT_MAXW, size);
 		for (int i = 0; i < count; i++)
 			rows[y][x++] = *p == 'x';
 	}
-	if (y < ABT_MINW)
-		goto size;
+	if (y < ABT_MINW || w < ABT_MINW)
+		return game_fail(err, "outline: %d row%s of %d cells: %s", y,
+				 y == 1 ? "" : "s", w, size);
 	g->w = w, g->h = y;
 	memset(g->in, 0, sizeof g->in);
 	for (int r = 0; r < y; r++)
 		for (int c = 0; c < w; c++)
 			g->in[(y - 1 - r) * ABT_MAXW + c] = rows[r][c];
 	return 0;
-size:
-	snprintf(err, GAME_ERR_MAX,
-		 "outline: the lattice has %d to %d rows of %d to %d cells",
-		 ABT_MINW, ABT_MAXH, ABT_MINW, ABT_MAXW);
-	return -1;
 }
 
 /* Writes the figure as for outline=: rows from the top, runs of `x` and
@@ -621,25 +640,21 @@ int abt_read_lines(const char *text, int vertical, int limit, int *pos,
 		int t = pos[0];
 		pos[0] = pos[1], pos[1] = t;
 	}
-	if (pos[1] - pos[0] < 2) {
-		snprintf(err, GAME_ERR_MAX,
-			 "%s: the two lines must be at least 2 apart",
-			 vertical ? "vlines" : "hlines");
-		return -1;
-	}
+	if (pos[1] - pos[0] < 2)
+		return game_fail(err,
+				 "%s: the two lines must be at least 2 apart",
+				 vertical ? "vlines" : "hlines");
 	return 0;
 bad:
 	if (vertical)
-		snprintf(err, GAME_ERR_MAX,
-			 "vlines: write two vertex columns from b to %c, such "
-			 "as vlines=f,l",
-			 'a' + limit - 1);
-	else
-		snprintf(err, GAME_ERR_MAX,
+		return game_fail(err,
+				 "vlines: write two vertex columns from b to "
+				 "%c, such as vlines=f,l",
+				 'a' + limit - 1);
+	return game_fail(err,
 			 "hlines: write two vertex rows from 2 to %d, such as "
 			 "hlines=5,11",
 			 limit);
-	return -1;
 }
 
 /* ---- random boards ---- */
@@ -704,13 +719,11 @@ void abt_random_figure(struct abt_geo *g, struct rng *r)
 	}
 }
 
-/* A random legal walk crossing the straight lines kmin to kmax times:
- * self-avoiding random walks that keep their direction more often than they
- * turn, retried until one fits.  Returns 0, or -1 when none was found. */
-static int random_walk(const struct abt_geo *g, struct rng *r, int kmin,
-		       int kmax, struct abt_walk *wk)
+/* The points a line may start from: on the outline, not where a straight
+ * line meets it, with an edge into the figure.  Returns their count. */
+static int walk_starts(const struct abt_geo *g, int (*starts)[2])
 {
-	int starts[ABT_NVERT][2], ns = 0;
+	int ns = 0;
 	for (int y = 0; y <= g->h; y++)
 		for (int x = 0; x <= g->w; x++) {
 			if (vkind(g, x, y) != V_EDGE || is_meet(g, x, y))
@@ -723,6 +736,52 @@ static int random_walk(const struct abt_geo *g, struct rng *r, int kmin,
 					break;
 				}
 		}
+	return ns;
+}
+
+/* The steps a random walk at (x, y) may take next (its last direction d,
+ * -1 at the start; k crossings so far) with their weights: straight on 4,
+ * a turn 1, onto the outline, which ends the line, 6 once it has crossed
+ * kmin times; none past kmax crossings or ABT_MAX_STEPS.  Returns their
+ * count. */
+static int walk_options(const struct abt_geo *g, const struct abt_walk *wk,
+			const uint8_t *seen, int x, int y, int d, int k,
+			int kmin, int kmax, int *opt, int *wt)
+{
+	int no = 0, on_line = wk->n > 0 && (is_vline(g, x) || is_hline(g, y));
+	for (int nd = 0; nd < 4; nd++) {
+		if (d >= 0 && nd == (d + 2) % 4)
+			continue;
+		if (on_line && nd != d)
+			continue;
+		int nx = x + ABT_DX[nd], ny = y + ABT_DY[nd];
+		if (nx < 0 || ny < 0 || nx > g->w || ny > g->h ||
+		    edge_inside(g, x, y, nd) != 2 ||
+		    edge_on_line(g, x, y, nd) ||
+		    seen[ny * (ABT_MAXW + 1) + nx] || is_cross(g, nx, ny))
+			continue;
+		int w = nd == d ? 4 : 1;
+		if (vkind(g, nx, ny) == V_EDGE) {
+			if (is_meet(g, nx, ny) || k < kmin)
+				continue;
+			w = 6;
+		} else if (wk->n + 1 >= ABT_MAX_STEPS) {
+			continue;
+		} else if ((is_vline(g, nx) || is_hline(g, ny)) && k >= kmax) {
+			continue;
+		}
+		opt[no] = nd, wt[no] = w, no++;
+	}
+	return no;
+}
+
+/* A random legal walk crossing the straight lines kmin to kmax times:
+ * self-avoiding random walks that keep their direction more often than they
+ * turn, retried until one fits.  Returns 0, or -1 when none was found. */
+static int random_walk(const struct abt_geo *g, struct rng *r, int kmin,
+		       int kmax, struct abt_walk *wk)
+{
+	int starts[ABT_NVERT][2], ns = walk_starts(g, starts);
 	if (!ns)
 		return -1;
 	for (int attempt = 0; attempt < 4000; attempt++) {
@@ -732,39 +791,13 @@ static int random_walk(const struct abt_geo *g, struct rng *r, int kmin,
 		wk->x0 = x, wk->y0 = y, wk->n = 0;
 		seen[y * (ABT_MAXW + 1) + x] = 1;
 		for (;;) {
-			int opt[4], wt[4], no = 0, total = 0;
-			int on_line =
-				wk->n > 0 && (is_vline(g, x) || is_hline(g, y));
-			for (int nd = 0; nd < 4; nd++) {
-				if (d >= 0 && nd == (d + 2) % 4)
-					continue;
-				if (on_line && nd != d)
-					continue;
-				int nx = x + ABT_DX[nd], ny = y + ABT_DY[nd];
-				if (nx < 0 || ny < 0 || nx > g->w ||
-				    ny > g->h ||
-				    edge_inside(g, x, y, nd) != 2 ||
-				    edge_on_line(g, x, y, nd) ||
-				    seen[ny * (ABT_MAXW + 1) + nx] ||
-				    is_cross(g, nx, ny))
-					continue;
-				int kind = vkind(g, nx, ny),
-				    w = nd == d ? 4 : 1;
-				if (kind == V_EDGE) {
-					if (is_meet(g, nx, ny) || k < kmin)
-						continue;
-					w = 6;
-				} else if (wk->n + 1 >= ABT_MAX_STEPS) {
-					continue;
-				} else if ((is_vline(g, nx) ||
-					    is_hline(g, ny)) &&
-					   k >= kmax) {
-					continue;
-				}
-				opt[no] = nd, wt[no] = w, no++, total += w;
-			}
+			int opt[4], wt[4], total = 0;
+			int no = walk_options(g, wk, seen, x, y, d, k, kmin,
+					      kmax, opt, wt);
 			if (!no)
 				break;
+			for (int i = 0; i < no; i++)
+				total += wt[i];
 			int pick = (int)rng_below(r, (uint32_t)total), c = 0;
 			while (pick >= wt[c])
 				pick -= wt[c++];

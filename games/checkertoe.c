@@ -20,6 +20,7 @@
  * counted with shifts of whole masks, so a playout costs a few word
  * operations per move. */
 #include "game.h"
+#include "util/bits.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -132,6 +133,158 @@ static int count(const struct state *s, int p)
 	return lines_in(ok);
 }
 
+/* Reads one square of the board at *p into *sq; -1 when there is none. */
+static int read_square(const struct state *s, const char **p, int *sq)
+{
+	int x, y;
+	if (square_read(p, &x, &y) < 0 || x >= s->size || y < 0 || y >= s->size)
+		return -1;
+	*sq = SQ(x, y);
+	return 0;
+}
+
+/* ---- positions: the keys only `position` writes ----
+ *
+ * board= is the checkers, turns= and locked= the exchange phase; every
+ * other fact (checkers placed and in hand, whose turn, the float box)
+ * follows from them, so it cannot disagree with them. */
+
+/* board=: the rows from the top down, separated by '/', each from column a
+ * rightwards: x (player 1), o (player 2) or . (empty). */
+static int read_board(struct state *s, const char *text, char *err)
+{
+	const char *p = text;
+	int n = s->size;
+	for (int y = n - 1; y >= 0; y--) {
+		size_t len = strcspn(p, "/");
+		if (len != (size_t)n)
+			return game_fail(err,
+					 "board= row %d has %zu squares: every "
+					 "row of the %dx%d board has %d",
+					 y + 1, len, n, n, n);
+		for (int x = 0; x < n; x++, p++) {
+			if (*p == 'x' || *p == 'o')
+				s->men[*p == 'o'] |= BIT(SQ(x, y));
+			else if (*p != '.')
+				return game_fail(
+					err,
+					"board= row %d: %c is neither "
+					"x (player 1), o (player 2) "
+					"nor . (empty)",
+					y + 1, *p > ' ' && *p < 127 ? *p : '?');
+		}
+		if (y > 0 && *p++ != '/')
+			return game_fail(err,
+					 "board= has %d rows: the %dx%d board "
+					 "has %d, from the top row down, "
+					 "separated by /",
+					 n - y, n, n, n);
+	}
+	if (*p)
+		return game_fail(err,
+				 "board= has more than %d rows: the %dx%d "
+				 "board has %d",
+				 n, n, n, n);
+	return 0;
+}
+
+/* The counts the rules allow: at most a player's checkers each, placed in
+ * turn from the first player, and in a float game within 5x5. */
+static int check_board(const struct state *s, char *err)
+{
+	int n[2] = {bit_count(s->men[0]), bit_count(s->men[1])};
+	for (int p = 0; p < 2; p++)
+		if (n[p] > s->total / 2)
+			return game_fail(err,
+					 "board= has %d %c checkers: each "
+					 "player has %d",
+					 n[p], "xo"[p], s -> total / 2);
+	int f = s->first - 1;
+	if (n[f] != n[1 - f] && n[f] != n[1 - f] + 1)
+		return game_fail(err,
+				 "board= has %d x and %d o checkers: players "
+				 "place in turn from player %d (first=%d), so "
+				 "%c has as many as %c or one more",
+				 n[0], n[1], s->first, s->first, "xo"[f],
+				 "xo"[1 - f]);
+	if (!s->floating || !s->placed)
+		return 0;
+	int w = s->box[1] - s->box[0] + 1, h = s->box[3] - s->box[2] + 1;
+	if (w > LAYOUT || h > LAYOUT)
+		return game_fail(err,
+				 "board=: the smallest rectangle around the "
+				 "checkers is %dx%d (columns x rows), and with "
+				 "float it is at most %dx%d",
+				 w, h, LAYOUT, LAYOUT);
+	return 0;
+}
+
+/* The smallest rectangle around the checkers, for a float game. */
+static void set_box(struct state *s)
+{
+	uint64_t m = s->men[0] | s->men[1], cols = m;
+	if (!m)
+		return;
+	cols |= cols >> 32;
+	cols |= cols >> 16;
+	cols |= cols >> 8;
+	cols &= 0xff;
+	s->box[0] = (uint8_t)bit_first(cols);
+	s->box[1] = (uint8_t)(63 - __builtin_clzll(cols));
+	s->box[2] = (uint8_t)(bit_first(m) / W);
+	s->box[3] = (uint8_t)((63 - __builtin_clzll(m)) / W);
+}
+
+/* locked=: the two squares of the first exchange, "c3,d4". */
+static int read_locked(struct state *s, const char *text, char *err)
+{
+	const char *p = text;
+	int a, b;
+	if (read_square(s, &p, &a) < 0 || *p++ != ',' ||
+	    read_square(s, &p, &b) < 0 || *p || a == b)
+		return game_fail(err, "locked= names the two squares of the "
+				      "first exchange: locked=c3,d4");
+	if (s->turns == 0)
+		return game_fail(err, "locked= needs the first exchange made: "
+				      "turns=1 or turns=2");
+	uint64_t two = BIT(a) | BIT(b);
+	if (bit_count(s->men[0] & two) != 1 || bit_count(s->men[1] & two) != 1)
+		return game_fail(err,
+				 "locked= %s: after an exchange its two "
+				 "squares hold one x and one o",
+				 text);
+	s->locked = two;
+	return 0;
+}
+
+/* Reads the position keys after the set-up options. */
+static int read_position(struct state *s, struct game_options *opt, char *err)
+{
+	const char *board = opt_str(opt, "board");
+	const char *locked = opt_str(opt, "locked");
+	long turns = 0;
+	if (opt_int(opt, "turns", 0, 2, &turns, err) < 0)
+		return -1;
+	if (board && read_board(s, board, err) < 0)
+		return -1;
+	s->placed = (uint8_t)bit_count(s->men[0] | s->men[1]);
+	if (s->floating)
+		set_box(s);
+	if (check_board(s, err) < 0)
+		return -1;
+	if ((turns || locked) && !s->exchange)
+		return game_fail(err, "turns= and locked= are the exchange "
+				      "turns: they need exchange");
+	if (turns && placing(s))
+		return game_fail(err,
+				 "turns=%ld: the exchange turns begin once "
+				 "all %d checkers are placed, and the board "
+				 "has %d",
+				 turns, s->total, s->placed);
+	s->turns = (uint8_t)turns;
+	return locked ? read_locked(s, locked, err) : 0;
+}
+
 static int ct_init(void *st, struct game_options *opt, uint64_t seed, char *err)
 {
 	struct state *s = st;
@@ -142,13 +295,11 @@ static int ct_init(void *st, struct game_options *opt, uint64_t seed, char *err)
 	    opt_flag(opt, "float", &floating, err) < 0 ||
 	    opt_flag(opt, "exchange", &exchange, err) < 0)
 		return -1;
-	if (floating && size != 5) {
-		snprintf(err, GAME_ERR_MAX,
-			 "float forms a 5x5 layout: it cannot be combined with "
-			 "size=%ld",
-			 size);
-		return -1;
-	}
+	if (floating && size != 5)
+		return game_fail(err,
+				 "float forms a 5x5 layout: it cannot be "
+				 "combined with size=%ld",
+				 size);
 	if (!first) {
 		/* the rules toss coins for the starting player */
 		struct rng r;
@@ -161,7 +312,7 @@ static int ct_init(void *st, struct game_options *opt, uint64_t seed, char *err)
 	s->floating = (uint8_t)floating;
 	s->exchange = (uint8_t)exchange;
 	s->area = COLS(0, s->size - 1) & rows(0, s->size - 1);
-	return 0;
+	return read_position(s, opt, err);
 }
 
 static void ct_describe(const void *st, struct text *out)
@@ -169,6 +320,35 @@ static void ct_describe(const void *st, struct text *out)
 	const struct state *s = st;
 	text_printf(out, "first=%d size=%d float=%d exchange=%d", s->first,
 		    s->total == 36 ? 6 : 5, s->floating, s->exchange);
+}
+
+/* The set-up options, then board=, and in an exchange game turns= and
+ * (once the first exchange is made) locked=. */
+static void ct_position(const void *st, struct text *out)
+{
+	const struct state *s = st;
+	ct_describe(s, out);
+	text_puts(out, " board=");
+	for (int y = s->size - 1; y >= 0; y--) {
+		for (int x = 0; x < s->size; x++) {
+			uint64_t b = BIT(SQ(x, y));
+			text_putc(out, s->men[0] & b   ? 'x'
+				       : s->men[1] & b ? 'o'
+						       : '.');
+		}
+		if (y)
+			text_putc(out, '/');
+	}
+	if (s->exchange)
+		text_printf(out, " turns=%d", s->turns);
+	if (s->locked) {
+		char a[8], b[8];
+		int sa = bit_first(s->locked),
+		    sb = 63 - __builtin_clzll(s->locked);
+		square_name(sa % W, sa / W, a);
+		square_name(sb % W, sb / W, b);
+		text_printf(out, " locked=%s,%s", a, b);
+	}
 }
 
 static int ct_players(const void *st)
@@ -253,37 +433,25 @@ static void ct_play(void *st, const struct move *mv)
 	s->turns++;
 }
 
-/* Reads one square of the board at *p into *sq; -1 when there is none. */
-static int read_square(const struct state *s, const char **p, int *sq)
-{
-	int x, y;
-	if (square_read(p, &x, &y) < 0 || x >= s->size || y < 0 || y >= s->size)
-		return -1;
-	*sq = SQ(x, y);
-	return 0;
-}
-
-/* Why a placement on sq (empty, on the board) breaks the float layout. */
-static void float_reason(const struct state *s, int sq, const char *text,
+/* Refuses a placement on sq (empty, on the board) that breaks the float
+ * layout, with the reason. */
+static int float_refusal(const struct state *s, int sq, const char *text,
 			 char *err)
 {
-	if (s->placed == 0) {
-		snprintf(err, GAME_ERR_MAX,
-			 "the first checker goes on a centre square: d4, e4, "
-			 "d5 or e5");
-		return;
-	}
+	if (s->placed == 0)
+		return game_fail(err, "the first checker goes on a centre "
+				      "square: d4, e4, d5 or e5");
 	int x = sq % W, y = sq / W;
 	int x0 = x < s->box[0] ? x : s->box[0],
 	    x1 = x > s->box[1] ? x : s->box[1];
 	int y0 = y < s->box[2] ? y : s->box[2],
 	    y1 = y > s->box[3] ? y : s->box[3];
 	if (x1 - x0 >= LAYOUT)
-		snprintf(err, GAME_ERR_MAX,
-			 "%s would make the layout %d columns wide (5 at most)",
-			 text, x1 - x0 + 1);
-	else
-		snprintf(err, GAME_ERR_MAX,
+		return game_fail(err,
+				 "%s would make the layout %d columns wide (5 "
+				 "at most)",
+				 text, x1 - x0 + 1);
+	return game_fail(err,
 			 "%s would make the layout %d rows tall (5 at most)",
 			 text, y1 - y0 + 1);
 }
@@ -298,34 +466,30 @@ static int parse_exchange(const struct state *s, const char *text,
 	const char *p = text;
 	int a, b;
 	if (read_square(s, &p, &a) < 0 || *p++ != ':' ||
-	    read_square(s, &p, &b) < 0 || *p) {
-		snprintf(err, GAME_ERR_MAX,
-			 "all checkers are placed: exchange with your "
-			 "square:their "
-			 "square (c3:d4) or pass");
-		return -1;
-	}
+	    read_square(s, &p, &b) < 0 || *p)
+		return game_fail(err, "all checkers are placed: exchange with "
+				      "your square:their square (c3:d4) or "
+				      "pass");
 	int me = to_move(s) - 1;
 	char name[8];
 	if (!(s->men[me] & BIT(a))) {
 		square_name(a % W, a / W, name);
-		snprintf(err, GAME_ERR_MAX,
-			 "%s is not your checker (write yours first)", name);
-		return -1;
+		return game_fail(err,
+				 "%s is not your checker (write yours first)",
+				 name);
 	}
 	if (!(s->men[1 - me] & BIT(b))) {
 		square_name(b % W, b / W, name);
-		snprintf(err, GAME_ERR_MAX, "%s is not your opponent's checker",
-			 name);
-		return -1;
+		return game_fail(err, "%s is not your opponent's checker",
+				 name);
 	}
 	if (s->locked & (BIT(a) | BIT(b))) {
-		square_name((s->locked & BIT(a) ? a : b) % W,
-			    (s->locked & BIT(a) ? a : b) / W, name);
-		snprintf(err, GAME_ERR_MAX,
-			 "the checker on %s was exchanged by the first player",
-			 name);
-		return -1;
+		int sq = s->locked & BIT(a) ? a : b;
+		square_name(sq % W, sq / W, name);
+		return game_fail(err,
+				 "the checker on %s was exchanged by the first "
+				 "player",
+				 name);
 	}
 	*mv = (struct move){{(uint64_t)a, (uint64_t)b, MV_EXCHANGE}};
 	return 0;
@@ -335,28 +499,21 @@ static int ct_parse(const void *st, const char *text, struct move *mv,
 		    char *err)
 {
 	const struct state *s = st;
-	if (over(s)) {
-		snprintf(err, GAME_ERR_MAX, "the game is over");
-		return -1;
-	}
+	/* the engine asks only while a move is due: over(s) is false */
 	if (!placing(s))
 		return parse_exchange(s, text, mv, err);
 	const char *p = text;
 	int sq;
 	if (read_square(s, &p, &sq) < 0 || *p) {
-		snprintf(err, GAME_ERR_MAX,
-			 "%s is not a square of the %dx%d board", text, s->size,
-			 s->size);
-		return -1;
+		char c[40];
+		game_clean(text, c, sizeof c); /* never echo raw bytes */
+		return game_fail(err, "%s is not a square of the %dx%d board",
+				 c, s->size, s->size);
 	}
-	if ((s->men[0] | s->men[1]) & BIT(sq)) {
-		snprintf(err, GAME_ERR_MAX, "%s is occupied", text);
-		return -1;
-	}
-	if (!(allowed(s) & BIT(sq))) {
-		float_reason(s, sq, text, err);
-		return -1;
-	}
+	if ((s->men[0] | s->men[1]) & BIT(sq))
+		return game_fail(err, "%s is occupied", text);
+	if (!(allowed(s) & BIT(sq)))
+		return float_refusal(s, sq, text, err);
 	*mv = (struct move){{(uint64_t)sq}};
 	return 0;
 }
@@ -432,6 +589,45 @@ static void ct_show(const void *st, struct text *out)
 		text_puts(out, "game over: draw\n");
 }
 
+/* Writes the square names of the corners of rectangle m (lowest and
+ * highest square): "d4 h8". */
+static void corners(uint64_t m, struct text *out)
+{
+	char a[8], b[8];
+	int lo = bit_first(m), hi = 63 - __builtin_clzll(m);
+	square_name(lo % W, lo / W, a);
+	square_name(hi % W, hi / W, b);
+	text_printf(out, "%s %s", a, b);
+}
+
+/* Every square, then the exchange's pass and colon; a float game adds the
+ * rectangle a checker may still go in (while placing) and the rectangle
+ * the checkers span, which is the layout once all are down. */
+static void ct_geometry(const void *st, struct text *out)
+{
+	const struct state *s = st;
+	char name[8];
+	for (int y = 0; y < s->size; y++)
+		for (int x = 0; x < s->size; x++) {
+			square_name(x, y, name);
+			text_printf(out, "cell %s %d %d\n", name, x, y);
+		}
+	if (s->exchange)
+		text_puts(out, "word pass\nsep :\n");
+	if (!s->floating)
+		return;
+	if (placing(s)) {
+		text_puts(out, "reach ");
+		corners(allowed(s), out);
+		text_putc(out, '\n');
+	}
+	if (s->placed) {
+		text_puts(out, "layout ");
+		corners(layout(s), out);
+		text_putc(out, '\n');
+	}
+}
+
 /* The k-th set bit of m (k < popcount(m)). */
 static int nth_bit(uint64_t m, uint32_t k)
 {
@@ -470,6 +666,14 @@ static int ct_random_move(const void *st, struct rng *r, struct move *mv)
 	return 0;
 }
 
+static const struct game_option_spec ct_options[] = {
+	{"first", OPT_INT, NULL, 1, 2, NULL},
+	{"size", OPT_INT, "5", 5, 6, NULL},
+	{"float", OPT_BOOL, "0", 0, 0, NULL},
+	{"exchange", OPT_BOOL, "0", 0, 0, NULL},
+	{NULL, OPT_INT, NULL, 0, 0, NULL},
+};
+
 const struct game game_checkertoe = {
 	.name = "checkertoe",
 	.title = "Tic-Tac-Toe On A Checkerboard",
@@ -477,8 +681,11 @@ const struct game game_checkertoe = {
 	.state_size = sizeof(struct state),
 	/* exchange on the 6x6 board: 18 x 18 pairs and pass */
 	.max_moves = 18 * 18 + 1,
+	.options = ct_options,
+	.marks = "XO",
 	.init = ct_init,
 	.describe = ct_describe,
+	.position = ct_position,
 	.players = ct_players,
 	.status = ct_status,
 	.moves = ct_moves,
@@ -487,5 +694,6 @@ const struct game game_checkertoe = {
 	.format = ct_format,
 	.score = ct_score,
 	.show = ct_show,
+	.geometry = ct_geometry,
 	.random_move = ct_random_move,
 };

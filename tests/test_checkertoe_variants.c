@@ -397,6 +397,143 @@ START_TEST(test_history_replays)
 }
 END_TEST
 
+/* The game's own lines of geometry: those after the shared cell, word and
+ * sep lines. */
+static const char *own_lines(const char *geo)
+{
+	static char buf[256];
+	buf[0] = '\0';
+	for (const char *p = geo; *p; p = strchr(p, '\n') + 1) {
+		size_t n = strcspn(p, "\n");
+		if (strncmp(p, "cell ", 5) && strncmp(p, "word ", 5) &&
+		    strncmp(p, "sep ", 4) && n) {
+			strncat(buf, p, n);
+			strcat(buf, "\n");
+		}
+		if (!p[n])
+			break;
+	}
+	return buf;
+}
+
+static int count_lines(const char *text, const char *prefix)
+{
+	int n = 0;
+	for (const char *p = text; (p = strstr(p, prefix)); p++)
+		n += p == text || p[-1] == '\n';
+	return n;
+}
+
+START_TEST(test_geometry_variants)
+{
+	struct session *s = quiet_session();
+	ok(s, "newgame checkertoe seed=1 first=1 size=6 exchange");
+	const char *g = ok(s, "geometry");
+	ck_assert_int_eq(count_lines(g, "cell "), 36);
+	ck_assert(strstr(g, "\ncell f6 5 5\nword pass\nsep :"));
+	ck_assert_str_eq(own_lines(g), "");
+
+	/* float: 64 squares; where a checker may go, and the layout so far */
+	ok(s, "newgame checkertoe seed=1 first=1 float");
+	g = ok(s, "geometry");
+	ck_assert_int_eq(count_lines(g, "cell "), 64);
+	ck_assert(strstr(g, "\ncell h8 7 7\n"));
+	ck_assert_int_eq(count_lines(g, "word "), 0);
+	ck_assert_str_eq(own_lines(g), "reach d4 e5\n");
+	ok(s, "play d4");
+	ck_assert_str_eq(own_lines(ok(s, "geometry")),
+			 "reach a1 h8\nlayout d4 d4\n");
+	ok(s, "play h4");
+	ck_assert_str_eq(own_lines(ok(s, "geometry")),
+			 "reach d1 h8\nlayout d4 h4\n");
+	ok(s, "play e8");
+	ck_assert_str_eq(own_lines(ok(s, "geometry")),
+			 "reach d4 h8\nlayout d4 h8\n");
+	/* at the end only the layout is left */
+	ok(s, "newgame checkertoe seed=1 first=1 float exchange");
+	play_both(s, "d4 f4 h4 e5 g5 d6 h6 e7 g7 d8 f8 h8",
+		  "e4 g4 d5 f5 h5 e6 g6 d7 f7 h7 e8 g8");
+	g = ok(s, "geometry");
+	ck_assert(strstr(g, "\nword pass\nsep :\n"));
+	ck_assert_str_eq(own_lines(g), "layout d4 h8\n");
+	session_free(s);
+}
+END_TEST
+
+/* Positions of the variants: written, read back by a fresh engine, which
+ * then plays on alike. */
+START_TEST(test_position_variants)
+{
+	struct session *s = quiet_session(), *t = quiet_session();
+	ok(s, "newgame checkertoe seed=1 first=1 exchange");
+	play_both(s, pat_x, pat_o);
+	ck_assert_str_eq(ok(s, "position"),
+			 "checkertoe first=1 size=5 float=0 exchange=1 "
+			 "board=xoxox/oxoxo/xo.ox/oxoxo/xoxox turns=0");
+	ok(s, "play a1:b1");
+	ck_assert_str_eq(ok(s, "position"),
+			 "checkertoe first=1 size=5 float=0 exchange=1 "
+			 "board=xoxox/oxoxo/xo.ox/oxoxo/oxxox turns=1 "
+			 "locked=a1,b1");
+	ok(t, "newgame checkertoe first=1 size=5 float=0 exchange=1 "
+	      "board=xoxox/oxoxo/xo.ox/oxoxo/oxxox turns=1 locked=b1,a1");
+	ck_assert_str_eq(ok(t, "status"), "play 2");
+	ck_assert(strstr(bad(t, "play a1:c1"), "exchanged"));
+	ck_assert_str_eq(ok(t, "moves"), ok(s, "moves"));
+	ck_assert(strstr(ok(t, "showboard"),
+			 "exchanged, not to be used again: a1 b1"));
+	ok(s, "play d1:c1");
+	ok(t, "play d1:c1");
+	ck_assert_str_eq(ok(t, "position"),
+			 "checkertoe first=1 size=5 float=0 exchange=1 "
+			 "board=xoxox/oxoxo/xo.ox/oxoxo/oxoxx turns=2 "
+			 "locked=a1,b1");
+	ck_assert_str_eq(ok(t, "score"), ok(s, "score"));
+	ck_assert_str_eq(ok(t, "status"), ok(s, "status"));
+	/* a first-turn pass locks nothing */
+	ok(t, "newgame checkertoe first=1 size=5 float=0 exchange=1 "
+	      "board=xoxox/oxoxo/xo.ox/oxoxo/oxxox turns=1");
+	ck_assert_int_eq(count_words(ok(t, "moves")), 12 * 12 + 1);
+
+	/* float: the 8x8 board; the box follows from the checkers; player 2
+	 * (o) starts */
+	ok(s, "newgame checkertoe seed=1 first=2 float");
+	play_both(s, "d4 e8", "h4");
+	ck_assert_str_eq(ok(s, "position"),
+			 "checkertoe first=2 size=5 float=1 exchange=0 "
+			 "board=....o.../......../......../......../"
+			 "...o...x/......../......../........");
+	char pos[256], cmd[300];
+	KEEP(pos, ok(s, "position"));
+	snprintf(cmd, sizeof cmd, "newgame %s", pos);
+	ok(t, cmd);
+	ck_assert_str_eq(ok(t, "moves"), ok(s, "moves"));
+	ck_assert(strstr(bad(t, "play e3"), "6 rows"));
+	ck_assert(strstr(bad(t, "newgame checkertoe first=1 float "
+				"board=......../......../......../......../"
+				"..x....o/......../......../........"),
+			 "board=: the smallest rectangle around the checkers "
+			 "is 6x1 (columns x rows), and with float it is at "
+			 "most 5x5"));
+	ck_assert(strstr(bad(t, "newgame checkertoe first=1 float "
+				"board=...../...../..x../...../....."),
+			 "board= row 8 has 5 squares: every row of the 8x8 "
+			 "board has 8"));
+
+	/* 6x6: six rows of six, 18 checkers each */
+	ok(t, "newgame checkertoe first=1 size=6 "
+	      "board=xxxxoo/ooxoxo/xoxoox/xoxxoo/oxoxxo/xxooxo");
+	ck_assert_str_eq(ok(t, "status"), "over 1");
+	ck_assert_str_eq(ok(t, "score"), "8 5");
+	ck_assert(strstr(bad(t, "newgame checkertoe first=1 size=6 "
+				"board=...../...../..x../...../....."),
+			 "board= row 6 has 5 squares: every row of the 6x6 "
+			 "board has 6"));
+	session_free(s);
+	session_free(t);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *su = suite_create("checkertoe_variants");
@@ -411,6 +548,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_exchange_pass_then_free);
 	tcase_add_test(tc, test_exchange_combines);
 	tcase_add_test(tc, test_history_replays);
+	tcase_add_test(tc, test_geometry_variants);
+	tcase_add_test(tc, test_position_variants);
 	suite_add_tcase(su, tc);
 	return su;
 }
