@@ -99,10 +99,16 @@ void ai_set_hash(struct ai *ai, long mb)
 	ai_forget(ai);
 }
 
-/* What the clock c allows this move, keeping overhead_ms of each move for
- * the frontend's delays: the main time to spread over the moves still to
- * come, what the move gets besides (the increment, the overtime), and the
- * most it may take without losing (a byo-yomi period is kept whole). */
+/* What each move costs on the frontend's clock beyond the engine's own
+ * thinking, as a share of the overhead: the engine's account charges each
+ * move this much too (engine.c, clock_spend). */
+#define LAG_SHARE 10
+
+/* What the clock c allows this move, keeping overhead_ms for the
+ * frontend's delays and a lag for each move to come: the main time to
+ * spread over the moves still to come, what the move gets besides (the
+ * increment, the overtime), and the most it may take without losing (a
+ * byo-yomi period is kept whole). */
 static void clock_time(const struct ai_clock *c, double overhead,
 		       struct ai_time *t)
 {
@@ -110,12 +116,17 @@ static void clock_time(const struct ai_clock *c, double overhead,
 	t->main = main;
 	t->extra = 0;
 	t->cap = main;
+	t->lag = overhead / LAG_SHARE;
 	switch (c->kind) {
 	case AI_CLOCK_ABSOLUTE:
 		break;
 	case AI_CLOCK_FISCHER:
-		/* most of the increment comes back after the move */
-		t->extra = 0.8 * c->inc_ms;
+		/* most of the increment comes back after the move, less what
+		 * the move costs besides its thinking (over a 26x26 Tiptoe
+		 * game under Fischer 2 s + 0.05 s, spending 0.8 of the whole
+		 * increment ran the clock out) */
+		if (c->inc_ms > t->lag)
+			t->extra = 0.8 * (c->inc_ms - t->lag);
 		break;
 	case AI_CLOCK_CANADIAN: {
 		double per = c->stones > 0
@@ -163,6 +174,11 @@ static struct ai_time search_time(const struct ai_search *how)
 		t.fixed = how->movetime_ms;
 	}
 	return t;
+}
+
+void ai_tree_info(const struct ai *ai, struct mcts_info *out)
+{
+	mcts_tree_info(ai->tree, out);
 }
 
 int ai_choose(struct ai *ai, const struct game *g, const void *st,

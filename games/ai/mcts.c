@@ -41,6 +41,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../util/bits.h"
 
@@ -57,6 +58,12 @@
 #define UCT_C 0.7         /* exploration, for rewards spread like coin tosses */
 #define PRIOR_VISITS 4    /* weight of evaluate() in a new node's value */
 #define PLAYOUT_CHUNK 128 /* playout plies between looks at the clock */
+/* A leaf grows after expand_at visits, and one more for every WIDE_STEP
+ * moves of its parent: in a wide game (676 moves on Tiptoe 26x26) most
+ * leaves are visited a few times only, and giving each of them hundreds
+ * of children at its second visit filled the 48 MB pool within a few
+ * moves at movetime 50. */
+#define WIDE_STEP 32
 #define REROOT_PLAYS 4096 /* moves tried to find the new root in the tree */
 #define SOLVE_PLIES 16    /* random games this short: the solver may try */
 
@@ -65,10 +72,12 @@ enum { LEAF, DECIDE, CHANCE, END };
 #define KIND 3
 #define F_WIDE 4 /* the children's other move words follow their block */
 #define F_SAMPLED                                                              \
-	8           /* the children are a sample: moves that cannot be         \
-		     * listed */
-#define F_BANNED 16 /* a root move the exact solver showed to be worse */
-#define NOBODY 255  /* `who` of a chance outcome */
+	8             /* the children are a sample: moves that cannot be       \
+		       * listed */
+#define F_BANNED 16   /* a root move the exact solver showed to be worse */
+#define PROOF_SHIFT 5 /* two bits: the proof (see UNPROVEN) */
+#define PROOF (3 << PROOF_SHIFT)
+#define NOBODY 255 /* `who` of a chance outcome */
 
 /* proof: 0 unknown, else 2 + the result for player 1 (two players only):
  * 1 player 2 wins, 2 draw, 3 player 1 wins. */
@@ -76,15 +85,16 @@ enum { LEAF, DECIDE, CHANCE, END };
 
 struct node {
 	uint64_t mv; /* the move's first word, or a chance outcome */
-	double q;    /* the mean reward of `who` over the visits; a chance
+	float q;     /* the mean reward of `who` over the visits; a chance
 		      * outcome: its odds */
+	float rs;    /* 1 / sqrt(visits), for UCT's exploration term */
 	uint32_t visits;
 	uint32_t child;         /* the first child; 0: none */
 	uint16_t nchild, tried; /* children; first visits given so far */
 	uint8_t who;            /* the player (from 0) who made mv, or NOBODY */
-	uint8_t flags;          /* kind, F_WIDE, F_SAMPLED, F_BANNED */
-	uint8_t proof;          /* see UNPROVEN */
+	uint8_t flags;          /* kind, F_WIDE, F_SAMPLED, F_BANNED, proof */
 	uint8_t virt; /* visits that are the game's evaluate() (a prior) */
+	uint8_t spare;
 };
 
 struct mcts_tree {
@@ -97,6 +107,16 @@ struct mcts_tree {
 	uint32_t root;
 	int full;           /* a block did not fit: compact before growing */
 	uint32_t expand_at; /* real visits before a leaf grows */
+	double compact_ms;  /* the last compaction's time per node kept (and
+			     * per 64 in use) */
+	/* How late clock-bound searches ended past their deadlines lately
+	 * (milliseconds, a moving average).  On a busy machine the process
+	 * waits for the processor in slices of the scheduler's tick (4 ms
+	 * here; 4 to 36 ms seen inside single playouts with ten processes on
+	 * two cores), so a search ends late however often it reads the
+	 * clock; the plans end that much earlier instead.  Kept when the tree
+	 * is dropped: it is the machine's, not the game's. */
+	double late;
 	/* what the root stands for, when the tree is kept between searches */
 	const struct game *g;
 	unsigned char *state;
@@ -131,16 +151,20 @@ struct mcts {
 	int moved;          /* plies from the kept root to this one; -1: a
 			     * new tree */
 	/* the clock */
-	int timed;        /* a deadline ends the search */
-	double deadline;  /* when timed: the end of the current phase */
-	double last_look; /* when the clock was last read */
-	double step;      /* the longest time between two looks: the margin */
-	long look_every;  /* iterations between looks */
-	long look_in;     /* iterations until the next look */
-	long since;       /* iterations since the last look */
-	double next_poll; /* when to ask how->stop next */
-	int stopped;      /* how->stop said so */
-	int aborted;      /* the clock cut an iteration short */
+	int timed;         /* a deadline ends the search */
+	double deadline;   /* when timed: the end of the current phase */
+	double last_look;  /* when the clock was last read */
+	double since_look; /* the time between the last two looks */
+	double last_cpu;   /* cpu_ms() then (timed searches) */
+	double step;       /* the longest time between two looks: the margin */
+	long look_every;   /* iterations between looks */
+	long look_in;      /* iterations until the next look */
+	long since;        /* iterations since the last look */
+	double next_poll;  /* when to ask how->stop next */
+	int stopped;       /* how->stop said so */
+	int aborted;       /* the clock cut an iteration short */
+	int grown;         /* the pool is full and stays so for this search */
+	double tidy_until; /* timed: when compacting at the start must end */
 	long iters;
 };
 
@@ -395,6 +419,8 @@ static BITS_HOT void slide(struct mcts_tree *t)
  * tree's rest).  Takes time in proportion to the nodes in use. */
 static void compact(struct mcts_tree *t)
 {
+	double t0 = ai_now_ms();
+	uint32_t used = t->used;
 	uint64_t hist[32] = {0};
 	uint32_t live = mark_live(t, 0, hist);
 	if (live < t->cap / 4 && t->expand_at > 2)
@@ -412,6 +438,7 @@ static void compact(struct mcts_tree *t)
 	slide(t);
 	t->full = 0;
 	t->info.collections++;
+	t->compact_ms = (ai_now_ms() - t0) / (live + used / 64 + 1);
 }
 
 /* ---- moves ---- */
@@ -544,14 +571,24 @@ static void tables_init(void)
 #define POLL_MS 1.0
 /* How often the clock is read: the iterations between two looks double or
  * halve to keep them this far apart. */
-#define LOOK_MS 0.1
+#define LOOK_MS 0.2
 
-/* The margin kept before a deadline is the longest step lately: the time
- * between two looks at the clock, which is long when the search's steps
- * are (a wide expansion, a long playout) or the machine is busy.  It
- * shrinks by this factor at each look, so that one stall of the process
- * does not cut the rest of the search short. */
+/* The margin kept before a deadline is the longest step lately: the
+ * processor time the search took between two looks at the clock, long
+ * when its steps are (a wide expansion, a long playout).  Processor time,
+ * not the clock's: while the process waits for a busy machine the clock
+ * runs on, and a margin that took such a wait for a step would end the
+ * search early for nothing (the wait itself cannot be foreseen).  It
+ * shrinks by this factor at each look. */
 #define STEP_DECAY 0.9
+
+/* Milliseconds of processor time this thread has used. */
+static double cpu_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
 
 /* Whether the search must end now: the deadline is closer than the margin
  * (see STEP_DECAY), or the engine says stop (asked at most every
@@ -560,8 +597,13 @@ static int out_of_time(struct mcts *m)
 {
 	if (m->stopped)
 		return 1;
-	double now = ai_now_ms(), dt = now - m->last_look;
-	m->step = dt > STEP_DECAY * m->step ? dt : STEP_DECAY * m->step;
+	double now = ai_now_ms();
+	if (m->timed) {
+		double cpu = cpu_ms(), dt = cpu - m->last_cpu;
+		m->step = dt > STEP_DECAY * m->step ? dt : STEP_DECAY * m->step;
+		m->last_cpu = cpu;
+	}
+	m->since_look = now - m->last_look;
 	m->last_look = now;
 	if (m->timed && now + m->step >= m->deadline)
 		return 1;
@@ -586,10 +628,9 @@ static int time_to_stop(struct mcts *m)
 {
 	if (!watched(m) || --m->look_in > 0)
 		return m->stopped;
-	double before = m->last_look;
 	int end = out_of_time(m);
 	if (m->since > 0) {
-		double per = (m->last_look - before) / (double)m->since;
+		double per = m->since_look / (double)m->since;
 		long want = per > 0 ? (long)(LOOK_MS / per) : 4096;
 		if (want > 2 * m->look_every)
 			want = 2 * m->look_every;
@@ -601,6 +642,16 @@ static int time_to_stop(struct mcts *m)
 }
 
 /* ---- proofs (two players) ---- */
+
+static int proof_of(const struct node *nd)
+{
+	return (nd->flags & PROOF) >> PROOF_SHIFT;
+}
+
+static void set_proof(struct node *nd, int p)
+{
+	nd->flags = (uint8_t)((nd->flags & ~PROOF) | p << PROOF_SHIFT);
+}
 
 /* The proven result of proof p for player `who` (from 0): -1, 0 or 1. */
 static int result_for(int p, int who)
@@ -623,7 +674,7 @@ static uint8_t proof_of_end(struct game_status s)
 /* Whether child c is proven lost for the player who would pick it. */
 static int lost(const struct node *c)
 {
-	return c->proof && result_for(c->proof, c->who) < 0;
+	return proof_of(c) && result_for(proof_of(c), c->who) < 0;
 }
 
 /* Proves nd from its children when they settle it: a decision when a move
@@ -631,34 +682,35 @@ static int lost(const struct node *c)
  * event when every outcome is proven alike.  Returns 1 when nd is proven. */
 static int try_prove(const struct mcts_tree *t, struct node *nd)
 {
-	if (nd->proof)
+	if (proof_of(nd))
 		return 1;
 	if (!nd->nchild)
 		return 0;
 	const struct node *c = node_at(t, nd->child);
 	if (kind(nd) == CHANCE) {
 		for (int i = 0; i < nd->nchild; i++)
-			if (!c[i].proof || c[i].proof != c[0].proof)
+			if (!proof_of(&c[i]) ||
+			    proof_of(&c[i]) != proof_of(&c[0]))
 				return 0;
-		nd->proof = c[0].proof;
+		set_proof(nd, proof_of(&c[0]));
 		return 1;
 	}
 	int best = -2, all = !(nd->flags & F_SAMPLED);
 	uint8_t proof = UNPROVEN;
 	for (int i = 0; i < nd->nchild; i++) {
-		if (!c[i].proof) {
+		if (!proof_of(&c[i])) {
 			all = 0;
 			continue;
 		}
-		int r = result_for(c[i].proof, c[i].who);
+		int r = result_for(proof_of(&c[i]), c[i].who);
 		if (r > best)
-			best = r, proof = c[i].proof;
+			best = r, proof = proof_of(&c[i]);
 		if (r > 0)
 			break;
 	}
 	if (best > 0 || all)
-		nd->proof = proof;
-	return nd->proof != UNPROVEN;
+		set_proof(nd, proof);
+	return proof_of(nd) != UNPROVEN;
 }
 
 /* After path[depth] was proven: proves what it settles above it. */
@@ -761,7 +813,7 @@ static int expand(struct mcts *m, uint32_t at, const void *st, int root)
 		struct node *nd = node_at(t, at);
 		set_kind(nd, END);
 		if (m->np == 2) {
-			nd->proof = proof_of_end(s);
+			set_proof(nd, proof_of_end(s));
 			m->new_proof = 1;
 		}
 		return 0;
@@ -780,7 +832,7 @@ static int expand(struct mcts *m, uint32_t at, const void *st, int root)
 		struct node *c = node_at(t, first);
 		for (int i = 0; i < n; i++) {
 			c[i].mv = (uint64_t)(int64_t)values[i];
-			c[i].q = probs[i];
+			c[i].q = (float)probs[i];
 			c[i].who = NOBODY;
 		}
 		struct node *nd = node_at(t, at);
@@ -816,14 +868,15 @@ static int expand(struct mcts *m, uint32_t at, const void *st, int root)
 			       sizeof m->list[i].w - sizeof m->list[i].w[0]);
 		c[i].who = (uint8_t)(s.player - 1);
 		if (m->np == 2 && m->cls[i] != CLS_OPEN)
-			c[i].proof = proof_of_end(
-				(struct game_status){GAME_OVER, m->cls[i] - 1});
+			set_proof(&c[i], proof_of_end((struct game_status){
+						 GAME_OVER, m->cls[i] - 1}));
 		if (m->have_prior) {
 			/* the game's judgement counts as a few visits, so that
 			 * wide nodes try their promising moves first */
 			c[i].virt = PRIOR_VISITS;
 			c[i].visits = PRIOR_VISITS;
-			c[i].q = m->prior[i];
+			c[i].q = (float)m->prior[i];
+			c[i].rs = (float)rsqrt(PRIOR_VISITS);
 		}
 	}
 	struct node *nd = node_at(t, at);
@@ -880,19 +933,21 @@ static uint32_t select_child(struct mcts *m, struct node *nd)
 	}
 	/* UCT: the mean (scaled to [0, 1] in the solo game: only the scale
 	 * matters to the choice) plus the exploration bonus */
-	double a = m->np == 1 && t->hi > t->lo ? 1 / (t->hi - t->lo) : 1;
-	double k = t->explore * sqrtlog(nd->visits + 1), best = -1e300;
+	float a =
+		m->np == 1 && t->hi > t->lo ? (float)(1 / (t->hi - t->lo)) : 1;
+	float k = (float)(t->explore * sqrtlog(nd->visits + 1)), best = -1e30f;
 	int bi = -1;
 	for (int i = 0; i < n; i++) {
 		const struct node *ci = &c[i];
-		double u;
-		if (ci->proof | (ci->flags & F_BANNED)) {
+		float u;
+		if (ci->flags & (PROOF | F_BANNED)) {
 			if ((ci->flags & F_BANNED) ||
-			    result_for(ci->proof, ci->who) < 0)
+			    result_for(proof_of(ci), ci->who) < 0)
 				continue;
-			u = 0.5 * (result_for(ci->proof, ci->who) + 1);
+			u = 0.5f *
+			    (float)(result_for(proof_of(ci), ci->who) + 1);
 		} else {
-			u = a * ci->q + k * rsqrt(ci->visits);
+			u = a * ci->q + k * ci->rs;
 		}
 		if (u > best)
 			best = u, bi = i;
@@ -977,17 +1032,21 @@ static int iterate(struct mcts *m)
 	path[0] = at;
 	for (;;) {
 		struct node *nd = node_at(t, at);
-		if (depth > 0 && nd->proof)
+		if (depth > 0 && proof_of(nd))
 			break; /* its exact result stands for a playout */
 		if (kind(nd) == LEAF) {
 			if (depth > 0 &&
-			    (nd->visits - nd->virt < t->expand_at || t->full))
+			    (nd->visits - nd->virt <
+				     t->expand_at + node_at(t, path[depth - 1])
+								    ->nchild /
+							    WIDE_STEP ||
+			     t->full))
 				break;
 			if (expand(m, at, m->st, depth == 0) < 0)
 				break;
 			proved = m->new_proof;
 			nd = node_at(t, at);
-			if (depth > 0 && nd->proof)
+			if (depth > 0 && proof_of(nd))
 				break;
 		}
 		if (kind(nd) == END || depth + 1 >= MAX_PATH)
@@ -999,9 +1058,9 @@ static int iterate(struct mcts *m)
 	const struct node *leaf = node_at(t, at);
 	if (kind(leaf) == END) {
 		ai_reward(m->g, m->st, m->np, rew);
-	} else if (depth > 0 && leaf->proof) {
-		rew[0] = ai_result_reward(result_for(leaf->proof, 0));
-		rew[1] = ai_result_reward(result_for(leaf->proof, 1));
+	} else if (depth > 0 && proof_of(leaf)) {
+		rew[0] = ai_result_reward(result_for(proof_of(leaf), 0));
+		rew[1] = ai_result_reward(result_for(proof_of(leaf), 1));
 		exact = 1;
 	} else if (playout(m, m->st, rew) < 0) {
 		return -1;
@@ -1010,7 +1069,8 @@ static int iterate(struct mcts *m)
 		struct node *nd = node_at(t, path[i]);
 		nd->visits++;
 		if (nd->who != NOBODY)
-			nd->q += (rew[nd->who] - nd->q) / nd->visits;
+			nd->q += (float)(rew[nd->who] - nd->q) / nd->visits;
+		nd->rs = (float)rsqrt(nd->visits);
 	}
 	if (proved)
 		prove_up(t, path, depth);
@@ -1034,9 +1094,11 @@ static int iterate(struct mcts *m)
 
 /* The mean length in plies of up to 8 random games from the root.  It
  * stops early once their plies add up to more than `enough` (the mean is
- * then past enough / 8) or the clock passes until_ms; a game cut short
- * counts with the plies it reached.  1e9 when the clock allowed none. */
-static double game_length(struct mcts *m, double until_ms, double enough)
+ * then past enough / 8; with `whole`, the first game still runs to its
+ * end) or the clock passes until_ms; a game cut short counts with the
+ * plies it reached.  1e9 when the clock allowed none. */
+static double game_length(struct mcts *m, double until_ms, double enough,
+			  int whole)
 {
 	const struct game *g = m->g;
 	double sum = 0, saved = m->deadline;
@@ -1048,7 +1110,8 @@ static double game_length(struct mcts *m, double until_ms, double enough)
 			break;
 		memcpy(m->st, m->t->state, m->ss);
 		int ply = 0;
-		while (ply < MAX_PLAYOUT && sum + ply <= enough) {
+		while (ply < MAX_PLAYOUT &&
+		       ((whole && games == 0) || sum + ply <= enough)) {
 			if (ply && watched(m) && out_of_time(m)) {
 				cut = 1;
 				break;
@@ -1085,6 +1148,28 @@ static double game_length(struct mcts *m, double until_ms, double enough)
 	return sum > 0 ? sum / games : 1e9;
 }
 
+/* What compacting the pool would take, keeping `live` nodes: twice the
+ * last compaction's pace, to be safe (10 ns a node before the first). */
+static double compact_cost(const struct mcts_tree *t, double live)
+{
+	double per = t->compact_ms > 0 ? t->compact_ms : 1e-5;
+	return 2 * per * (live + t->used / 64);
+}
+
+/* Compacts a full pool when the time left allows (as long as the last
+ * compaction took per node, and more): a full 48 MB pool takes 40 to 90 ms
+ * on a busy machine, which a short move cannot spare.  Otherwise the tree
+ * stops growing for the rest of this search. */
+static void make_room(struct mcts *m)
+{
+	struct mcts_tree *t = m->t;
+	if (m->timed &&
+	    ai_now_ms() + compact_cost(t, t->used) + m->step >= m->deadline)
+		m->grown = 1;
+	else
+		compact(t);
+}
+
 /* Runs iterations until the clock passes until_ms (when timed), iters
  * reaches until_iters, or the engine says stop.  A full pool is compacted
  * between iterations. */
@@ -1092,12 +1177,13 @@ static void run(struct mcts *m, double until_ms, long until_iters)
 {
 	m->deadline = until_ms;
 	m->last_look = ai_now_ms(); /* what came before is no step of ours */
+	m->last_cpu = m->timed ? cpu_ms() : 0;
 	m->aborted = 0; /* an iteration the last phase's end cut short */
 	m->look_in = 1; /* and the first look comes at once */
 	m->since = 0;
 	while (!m->aborted && m->iters < until_iters) {
-		if (m->t->full)
-			compact(m->t);
+		if (m->t->full && !m->grown)
+			make_room(m);
 		if (time_to_stop(m))
 			break;
 		if (iterate(m) < 0)
@@ -1202,8 +1288,19 @@ static int reroot(struct mcts *m, const void *st, int keep)
 	if (!have)
 		m->moved = -1;
 	if (have) {
+		/* the old tree's rest is garbage: dropping it now costs little
+		 * (compaction takes time by the nodes kept, guessed from the
+		 * share of the visits kept) and spares the search a
+		 * compaction of a full pool */
+		double share = (double)node_at(t, found)->visits /
+			       (node_at(t, t->root)->visits + 1);
 		t->root = found;
 		t->info.reused = node_at(t, found)->visits;
+		if (t->used > t->cap / 2 &&
+		    (!m->timed ||
+		     ai_now_ms() + compact_cost(t, share * t->used) <
+			     m->tidy_until))
+			compact(t);
 	}
 	memcpy(t->state, st, m->ss);
 	t->g = m->g;
@@ -1227,11 +1324,12 @@ static int root_ready(struct mcts *m)
 }
 
 /* Sets up a search of st: scratch buffers and the tree (looking for st in
- * the kept tree until give_up, an ai_now_ms() time; 0: no limit).  Returns
- * 0, or -1 when there is no room. */
+ * the kept tree until give_up, an ai_now_ms() time, and compacting it
+ * until tidy_until; 0: no limit).  Returns 0, or -1 when there is no
+ * room. */
 static int start(struct mcts *m, struct mcts_tree *t, const struct game *g,
 		 const void *st, const struct ai_search *how, struct rng *r,
-		 double give_up)
+		 double give_up, double tidy_until)
 {
 	tables_init();
 	*m = (struct mcts){0};
@@ -1243,8 +1341,10 @@ static int start(struct mcts *m, struct mcts_tree *t, const struct game *g,
 	m->ss = g->state_size;
 	m->look_every = m->look_in = 1;
 	m->last_look = ai_now_ms();
+	m->last_cpu = cpu_ms();
 	m->timed = give_up > 0; /* finding the new root may take long */
 	m->deadline = give_up;
+	m->tidy_until = tidy_until;
 	size_t nm = (size_t)g->max_moves;
 	m->st = ai_scratch(AI_STATES, 2 * m->ss);
 	m->cls = ai_scratch(AI_CLASS, nm);
@@ -1321,7 +1421,7 @@ static int try_solve(struct mcts *m, double until, long limit,
 			kids[k].flags |= F_BANNED;
 		if (m->np == 2) {
 			int r = *v > 0 ? 1 : *v < 0 ? -1 : 0;
-			kids[k].proof = proof_for(r, kids[k].who);
+			set_proof(&kids[k], proof_for(r, kids[k].who));
 		}
 	}
 	if (m->np == 2)
@@ -1337,9 +1437,9 @@ static int standing(const struct node *c)
 {
 	if ((c->flags & F_BANNED) || lost(c))
 		return 0;
-	if (!c->proof)
+	if (!proof_of(c))
 		return 1;
-	return result_for(c->proof, c->who) > 0 ? 2 : 1;
+	return result_for(proof_of(c), c->who) > 0 ? 2 : 1;
 }
 
 /* The root move to play: the most visited of the moves of the best
@@ -1368,7 +1468,7 @@ static uint32_t best_child(const struct mcts *m)
 /* The text of a proof for the player who made the move ("win"...). */
 static const char *proof_text(const struct node *c)
 {
-	int r = result_for(c->proof, c->who);
+	int r = result_for(proof_of(c), c->who);
 	return r > 0 ? "win" : r < 0 ? "loss" : "draw";
 }
 
@@ -1417,9 +1517,18 @@ static void line_text(const struct mcts *m, uint32_t first, int max, int rolls,
 	}
 }
 
+/* How the time of a clock-bound search is spent. */
+struct plan {
+	double soft;  /* aim to stop here */
+	double hard;  /* never later than this */
+	int flexible; /* stop early when one move dominates, go on towards
+		       * hard while the best moves are close */
+};
+
 /* The search line on the log: the move, the effort, and what it expects. */
 static void report(struct mcts *m, uint32_t chosen, const struct solved *sv,
-		   const char *why, FILE *log, double start_ms)
+		   const char *why, const struct plan *plan, FILE *log,
+		   double start_ms)
 {
 	const struct mcts_tree *t = m->t;
 	const struct game *g = m->g;
@@ -1437,13 +1546,16 @@ static void report(struct mcts *m, uint32_t chosen, const struct solved *sv,
 		    t->used);
 	if (t->info.reused)
 		text_printf(&line, " (%lu visits kept)", t->info.reused);
+	if (plan->flexible)
+		text_printf(&line, "; clock %.0f-%.0f ms",
+			    plan->soft - start_ms, plan->hard - start_ms);
 	if (m->stopped)
 		text_puts(&line, "; stopped");
 	if (why)
 		text_printf(&line, "; %s", why);
 	if (sv->done)
 		text_printf(&line, "; solved (%ld nodes)", sv->nodes);
-	if (b->proof)
+	if (proof_of(b))
 		text_printf(&line, "; proven %s", proof_text(b));
 	else if (sv->done && m->np == 1)
 		text_printf(&line, "; proven %d", sv->best);
@@ -1459,45 +1571,48 @@ static void report(struct mcts *m, uint32_t chosen, const struct solved *sv,
 	text_free(&line);
 }
 
-/* How the time of a clock-bound search is spent. */
-struct plan {
-	double soft;  /* aim to stop here */
-	double hard;  /* never later than this */
-	int flexible; /* stop early when one move dominates, go on towards
-		       * hard while the best moves are close */
-};
-
 /* Main time is spread over this many more moves of the mover at least, so
  * that the game's last moves still get some. */
 #define MIN_MOVES_LEFT 6
 /* A move may take up to this many times its share while the best moves
  * are close. */
 #define STRETCH 2.5
+/* The weight of the last search in `late`'s moving average. */
+#define LATE_WEIGHT 0.2
 
 /* The plan of a search that started at time->start, given the plies a
- * random game from here lasts. */
-static struct plan plan_time(int np, const struct ai_time *time, double plies)
+ * random game from here lasts and how late recent searches ended (see
+ * struct mcts_tree, late). */
+static struct plan plan_time(int np, const struct ai_time *time, double plies,
+			     double late)
 {
 	struct plan p = {0, 0, 0};
 	if (time->fixed > 0) {
 		/* movetime: the whole of it, less what answering takes */
 		double margin = time->fixed > 20 ? 1.0 : 0.05 * time->fixed;
-		p.soft = p.hard = time->start + time->fixed - margin;
+		if (late > 0.25 * time->fixed)
+			late = 0.25 * time->fixed;
+		p.soft = p.hard = time->start + time->fixed - margin - late;
 		return p;
 	}
 	if (!time->clock)
 		return p;
-	/* random games run longer than real ones in most games; the
-	 * estimate errs towards spending too little, never too much */
+	/* random games last about as long as real ones here (Tiptoe 8x8:
+	 * 38 plies at random, 42 in self-play at movetime 20; Take It Away
+	 * 34 and 39) */
 	double moves = plies / (np > 1 ? np : 1);
 	if (moves < MIN_MOVES_LEFT)
 		moves = MIN_MOVES_LEFT;
-	double share = time->main / moves + time->extra;
-	if (share > time->cap)
-		share = time->cap;
+	/* every move to come costs its lag besides its thinking, and may end
+	 * late like the searches before it */
+	double spread = time->main - (time->lag + late) * moves;
+	double share = (spread > 0 ? spread / moves : 0) + time->extra;
+	double cap = time->cap - late;
+	if (share > cap)
+		share = cap;
 	double hard = share * STRETCH;
-	if (hard > time->cap)
-		hard = time->cap;
+	if (hard > cap)
+		hard = cap;
 	if (share < 0)
 		share = hard = 0;
 	/* (a clock with no time left still gets a deadline: now) */
@@ -1507,50 +1622,60 @@ static struct plan plan_time(int np, const struct ai_time *time, double plies)
 	return p;
 }
 
-/* Whether one root move dominates: it has most of the visits and the next
- * cannot catch up in the time left at the rate so far. */
-static int dominated(const struct mcts *m, double now, double until,
-		     double began)
+/* The real visits of the two most visited root moves still in the
+ * running. */
+static void top_two(const struct mcts *m, double *first, double *second)
 {
 	const struct mcts_tree *t = m->t;
 	const struct node *root = node_at(t, t->root);
 	const struct node *c = node_at(t, root->child);
-	uint32_t first = 0, second = 0;
+	uint32_t a = 0, b = 0;
 	for (int i = 0; i < root->nchild; i++) {
 		if (c[i].flags & F_BANNED || lost(&c[i]))
 			continue;
 		uint32_t v = c[i].visits - c[i].virt;
-		if (v > first)
-			second = first, first = v;
-		else if (v > second)
-			second = v;
+		if (v > a)
+			b = a, a = v;
+		else if (v > b)
+			b = v;
 	}
-	double rate = now > began ? m->iters / (now - began) : 0;
-	return (double)(first - second) > rate * (until - now);
+	*first = a, *second = b;
 }
 
+/* Past its share of the time, a search goes on only while the second move
+ * has at least this share of the first one's visits. */
+#define OPEN_SHARE 0.6
+
 /* Runs a clock-bound search along its plan: to soft, ending early (after
- * a quarter of it) as soon as the best move cannot be caught, and past
- * soft towards hard while the second move is close behind. */
+ * each quarter of it) as soon as the second move could no longer catch up
+ * with the first at the rate so far (one move dominates); past soft
+ * towards hard while the position is open (the second close behind) and
+ * the first can still be caught. */
 static void run_plan(struct mcts *m, const struct plan *p, long budget)
 {
-	double began = ai_now_ms();
+	double began = ai_now_ms(), first, second;
+	long iters0 = m->iters;
 	if (!p->flexible) {
 		run(m, p->hard, budget);
 		return;
 	}
 	double span = p->soft - began;
 	for (int k = 1; k <= 4 && !m->stopped; k++) {
-		double until = began + span * k / 4;
-		run(m, until, budget);
+		run(m, began + span * k / 4, budget);
 		double now = ai_now_ms();
-		if (k < 4 && dominated(m, now, p->soft, began))
+		double rate =
+			now > began ? (m->iters - iters0) / (now - began) : 0;
+		top_two(m, &first, &second);
+		if (k < 4 && first - second > rate * (p->soft - now))
 			return;
 	}
-	/* open: go on while the best move could still change */
 	while (!m->stopped && m->iters < budget) {
 		double now = ai_now_ms();
-		if (now >= p->hard || dominated(m, now, p->hard, began))
+		double rate =
+			now > began ? (m->iters - iters0) / (now - began) : 0;
+		top_two(m, &first, &second);
+		if (now >= p->hard || second < OPEN_SHARE * first ||
+		    first - second > rate * (p->hard - now))
 			break;
 		double until = now + span / 4;
 		run(m, until < p->hard ? until : p->hard, budget);
@@ -1567,11 +1692,12 @@ int mcts_choose(struct mcts_tree *t, const struct game *g, const void *st,
 	struct solved sv = {0};
 	sv.list = ai_scratch(AI_SOLVE_LIST, sizeof *sv.list * g->max_moves);
 	sv.value = ai_scratch(AI_VALUES, sizeof *sv.value * g->max_moves);
-	struct plan plan = plan_time(g->players(st), time, 0);
-	double give_up =
-		plan.hard > 0 ? time->start + 0.05 * (plan.soft - time->start)
-			      : 0;
-	if (!sv.list || !sv.value || start(&m, t, g, st, how, &r, give_up) < 0)
+	struct plan plan = plan_time(g->players(st), time, 0, t->late);
+	double span = plan.soft - time->start;
+	double give_up = plan.hard > 0 ? time->start + 0.05 * span : 0;
+	double tidy = plan.hard > 0 ? time->start + 0.25 * span : 0;
+	if (!sv.list || !sv.value ||
+	    start(&m, t, g, st, how, &r, give_up, tidy) < 0)
 		return -1;
 	m.timed = plan.hard > 0;
 	m.deadline = plan.hard;
@@ -1587,7 +1713,7 @@ int mcts_choose(struct mcts_tree *t, const struct game *g, const void *st,
 	long budget = how->playouts > 0 ? how->playouts : LONG_MAX;
 	if (root->nchild == 1) {
 		why = "only move";
-	} else if (root->proof) {
+	} else if (proof_of(root)) {
 		why = "proven";
 	} else {
 		/* a first look: how long is the rest of the game?  (The
@@ -1599,25 +1725,25 @@ int mcts_choose(struct mcts_tree *t, const struct game *g, const void *st,
 		double plies;
 		if (!time->clock) {
 			/* only "is the end near?" matters (see SOLVE_PLIES) */
-			plies = game_length(&m, first, 8 * SOLVE_PLIES);
+			plies = game_length(&m, first, 8 * SOLVE_PLIES, 0);
 		} else if (t->plies > 2 * SOLVE_PLIES && m.moved >= 0 &&
 			   t->plies_age < 8) {
 			/* the kept estimate, less the plies since */
 			plies = t->plies - m.moved;
 			t->plies_age++;
 		} else {
-			plies = game_length(&m, first, 2048);
+			plies = game_length(&m, first, 512, 1);
 			t->plies_age = 0;
 		}
 		t->plies = plies;
 		if (time->fixed <= 0 && plan.hard > 0)
-			plan = plan_time(m.np, time, plies);
-		double span = plan.soft - time->start;
-		run(&m, m.timed ? time->start + 0.1 * span : 0,
+			plan = plan_time(m.np, time, plies, t->late);
+		run(&m,
+		    m.timed ? time->start + 0.1 * (plan.soft - time->start) : 0,
 		    budget / 10 + 1);
 		if (plies <= SOLVE_PLIES && !m.stopped &&
 		    (!m.timed || ai_now_ms() < plan.soft) &&
-		    !node_at(t, t->root)->proof) {
+		    !proof_of(node_at(t, t->root))) {
 			double share = plies <= 12 ? 0.7 : 0.35;
 			double now = ai_now_ms();
 			double until =
@@ -1636,7 +1762,7 @@ int mcts_choose(struct mcts_tree *t, const struct game *g, const void *st,
 		for (int k = 0; k < root->nchild; k++)
 			allowed +=
 				!(kids[k].flags & F_BANNED) && !lost(&kids[k]);
-		if (root->proof)
+		if (proof_of(root))
 			why = "proven";
 		else if (allowed == 1 && !m.stopped)
 			why = "one move left";
@@ -1668,12 +1794,17 @@ int mcts_choose(struct mcts_tree *t, const struct game *g, const void *st,
 		root = node_at(t, t->root);
 		child_move(t, root, chosen - root->child, out);
 	}
+	if (m.timed && !m.stopped) {
+		/* past the deadline of its last phase by preemption mostly */
+		double late = ai_now_ms() - m.deadline;
+		t->late += LATE_WEIGHT * ((late > 0 ? late : 0) - t->late);
+	}
 	t->info.iterations = m.iters;
 	t->info.settled = why != NULL;
 	t->info.planned = plan.hard > 0 ? plan.hard - time->start : 0;
 	t->info.chosen = node_at(t, chosen)->visits;
 	if (how->log)
-		report(&m, chosen, &sv, why, how->log, time->start);
+		report(&m, chosen, &sv, why, &plan, how->log, time->start);
 	return 0;
 }
 
@@ -1715,14 +1846,14 @@ static void info_line(struct mcts *m, const struct solved *sv, struct text *out)
 		child_move(t, root, (uint32_t)order[i], &mv);
 		const int *pv = solved_value(sv, &mv);
 		double v = c->q;
-		if (c->proof)
-			v = 0.5 * (result_for(c->proof, c->who) + 1);
+		if (proof_of(c))
+			v = 0.5 * (result_for(proof_of(c), c->who) + 1);
 		else if (pv && m->np == 1)
 			v = *pv;
 		m->g->format(t->state, &mv, buf);
 		text_printf(out, "%sinfo move %s visits %u value %.4f",
 			    i ? " " : "", buf, c->visits - c->virt, v);
-		if (c->proof)
+		if (proof_of(c))
 			text_printf(out, " proven %s", proof_text(c));
 		else if (pv && m->np == 1)
 			text_printf(out, " proven %d", *pv);
@@ -1745,13 +1876,13 @@ int mcts_analyze(struct mcts_tree *t, const struct game *g, const void *st,
 	struct solved sv = {0};
 	sv.list = ai_scratch(AI_SOLVE_LIST, sizeof *sv.list * g->max_moves);
 	sv.value = ai_scratch(AI_VALUES, sizeof *sv.value * g->max_moves);
-	if (!sv.list || !sv.value || start(&m, t, g, st, how, &r, 0) < 0)
+	if (!sv.list || !sv.value || start(&m, t, g, st, how, &r, 0, 0) < 0)
 		return -1;
 	if (root_ready(&m) < 0 || kind(node_at(t, t->root)) != DECIDE)
 		return -1;
 	if (out_of_time(&m))
 		return 0; /* a line was already waiting */
-	double plies = game_length(&m, 0, 8 * SOLVE_PLIES);
+	double plies = game_length(&m, 0, 8 * SOLVE_PLIES, 0);
 	struct text line;
 	text_init(&line);
 	for (int round = 0; !m.stopped; round++) {
@@ -1760,7 +1891,7 @@ int mcts_analyze(struct mcts_tree *t, const struct game *g, const void *st,
 		/* near the end, the solver gets half of each interval until
 		 * it finishes; its table makes each try cheaper */
 		if (plies <= SOLVE_PLIES && !sv.done && round > 0 &&
-		    !node_at(t, t->root)->proof)
+		    !proof_of(node_at(t, t->root)))
 			try_solve(&m, ai_now_ms() + interval / 2, LONG_MAX,
 				  &sv);
 		m.timed = 1;
@@ -1787,12 +1918,12 @@ int mcts_ponder(struct mcts_tree *t, const struct game *g, const void *st,
 	struct rng r;
 	rng_seed(&r, how->seed);
 	struct mcts m;
-	if (!how->stop || start(&m, t, g, st, how, &r, 0) < 0)
+	if (!how->stop || start(&m, t, g, st, how, &r, 0, 0) < 0)
 		return -1;
 	if (root_ready(&m) < 0)
 		return -1;
 	/* a proven or finished root has nothing left to learn */
-	while (!m.stopped && !node_at(t, t->root)->proof &&
+	while (!m.stopped && !proof_of(node_at(t, t->root)) &&
 	       kind(node_at(t, t->root)) != END) {
 		m.aborted = 0;
 		run(&m, 0, m.iters + 1024);

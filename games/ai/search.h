@@ -61,6 +61,9 @@ struct ai_time {
 	double extra; /* what this move gets besides (an increment, a share of
 		       * the overtime period) */
 	double cap;   /* the most this move may take without losing on time */
+	double lag;   /* what every move costs beyond its thinking (the trip of
+		       * the answer and the next command, starting up), kept
+		       * for each move still to come */
 };
 
 /* The MCTS player's tree (mcts.c), kept by struct ai between searches:
@@ -93,6 +96,8 @@ struct mcts_info {
 	unsigned long expand_at; /* visits a leaf needs before it grows */
 };
 void mcts_tree_info(const struct mcts_tree *t, struct mcts_info *out);
+/* The same of a player's tree. */
+void ai_tree_info(const struct ai *ai, struct mcts_info *out);
 
 /* The MCTS player (level 2 and up): searches st until `time` says (see
  * struct ai_time), how->playouts are done, or how->stop says so, and writes
