@@ -164,6 +164,9 @@ struct mcts {
 	int stopped;       /* how->stop said so */
 	int aborted;       /* the clock cut an iteration short */
 	int grown;         /* the pool is full and stays so for this search */
+	int ignore_proofs; /* the root is proven lost: search on as if
+			    * nothing were proven, for the best chances
+			    * against an opponent who may err */
 	double tidy_until; /* timed: when compacting at the start must end */
 	long iters;
 };
@@ -860,6 +863,23 @@ static int expand(struct mcts *m, uint32_t at, const void *st, int root)
 	uint32_t first = alloc_block(t, (uint32_t)n << wide);
 	if (!first)
 		return -1;
+	if (m->have_prior) {
+		/* UCT picks among moves of equal priors by their order: a
+		 * random one, or every node would try the first listed first
+		 * (without priors the first visits are drawn as they come) */
+		for (int i = n - 1; i > 0; i--) {
+			int j = (int)rng_below(m->r, (uint32_t)i + 1);
+			struct move mv = m->list[i];
+			m->list[i] = m->list[j];
+			m->list[j] = mv;
+			unsigned char k = m->cls[i];
+			m->cls[i] = m->cls[j];
+			m->cls[j] = k;
+			double p = m->prior[i];
+			m->prior[i] = m->prior[j];
+			m->prior[j] = p;
+		}
+	}
 	struct node *c = node_at(t, first);
 	for (int i = 0; i < n; i++) {
 		c[i].mv = m->list[i].w[0];
@@ -928,7 +948,8 @@ static uint32_t select_child(struct mcts *m, struct node *nd)
 		    j = i + (int)rng_below(m->r, (uint32_t)(n - i));
 		if (j != i)
 			swap_children(t, nd, (uint32_t)i, (uint32_t)j);
-		if (!(c[i].flags & F_BANNED) && !lost(&c[i]))
+		if (!(c[i].flags & F_BANNED) &&
+		    (m->ignore_proofs || !lost(&c[i])))
 			return nd->child + (uint32_t)i;
 	}
 	/* UCT: the mean (scaled to [0, 1] in the solo game: only the scale
@@ -941,11 +962,16 @@ static uint32_t select_child(struct mcts *m, struct node *nd)
 		const struct node *ci = &c[i];
 		float u;
 		if (ci->flags & (PROOF | F_BANNED)) {
-			if ((ci->flags & F_BANNED) ||
-			    result_for(proof_of(ci), ci->who) < 0)
+			if (ci->flags & F_BANNED)
 				continue;
-			u = 0.5f *
-			    (float)(result_for(proof_of(ci), ci->who) + 1);
+			if (m->ignore_proofs) {
+				u = a * ci->q + k * ci->rs;
+			} else {
+				int r = result_for(proof_of(ci), ci->who);
+				if (r < 0)
+					continue;
+				u = 0.5f * (float)(r + 1);
+			}
 		} else {
 			u = a * ci->q + k * ci->rs;
 		}
@@ -955,19 +981,40 @@ static uint32_t select_child(struct mcts *m, struct node *nd)
 	return nd->child + (uint32_t)(bi < 0 ? 0 : bi);
 }
 
-/* Plays st out (the game's own playout when it has one, else random moves)
- * until the game ends, or, where the game can judge a position, for
- * EVAL_AFTER plies; writes the rewards.  Returns 0, or -1 when the clock
- * ran out first. */
+/* Plays up to n plies of random moves (dice rolled by their odds) on st,
+ * with the game's own playout when it has one; returns the plies played,
+ * fewer than n when the game ended (or got stuck). */
+static int random_plies(struct mcts *m, void *st, int n)
+{
+	const struct game *g = m->g;
+	if (g->playout)
+		return g->playout(st, m->r, n);
+	int k = 0;
+	for (; k < n; k++) {
+		struct game_status s = g->status(st);
+		if (s.phase == GAME_OVER)
+			break;
+		if (s.phase == GAME_ROLL) {
+			g->roll(st, game_chance_pick(g, st, m->r));
+			continue;
+		}
+		struct move mv;
+		if (ai_random_move(g, st, m->r, m->list, &mv) < 0)
+			break;
+		g->play(st, &mv);
+	}
+	return k;
+}
+
+/* Plays st out at random until the game ends, or, where the game can
+ * judge a position, for EVAL_AFTER plies; writes the rewards.  Returns 0,
+ * or -1 when the clock ran out first. */
 static int playout(struct mcts *m, void *st, double *rew)
 {
 	const struct game *g = m->g;
 	int judge = g->evaluate && m->np > 1;
-	int ply = 0;
-	while (ply < MAX_PLAYOUT) {
-		struct game_status s = g->status(st);
-		if (s.phase == GAME_OVER)
-			break;
+	struct game_status s = g->status(st);
+	for (int ply = 0; s.phase != GAME_OVER && ply < MAX_PLAYOUT;) {
 		if (judge && ply >= EVAL_AFTER) {
 			g->evaluate(st, rew);
 			return 0;
@@ -975,32 +1022,13 @@ static int playout(struct mcts *m, void *st, double *rew)
 		if (ply && watched(m) && out_of_time(m))
 			return -1;
 		int chunk = judge ? EVAL_AFTER : PLAYOUT_CHUNK;
-		if (g->playout) {
-			int done = g->playout(st, m->r, chunk);
-			ply += chunk;
-			if (done < chunk)
-				break; /* over, or stuck */
-			continue;
-		}
-		int k = 0;
-		for (; k < chunk; k++) {
-			s = g->status(st);
-			if (s.phase == GAME_OVER)
-				break;
-			if (s.phase == GAME_ROLL) {
-				g->roll(st, game_chance_pick(g, st, m->r));
-				continue;
-			}
-			struct move mv;
-			if (ai_random_move(g, st, m->r, m->list, &mv) < 0)
-				break;
-			g->play(st, &mv);
-		}
+		int done = random_plies(m, st, chunk);
+		s = g->status(st);
 		ply += chunk;
-		if (k < chunk)
-			break;
+		if (done < chunk)
+			break; /* over, or stuck */
 	}
-	ai_reward(g, st, m->np, rew); /* over, stuck or too long */
+	ai_reward_at(g, st, s, m->np, rew); /* over, stuck or too long */
 	return 0;
 }
 
@@ -1032,7 +1060,7 @@ static int iterate(struct mcts *m)
 	path[0] = at;
 	for (;;) {
 		struct node *nd = node_at(t, at);
-		if (depth > 0 && proof_of(nd))
+		if (depth > 0 && proof_of(nd) && !m->ignore_proofs)
 			break; /* its exact result stands for a playout */
 		if (kind(nd) == LEAF) {
 			if (depth > 0 &&
@@ -1046,7 +1074,7 @@ static int iterate(struct mcts *m)
 				break;
 			proved = m->new_proof;
 			nd = node_at(t, at);
-			if (depth > 0 && proof_of(nd))
+			if (depth > 0 && proof_of(nd) && !m->ignore_proofs)
 				break;
 		}
 		if (kind(nd) == END || depth + 1 >= MAX_PATH)
@@ -1058,7 +1086,7 @@ static int iterate(struct mcts *m)
 	const struct node *leaf = node_at(t, at);
 	if (kind(leaf) == END) {
 		ai_reward(m->g, m->st, m->np, rew);
-	} else if (depth > 0 && proof_of(leaf)) {
+	} else if (depth > 0 && proof_of(leaf) && !m->ignore_proofs) {
 		rew[0] = ai_result_reward(result_for(proof_of(leaf), 0));
 		rew[1] = ai_result_reward(result_for(proof_of(leaf), 1));
 		exact = 1;
@@ -1100,7 +1128,6 @@ static int iterate(struct mcts *m)
 static double game_length(struct mcts *m, double until_ms, double enough,
 			  int whole)
 {
-	const struct game *g = m->g;
 	double sum = 0, saved = m->deadline;
 	int games = 0, cut = 0;
 	if (m->timed)
@@ -1116,27 +1143,7 @@ static double game_length(struct mcts *m, double until_ms, double enough,
 				cut = 1;
 				break;
 			}
-			int j = 0;
-			if (g->playout) {
-				j = g->playout(m->st, m->r, PLAYOUT_CHUNK);
-			} else {
-				for (; j < PLAYOUT_CHUNK; j++) {
-					struct game_status s = g->status(m->st);
-					if (s.phase == GAME_OVER)
-						break;
-					if (s.phase == GAME_ROLL) {
-						g->roll(m->st, game_chance_pick(
-								       g, m->st,
-								       m->r));
-						continue;
-					}
-					struct move mv;
-					if (ai_random_move(g, m->st, m->r,
-							   m->list, &mv) < 0)
-						break;
-					g->play(m->st, &mv);
-				}
-			}
+			int j = random_plies(m, m->st, PLAYOUT_CHUNK);
 			ply += j;
 			if (j < PLAYOUT_CHUNK)
 				break;
@@ -1442,6 +1449,14 @@ static int standing(const struct node *c)
 	return result_for(proof_of(c), c->who) > 0 ? 2 : 1;
 }
 
+/* Whether the root is proven lost for its mover. */
+static int root_lost(const struct mcts *m)
+{
+	const struct node *root = node_at(m->t, m->t->root);
+	return proof_of(root) && root->nchild &&
+	       result_for(proof_of(root), node_at(m->t, root->child)->who) < 0;
+}
+
 /* The root move to play: the most visited of the moves of the best
  * standing (ties: the better mean). */
 static uint32_t best_child(const struct mcts *m)
@@ -1581,18 +1596,20 @@ static void report(struct mcts *m, uint32_t chosen, const struct solved *sv,
 #define LATE_WEIGHT 0.2
 
 /* The plan of a search that started at time->start, given the plies a
- * random game from here lasts and how late recent searches ended (see
- * struct mcts_tree, late). */
+ * random game from here lasts and, under a clock, how late recent searches
+ * ended (see struct mcts_tree, late). */
 static struct plan plan_time(int np, const struct ai_time *time, double plies,
 			     double late)
 {
 	struct plan p = {0, 0, 0};
 	if (time->fixed > 0) {
-		/* movetime: the whole of it, less what answering takes */
+		/* movetime: the whole of it, less what answering takes (and
+		 * not less what a busy machine may add: ending 10 ms early at
+		 * movetime 50, as `late` had it with ten processes on two
+		 * cores, lost 16 to 24 in Tiptoe 8x8 against the old engine,
+		 * which thought 52 ms a move to our 39) */
 		double margin = time->fixed > 20 ? 1.0 : 0.05 * time->fixed;
-		if (late > 0.25 * time->fixed)
-			late = 0.25 * time->fixed;
-		p.soft = p.hard = time->start + time->fixed - margin - late;
+		p.soft = p.hard = time->start + time->fixed - margin;
 		return p;
 	}
 	if (!time->clock)
@@ -1713,9 +1730,10 @@ int mcts_choose(struct mcts_tree *t, const struct game *g, const void *st,
 	long budget = how->playouts > 0 ? how->playouts : LONG_MAX;
 	if (root->nchild == 1) {
 		why = "only move";
-	} else if (proof_of(root)) {
+	} else if (proof_of(root) && !root_lost(&m)) {
 		why = "proven";
 	} else {
+		m.ignore_proofs = proof_of(root) != UNPROVEN;
 		/* a first look: how long is the rest of the game?  (The
 		 * search's own playouts may stop early at evaluate().) */
 		double first =
@@ -1762,7 +1780,8 @@ int mcts_choose(struct mcts_tree *t, const struct game *g, const void *st,
 		for (int k = 0; k < root->nchild; k++)
 			allowed +=
 				!(kids[k].flags & F_BANNED) && !lost(&kids[k]);
-		if (proof_of(root))
+		m.ignore_proofs = root_lost(&m);
+		if (proof_of(root) && !m.ignore_proofs)
 			why = "proven";
 		else if (allowed == 1 && !m.stopped)
 			why = "one move left";

@@ -48,6 +48,9 @@ double ai_result_reward(int result);
  * so that bigger wins (and smaller losses) are preferred; the result always
  * dominates.  Solo: the score itself, raw. */
 void ai_reward(const struct game *g, const void *st, int np, double *rew);
+/* The same, for a state whose status s is known already. */
+void ai_reward_at(const struct game *g, const void *st, struct game_status s,
+		  int np, double *rew);
 
 /* When a search must end, as ai.c reads it from the settings and the
  * clock.  Neither `fixed` nor `clock`: no limit (a playout budget, or a

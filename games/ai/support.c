@@ -51,13 +51,18 @@ double ai_result_reward(int result)
 
 void ai_reward(const struct game *g, const void *st, int np, double *rew)
 {
+	ai_reward_at(g, st, g->status(st), np, rew);
+}
+
+void ai_reward_at(const struct game *g, const void *st, struct game_status s,
+		  int np, double *rew)
+{
 	int pts[GAME_MAX_PLAYERS] = {0};
 	g->score(st, pts);
 	if (np <= 1) {
 		rew[0] = pts[0];
 		return;
 	}
-	struct game_status s = g->status(st);
 	int top = pts[0];
 	for (int p = 1; p < np; p++)
 		if (pts[p] > top)
