@@ -437,7 +437,8 @@ struct dice_state {
 	uint8_t winner;
 };
 
-static int dice_players(const void *st)
+/* Both tiny games of these tests have two players. */
+static int two_players(const void *st)
 {
 	(void)st;
 	return 2;
@@ -507,7 +508,7 @@ static const struct game dice_game = {
 	.name = "dice",
 	.state_size = sizeof(struct dice_state),
 	.max_moves = 2,
-	.players = dice_players,
+	.players = two_players,
 	.status = dice_status,
 	.moves = dice_moves,
 	.chance = dice_chance,
@@ -1144,12 +1145,6 @@ struct nim_state {
 	uint8_t stones, mover, roll_due, winner;
 };
 
-static int nim_players(const void *st)
-{
-	(void)st;
-	return 2;
-}
-
 static struct game_status nim_status(const void *st)
 {
 	const struct nim_state *s = st;
@@ -1211,7 +1206,7 @@ static const struct game nim_game = {
 	.name = "nim",
 	.state_size = sizeof(struct nim_state),
 	.max_moves = 3,
-	.players = nim_players,
+	.players = two_players,
 	.status = nim_status,
 	.moves = nim_moves,
 	.chance = nim_chance,

@@ -76,16 +76,18 @@ void ai_forget(struct ai *ai);
 /* The megabytes the search may hold (tree and tables); drops the tree. */
 void ai_set_hash(struct ai *ai, long mb);
 
-/* Chooses a move for the player to move in st (a GAME_PLAY state).
- * Returns 0, or -1 when the player has no move. */
+/* Chooses a move for the player to move in st (a GAME_PLAY state), within
+ * how->movetime_ms, or the time how->clock allows (main time spread over
+ * the moves to come, keeping how->overhead_ms), or how->playouts.  Returns
+ * 0, or -1 when the player has no move. */
 int ai_choose(struct ai *ai, const struct game *g, const void *st,
 	      const struct ai_search *how, struct move *out);
 
 /* Searches st (a GAME_PLAY state) without an end until how->stop says so,
  * passing to how->info, every interval_ms, one line with the candidates:
- * `info move M visits N value V order K pv M ...` per root move, best
- * first (see protocol.md, "analyze").  Returns 0, or -1 when the player
- * has no move. */
+ * `info move M visits N value V [proven R] order K pv M ...` per root
+ * move, best first (see protocol.md, "analyze").  Returns 0, or -1 when the
+ * player has no move. */
 int ai_analyze(struct ai *ai, const struct game *g, const void *st,
 	       const struct ai_search *how, double interval_ms);
 

@@ -14,14 +14,18 @@
  * the spot).  When the game gives evaluate(), it also seeds each new move's
  * value (a prior worth a few visits: progressive bias) and ends playouts
  * after a short random tail.  The exploration constant follows the spread
- * of the rewards seen (see scale_explore).
+ * of the rewards seen (see scale_explore).  (No RAVE: it needs the moves a
+ * playout made, and the games' own playout() loops keep those to
+ * themselves.)
  *
  * Proven results (two players): a finished state is proven, and so is a
  * decision with a move that wins for its mover, or whose moves are all
  * proven, and a chance event whose outcomes are all proven alike
  * (MCTS-solver).  The search never descends into a proven node: it takes
  * its exact result instead of a playout, never picks a move proven lost
- * while another is left, and stops at once when the root is proven.  When
+ * while another is left, and stops at once when the root is proven won or
+ * drawn (a lost root searches on as if nothing were proven, for the best
+ * chances against an opponent who may err).  When
  * the playouts show that the game is nearly over, the exact solver gets a
  * share of the time; what it settles about the root moves becomes proofs
  * too, and with more players the moves it shows worse are set aside.
@@ -29,13 +33,20 @@
  * Memory: the nodes live in one pool of a fixed size (the tree's part of
  * `set hash`), 32 bytes each, a node's children side by side in one block
  * taken when the node first needs them.  A move is one word in its node;
- * moves that need more words (Take It Away's chains) keep the others in a
- * second block of the same size right after the children.  When the pool
+ * moves that need more words (checkertoe's exchange, long Take It Away
+ * chains) keep the others in a second block of the same size right after
+ * the children.  When the pool
  * is full the search goes on: the pool is compacted, keeping the subtrees
  * that have had visits and dropping the rest (their roots become leaves
  * again), and leaves need more visits before they grow.  Clock-bound
  * searches keep the tree for the next one (see reroot).  Nothing is
- * allocated while searching, and playouts run on one scratch state. */
+ * allocated while searching, and playouts run on one scratch state.
+ *
+ * Time: movetime is spent whole; under a clock the main time is spread over
+ * the mover's expected moves (see plan_time), a search ends early when its
+ * best move can no longer be caught and goes on while the top two are
+ * close (run_plan).  The clock is read about every 0.2 ms, in long steps
+ * too, and a search ends a margin before its deadline (out_of_time). */
 #include "search.h"
 
 #include <limits.h>
