@@ -1,6 +1,7 @@
 # make          builds ./engine (a C compiler and libc are all it needs)
 # make check    runs every test (unit tests need Check: see README.md)
-# make bench    prints the speed figures
+# make bench    prints the speed figures (minutes; BENCH_ARGS=--quick for
+#               the default variant of each game only)
 # make SAN=1 check   the same tests under AddressSanitizer and UBSan
 # make install       installs the program as quintet, its manual page and
 #                    protocol.md under PREFIX (default /usr/local), staged
@@ -75,7 +76,7 @@ $(BUILD)/tests/bench_%: tests/bench_%.c $(LIB_OBJ) $(HEADERS)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LDFLAGS)
 
 bench: $(BUILD)/engine $(BENCHES)
-	@python3 scripts/bench $(BUILD)/engine
+	@python3 scripts/bench $(BENCH_ARGS) $(BUILD)/engine $(BUILD)
 	@$(BUILD)/tests/bench_ai
 
 # make fuzz: libFuzzer over whole sessions (tests/fuzz_engine.c, which the

@@ -323,6 +323,8 @@ struct session {
 	struct text *out;
 	int out_fd;
 	int out_failed;
+	int ponder_due; /* the last command was genmove: ponder (set ponder 1)
+			 * before waiting for input */
 };
 
 static void *state_at(struct session *s, size_t i)
@@ -532,6 +534,16 @@ static int line_waiting(void *ctx)
 {
 	struct session *s = ctx;
 	return !s->in || reader_line_waiting(s->in);
+}
+
+/* The `stop` callback of pondering: any input at all, a byte or the end. */
+static int input_waiting(void *ctx)
+{
+	struct reader *r = ((struct session *)ctx)->in;
+	if (r->pos < r->n || r->qpos < r->queue.len || r->eof)
+		return 1;
+	struct pollfd p = {r->fd, POLLIN, 0};
+	return poll(&p, 1, 0) > 0;
 }
 
 /* What a search of the current position may do.  Each search takes one
@@ -827,6 +839,7 @@ static int cmd_genmove(struct session *s, int argc, char **argv,
 	if (s->clock.on)
 		clock_spend(&s->clock, player, ai_now_ms() - s->start_ms,
 			    (double)s->set.overhead / 10);
+	s->ponder_due = 1;
 	return 0;
 }
 
@@ -1409,6 +1422,7 @@ int engine_line(struct session *s, const char *raw, size_t len, int too_long,
 		struct text *out)
 {
 	s->start_ms = ai_now_ms();
+	s->ponder_due = 0;
 	char *line = clean_line(raw, len);
 	char *argv[MAX_ARGS + 2];
 	int extra, argc = split(line, argv, MAX_ARGS + 2, &extra);
@@ -1457,6 +1471,20 @@ int engine_line(struct session *s, const char *raw, size_t len, int too_long,
 	return quit;
 }
 
+/* After the engine's own genmove, with no input waiting: thinks on for the
+ * next clock-bound genmove until any input comes (set ponder 1). */
+static void ponder(struct session *s)
+{
+	if (!s->set.ponder || !s->game || input_waiting(s))
+		return;
+	struct ai_search how;
+	struct ai_clock clock;
+	search_setup(s, &how, &clock, 1);
+	how.stop = input_waiting;
+	how.log = NULL;
+	ai_ponder(s->ai, s->game, top(s), &how);
+}
+
 int engine_run(struct session *s, int in_fd, int out_fd)
 {
 	struct reader *r = xrealloc(NULL, sizeof *r);
@@ -1481,6 +1509,11 @@ int engine_run(struct session *s, int in_fd, int out_fd)
 			flush_out(s);
 			if (s->out_failed)
 				break;
+			if (s->ponder_due) {
+				s->ponder_due = 0;
+				ponder(s);
+				continue;
+			}
 			if (reader_fill(r, 1) < 0 &&
 			    !reader_peek(r, &len, &too_long, 0))
 				break; /* end of input acts as quit */

@@ -8,11 +8,28 @@
  *   bench_ai -l LEVEL             the opponents: 0 random, 1 greedy (default
  *                                 both; repeatable)
  *
+ * and, for scripts/bench, one game set up with OPTIONS (newgame's words in
+ * one argument, "" for the defaults; seed 1, from the opening):
+ *
+ *   bench_ai iterations GAME OPTIONS N
+ *                         one search of N playouts (set playouts N), to
+ *                         count its instructions under callgrind
+ *   bench_ai rate GAME OPTIONS
+ *                         search iterations per second of processor time
+ *                         in a 0.1 s (the median of 5) and a 5 s search
+ *                         (movetime), each from an empty tree
+ *   bench_ai poll GAME OPTIONS N
+ *                         a search of N playouts with and without the
+ *                         engine's stop poll (a poll() of standard input
+ *                         about once a millisecond), 5 times each: the
+ *                         median playouts per second of processor time
+ *
  * Speed: random playouts per second of CPU time from the opening of each
  * game (the issue's target is over 1,000,000 on checkertoe, on one core),
  * and search iterations per second (also of CPU time).  Strength: the search
  * (default level, movetime MS) against level 0 and level 1, both seats in turn,
  * a draw counting half; with the longest genmove seen past its movetime. */
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,8 +209,131 @@ static int wanted(const char *name, char **only, int nonly)
 	return 0;
 }
 
+/* The game g of a subcommand, set up from the opening (a first roll
+ * rolled), or exits. */
+static void *opening(const char *name, const char *opts, const struct game **g)
+{
+	*g = game_find(name);
+	if (!*g) {
+		fprintf(stderr, "bench_ai: unknown game %s\n", name);
+		exit(2);
+	}
+	void *st = new_game(*g, opts, 1);
+	struct rng r;
+	rng_seed(&r, 1);
+	while ((*g)->status(st).phase == GAME_ROLL)
+		(*g)->roll(st, game_chance_pick(*g, st, &r));
+	return st;
+}
+
+/* One search of st; returns its iterations, and the processor time it
+ * took in *ms. */
+static long one_search(struct ai *ai, const struct game *g, const void *st,
+		       long playouts, double movetime, int (*stop)(void *),
+		       double *ms)
+{
+	struct ai_search how = {.level = AI_LEVEL_MAX,
+				.playouts = playouts,
+				.movetime_ms = movetime,
+				.start_ms = ai_now_ms(),
+				.seed = 1,
+				.stop = stop};
+	struct move mv;
+	double t0 = cpu_ms();
+	if (ai_choose(ai, g, st, &how, &mv) < 0) {
+		fprintf(stderr, "bench_ai: %s: no move\n", g->name);
+		exit(1);
+	}
+	*ms = cpu_ms() - t0;
+	struct mcts_info info;
+	ai_tree_info(ai, &info);
+	return info.iterations;
+}
+
+/* The engine's stop poll, as engine.c does it while it thinks: is a line
+ * waiting on standard input? */
+static int poll_input(void *ctx)
+{
+	(void)ctx;
+	struct pollfd p = {0, POLLIN, 0};
+	poll(&p, 1, 0);
+	return 0; /* what counts is the call: the search never stops */
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static int subcommand(int argc, char **argv)
+{
+	const struct game *g;
+	if (argc == 5 && !strcmp(argv[1], "iterations")) {
+		void *st = opening(argv[2], argv[3], &g);
+		struct ai *ai = ai_new();
+		double ms;
+		long n = one_search(ai, g, st, atol(argv[4]), 0, NULL, &ms);
+		printf("%s [%s]: %ld iterations\n", g->name, argv[3], n);
+		ai_free(ai);
+		free(st);
+		return 0;
+	}
+	if (argc == 4 && !strcmp(argv[1], "rate")) {
+		void *st = opening(argv[2], argv[3], &g);
+		struct ai *ai = ai_new();
+		/* the short search five times (the median: a short run
+		 * feels every neighbour on a busy machine), the long one once
+		 */
+		double ms, rate[2], quick[5];
+		for (int k = 0; k < 5; k++) {
+			ai_forget(ai);
+			long n = one_search(ai, g, st, 0, 100, NULL, &ms);
+			quick[k] = ms > 0 ? n / ms * 1000 : 0;
+		}
+		qsort(quick, 5, sizeof quick[0], compare_doubles);
+		rate[0] = quick[2];
+		ai_forget(ai);
+		long n = one_search(ai, g, st, 0, 5000, NULL, &ms);
+		rate[1] = ms > 0 ? n / ms * 1000 : 0;
+		printf("%s [%s]: %.0f iterations/s at 0.1 s, %.0f at 5 s "
+		       "(%.0f%%)\n",
+		       g->name, argv[3], rate[0], rate[1],
+		       rate[0] > 0 ? 100 * rate[1] / rate[0] : 0.0);
+		ai_free(ai);
+		free(st);
+		return 0;
+	}
+	if (argc == 5 && !strcmp(argv[1], "poll")) {
+		void *st = opening(argv[2], argv[3], &g);
+		struct ai *ai = ai_new();
+		long n = atol(argv[4]);
+		double rate[2][5];
+		for (int k = 0; k < 10; k++) { /* alternate, so load evens */
+			double ms;
+			long it = one_search(ai, g, st, n, 0,
+					     k % 2 ? poll_input : NULL, &ms);
+			rate[k % 2][k / 2] = ms > 0 ? it / ms * 1000 : 0;
+		}
+		qsort(rate[0], 5, sizeof rate[0][0], compare_doubles);
+		qsort(rate[1], 5, sizeof rate[1][0], compare_doubles);
+		printf("%s [%s]: %.0f playouts/s without the stop poll, %.0f "
+		       "with it (%.2f%% slower)\n",
+		       g->name, argv[3], rate[0][2], rate[1][2],
+		       100 * (rate[0][2] - rate[1][2]) / rate[0][2]);
+		ai_free(ai);
+		free(st);
+		return 0;
+	}
+	fprintf(stderr, "usage: bench_ai [iterations GAME OPTIONS N | rate "
+			"GAME OPTIONS | poll GAME OPTIONS N]\n");
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc > 1 && argv[1][0] != '-')
+		return subcommand(argc, argv);
 	int games = 10, jobs = 2, nonly = 0, levels[2] = {0, 1}, nlevels = 0;
 	long movetime = 50;
 	char *only[16];

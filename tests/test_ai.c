@@ -437,7 +437,8 @@ struct dice_state {
 	uint8_t winner;
 };
 
-static int dice_players(const void *st)
+/* Both tiny games of these tests have two players. */
+static int two_players(const void *st)
 {
 	(void)st;
 	return 2;
@@ -507,7 +508,7 @@ static const struct game dice_game = {
 	.name = "dice",
 	.state_size = sizeof(struct dice_state),
 	.max_moves = 2,
-	.players = dice_players,
+	.players = two_players,
 	.status = dice_status,
 	.moves = dice_moves,
 	.chance = dice_chance,
@@ -837,6 +838,580 @@ START_TEST(solver_solves_small_tiptoe)
 }
 END_TEST
 
+/* ---- the tree between searches ---- */
+
+/* A search of st in the tree t: clock-bound (movetime ms) when playouts
+ * is 0. */
+static int tree_choose(struct mcts_tree *t, const struct game *g,
+		       const void *st, long playouts, double movetime,
+		       uint64_t seed, struct move *mv)
+{
+	double now = ai_now_ms();
+	struct ai_search how = {.level = AI_LEVEL_MAX,
+				.playouts = playouts,
+				.movetime_ms = movetime,
+				.start_ms = now,
+				.seed = seed};
+	struct ai_time time = {.start = now,
+			       .fixed = playouts > 0 ? 0 : movetime};
+	return mcts_choose(t, g, st, &how, &time, mv);
+}
+
+/* How many other moves of st lead where mv does. */
+static int transpositions(const struct game *g, const void *st,
+			  const struct move *mv)
+{
+	struct move *list = move_buf(3, g);
+	unsigned char *a = malloc(g->state_size), *b = malloc(g->state_size);
+	memcpy(a, st, g->state_size);
+	g->play(a, mv);
+	int n = g->moves(st, list), same = 0;
+	for (int i = 0; i < n; i++) {
+		memcpy(b, st, g->state_size);
+		g->play(b, &list[i]);
+		same += !move_equal(&list[i], mv) &&
+			!memcmp(a, b, g->state_size);
+	}
+	free(a);
+	free(b);
+	return same;
+}
+
+static unsigned long reuse_checked;
+
+/* After a clock-bound search chose mv, a search of the position after mv
+ * starts from mv's subtree: its root has exactly the visits mv had; a
+ * search of that same position again keeps the whole root; a playout
+ * budget starts from nothing. */
+static void reuse_keeps_visits(const struct game *g, const char *opts)
+{
+	struct move *list = move_buf(2, g);
+	struct mcts_tree *t = mcts_tree_new(8 << 20);
+	for (uint64_t seed = 1; seed <= 1; seed++) {
+		void *st = try_state(g, opts, seed);
+		struct rng r;
+		rng_seed(&r, seed);
+		for (int step = 0; step < 60; step++) {
+			struct game_status s = g->status(st);
+			if (s.phase == GAME_OVER)
+				break;
+			if (s.phase == GAME_ROLL || step % 5) {
+				walk_step(g, st, &r, list);
+				continue;
+			}
+			struct move mv;
+			struct mcts_info a, b, c;
+			ck_assert_int_eq(tree_choose(t, g, st, 0, 5, seed, &mv),
+					 0);
+			mcts_tree_info(t, &a);
+			int twins = transpositions(g, st, &mv);
+			g->play(st, &mv);
+			if (g->status(st).phase != GAME_PLAY)
+				continue;
+			ck_assert_int_eq(tree_choose(t, g, st, 0, 5, seed, &mv),
+					 0);
+			mcts_tree_info(t, &b);
+			/* where other moves lead to the same position, the
+			 * most visited of their nodes is the new root */
+			ck_assert_msg(twins ? b.reused >= a.chosen
+					    : b.reused == a.chosen,
+				      "%s %s step %d: the new root has %lu "
+				      "visits, the move had %lu",
+				      g->name, opts, step, b.reused, a.chosen);
+			ck_assert_int_eq(tree_choose(t, g, st, 0, 5, seed, &mv),
+					 0);
+			mcts_tree_info(t, &c);
+			ck_assert_uint_eq(c.reused, b.visits);
+			ck_assert_int_eq(
+				tree_choose(t, g, st, 50, 0, seed, &mv), 0);
+			mcts_tree_info(t, &c);
+			ck_assert_uint_eq(c.reused, 0);
+			reuse_checked += a.chosen > 0;
+		}
+		free(st);
+	}
+	mcts_tree_free(t);
+}
+
+START_TEST(reused_tree_keeps_the_visits_below)
+{
+	reuse_checked = 0;
+	each_setup(reuse_keeps_visits);
+	ck_assert_uint_gt(reuse_checked, 10);
+}
+END_TEST
+
+/* A stop callback that fires once the clock passes a time. */
+static int stop_after(void *ctx)
+{
+	return ai_now_ms() >= *(double *)ctx;
+}
+
+START_TEST(pondering_grows_the_next_tree)
+{
+	const struct game *g = game_find("checkertoe");
+	struct mcts_info plain, pondered;
+	for (int ponder = 0; ponder < 2; ponder++) {
+		struct mcts_tree *t = mcts_tree_new(16 << 20);
+		void *st = new_state(g, "first=1", 1);
+		struct move mv;
+		ck_assert_int_eq(tree_choose(t, g, st, 0, 20, 1, &mv), 0);
+		play_text(g, st, "c3"); /* not the search's move: any move */
+		double until = ai_now_ms() + 100;
+		struct ai_search how = {.level = AI_LEVEL_MAX,
+					.seed = 2,
+					.stop = stop_after,
+					.ctx = &until};
+		if (ponder)
+			ck_assert_int_eq(mcts_ponder(t, g, st, &how), 0);
+		play_text(g, st, "d4");
+		ck_assert_int_eq(tree_choose(t, g, st, 0, 5, 3, &mv), 0);
+		mcts_tree_info(t, ponder ? &pondered : &plain);
+		free(st);
+		mcts_tree_free(t);
+	}
+	ck_assert_msg(pondered.reused > plain.reused + 100,
+		      "pondering kept %lu visits, not pondering %lu",
+		      pondered.reused, plain.reused);
+}
+END_TEST
+
+/* Small pools, long searches: the pool never holds more nodes than the
+ * budget allows, it is compacted when full, and the search does every
+ * iteration it was given (it does not stop early) and still plays legal
+ * moves. */
+static long compactions;
+
+static void budget_holds(const struct game *g, const char *opts)
+{
+	struct move *list = move_buf(2, g);
+	struct mcts_tree *t = mcts_tree_new(32 << 10);
+	for (uint64_t seed = 1; seed <= 1; seed++) {
+		void *st = try_state(g, opts, seed);
+		struct rng r;
+		rng_seed(&r, seed);
+		for (int step = 0; step < 200; step++) {
+			struct game_status s = g->status(st);
+			if (s.phase == GAME_OVER)
+				break;
+			if (s.phase == GAME_PLAY && step % 17 == 0) {
+				struct move mv;
+				struct mcts_info info;
+				ck_assert_int_eq(tree_choose(t, g, st, 2000, 0,
+							     seed, &mv),
+						 0);
+				mcts_tree_info(t, &info);
+				ck_assert_msg(info.peak <= info.cap,
+					      "%s: %lu nodes in a pool of %lu",
+					      g->name, info.peak, info.cap);
+				ck_assert_msg(is_legal(g, st, &mv),
+					      "%s %s seed %d step %d: an "
+					      "illegal move after compaction",
+					      g->name, opts, (int)seed, step);
+				if (!info.settled)
+					ck_assert_int_eq(info.iterations, 2000);
+				compactions += info.collections;
+			}
+			if (walk_step(g, st, &r, list) < 0)
+				break;
+		}
+		free(st);
+	}
+	mcts_tree_free(t);
+}
+
+START_TEST(memory_budget_holds_over_long_searches)
+{
+	compactions = 0;
+	each_setup(budget_holds);
+	ck_assert_int_gt(compactions, 10);
+}
+END_TEST
+
+/* Whole games at a few milliseconds a move with a tiny pool, the tree
+ * kept from move to move: compaction of kept trees (and of moves of more
+ * than one word: checkertoe's exchange) never loses a legal move. */
+static void whole_game_kept_tree(const struct game *g, const char *opts)
+{
+	struct move *list = move_buf(2, g);
+	struct mcts_tree *t = mcts_tree_new(32 << 10);
+	void *st = try_state(g, opts, 3);
+	struct rng r;
+	rng_seed(&r, 3);
+	for (int step = 0; step < 80; step++) {
+		struct game_status s = g->status(st);
+		if (s.phase == GAME_OVER)
+			break;
+		if (s.phase == GAME_ROLL) {
+			walk_step(g, st, &r, list);
+			continue;
+		}
+		struct move mv;
+		ck_assert_int_eq(
+			tree_choose(t, g, st, 0, 3, (uint64_t)step, &mv), 0);
+		ck_assert_msg(is_legal(g, st, &mv),
+			      "%s %s step %d: an illegal move from a kept "
+			      "tree",
+			      g->name, opts, step);
+		g->play(st, &mv);
+	}
+	free(st);
+	mcts_tree_free(t);
+}
+
+START_TEST(kept_trees_stay_sound)
+{
+	each_setup(whole_game_kept_tree);
+}
+END_TEST
+
+/* With a playout budget a search answers the same whatever came before
+ * in the same tree: clock-bound searches, analysis, pondering, a stopped
+ * search. */
+static int info_lines;
+
+static void count_info(void *ctx, const char *line)
+{
+	(void)ctx, (void)line;
+	info_lines++;
+}
+
+static void same_after_other_searches(const struct game *g, const char *opts)
+{
+	struct move *list = move_buf(2, g);
+	for (uint64_t seed = 1; seed <= 1; seed++) {
+		void *st = try_state(g, opts, seed);
+		struct rng r;
+		rng_seed(&r, seed);
+		for (int step = 0; step < 120; step++) {
+			if (g->status(st).phase == GAME_PLAY &&
+			    step % 19 == 0) {
+				struct mcts_tree *fresh =
+					mcts_tree_new(8 << 20);
+				struct mcts_tree *used = mcts_tree_new(8 << 20);
+				struct move a, b;
+				ck_assert_int_eq(tree_choose(fresh, g, st, 300,
+							     0, 9, &a),
+						 0);
+				ck_assert_int_eq(
+					tree_choose(used, g, st, 0, 10, 5, &b),
+					0);
+				double until = ai_now_ms() + 15;
+				struct ai_search how = {.level = AI_LEVEL_MAX,
+							.seed = 7,
+							.stop = stop_after,
+							.ctx = &until,
+							.info = count_info};
+				if (g->moves(st, list) > 0)
+					mcts_analyze(used, g, st, &how, 10);
+				until = ai_now_ms() + 5;
+				mcts_ponder(used, g, st, &how);
+				until = 0; /* stopped at once */
+				how.playouts = 300;
+				struct ai_time none = {.start = ai_now_ms()};
+				mcts_choose(used, g, st, &how, &none, &b);
+				ck_assert_int_eq(
+					tree_choose(used, g, st, 300, 0, 9, &b),
+					0);
+				ck_assert_msg(
+					move_equal(&a, &b),
+					"%s %s seed %d step %d: an earlier "
+					"search changed a seeded answer",
+					g->name, opts, (int)seed, step);
+				mcts_tree_free(fresh);
+				mcts_tree_free(used);
+			}
+			if (walk_step(g, st, &r, list) < 0)
+				break;
+		}
+		free(st);
+	}
+}
+
+START_TEST(seeded_answers_ignore_earlier_searches)
+{
+	each_setup(same_after_other_searches);
+}
+END_TEST
+
+/* ---- proven values ---- */
+
+/* Nim with a die that always shows 1 between moves: 1 to 3 stones a
+ * move, whoever takes the last stone wins; a multiple of 4 loses for the
+ * player to move.  The die keeps the exact solver out (it gives up at
+ * chance), so whatever is proven here the tree proved by itself, through
+ * chance nodes too. */
+struct nim_state {
+	uint8_t stones, mover, roll_due, winner;
+};
+
+static struct game_status nim_status(const void *st)
+{
+	const struct nim_state *s = st;
+	if (s->winner)
+		return (struct game_status){GAME_OVER, s->winner};
+	return (struct game_status){s->roll_due ? GAME_ROLL : GAME_PLAY,
+				    s->mover};
+}
+
+static int nim_moves(const void *st, struct move *out)
+{
+	const struct nim_state *s = st;
+	int n = 0;
+	for (int k = 1; k <= 3 && k <= s->stones && !s->roll_due && !s->winner;
+	     k++)
+		out[n++] = (struct move){{(uint64_t)k}};
+	return n;
+}
+
+static int nim_chance(const void *st, int *values, double *probs)
+{
+	(void)st;
+	values[0] = 1, probs[0] = 1;
+	return 1;
+}
+
+static void nim_roll(void *st, int value)
+{
+	struct nim_state *s = st;
+	(void)value;
+	s->roll_due = 0;
+	s->mover = (uint8_t)(3 - s->mover);
+}
+
+static void nim_play(void *st, const struct move *mv)
+{
+	struct nim_state *s = st;
+	s->stones = (uint8_t)(s->stones - mv->w[0]);
+	if (s->stones == 0)
+		s->winner = s->mover;
+	else
+		s->roll_due = 1;
+}
+
+static void nim_format(const void *st, const struct move *mv, char *buf)
+{
+	(void)st;
+	snprintf(buf, MOVE_TEXT_MAX, "take%d", (int)mv->w[0]);
+}
+
+static void nim_score(const void *st, int *points)
+{
+	const struct nim_state *s = st;
+	points[0] = s->winner == 1;
+	points[1] = s->winner == 2;
+}
+
+static const struct game nim_game = {
+	.name = "nim",
+	.state_size = sizeof(struct nim_state),
+	.max_moves = 3,
+	.players = two_players,
+	.status = nim_status,
+	.moves = nim_moves,
+	.chance = nim_chance,
+	.roll = nim_roll,
+	.play = nim_play,
+	.format = nim_format,
+	.score = nim_score,
+};
+
+/* The search line of a search of st with a playout budget. */
+static void search_line(const struct game *g, const void *st, long playouts,
+			struct move *mv, char *line, size_t size)
+{
+	FILE *log = tmpfile();
+	ck_assert(log != NULL);
+	struct mcts_tree *t = mcts_tree_new(8 << 20);
+	double now = ai_now_ms();
+	struct ai_search how = {.level = AI_LEVEL_MAX,
+				.playouts = playouts,
+				.start_ms = now,
+				.seed = 1,
+				.log = log};
+	struct ai_time time = {.start = now};
+	ck_assert_int_eq(mcts_choose(t, g, st, &how, &time, mv), 0);
+	rewind(log);
+	ck_assert(fgets(line, (int)size, log) != NULL);
+	fclose(log);
+	mcts_tree_free(t);
+}
+
+START_TEST(the_tree_proves_what_it_settles)
+{
+	char line[1024];
+	struct move mv;
+	/* 10 stones: taking 2 leaves a multiple of 4, a proven win; the
+	 * search stops as soon as the root is proven, long before the
+	 * budget is spent */
+	struct nim_state st = {10, 1, 0, 0};
+	search_line(&nim_game, &st, 20000, &mv, line, sizeof line);
+	ck_assert_msg(mv.w[0] == 2 && strstr(line, "proven win"), "%s", line);
+	ck_assert_msg(!strstr(line, "after 20000 playouts"), "%s", line);
+	/* 8 stones: every move loses; the search goes on for the best
+	 * chances against an opponent who may err */
+	st = (struct nim_state){8, 2, 0, 0};
+	search_line(&nim_game, &st, 20000, &mv, line, sizeof line);
+	ck_assert_msg(strstr(line, "proven loss"), "%s", line);
+	ck_assert_msg(strstr(line, "after 20000 playouts"), "%s", line);
+}
+END_TEST
+
+/* The moves analyze reports as proven, checked against a plain search:
+ * checkertoe and small Tiptoe near their ends. */
+struct captured {
+	char line[8192];
+	int lines;
+};
+
+static void capture_info(void *ctx, const char *line)
+{
+	struct captured *c = ctx;
+	snprintf(c->line, sizeof c->line, "%s", line);
+	c->lines++;
+}
+
+static int stop_after_line(void *ctx)
+{
+	return ((struct captured *)ctx)->lines > 0;
+}
+
+static int proofs_checked;
+
+static void proofs_agree(const struct game *g, const char *opts)
+{
+	struct move *list = move_buf(2, g);
+	unsigned char *c = malloc(g->state_size);
+	for (uint64_t seed = 1; seed <= 3; seed++) {
+		void *st = try_state(g, opts, seed);
+		if (g->players(st) != 2) {
+			free(st);
+			break;
+		}
+		struct rng r;
+		rng_seed(&r, seed);
+		/* a random walk to a few plies before the end */
+		unsigned char *trail = malloc(g->state_size * 400);
+		int len = 0;
+		while (len < 400) {
+			memcpy(trail + (size_t)len * g->state_size, st,
+			       g->state_size);
+			len++;
+			if (walk_step(g, st, &r, list) < 0)
+				break;
+		}
+		for (int k = len - 2; k >= 0 && k >= len - 9; k--) {
+			void *p = trail + (size_t)k * g->state_size;
+			if (g->status(p).phase != GAME_PLAY)
+				continue;
+			int n = g->moves(p, list), me = g->status(p).player;
+			if (n <= 0)
+				break;
+			struct mcts_tree *t = mcts_tree_new(8 << 20);
+			struct captured cap = {.lines = 0};
+			struct ai_search how = {.level = AI_LEVEL_MAX,
+						.seed = 1,
+						.stop = stop_after_line,
+						.info = capture_info,
+						.ctx = &cap};
+			mcts_analyze(t, g, p, &how, 40);
+			mcts_tree_free(t);
+			char buf[MOVE_TEXT_MAX], want[MOVE_TEXT_MAX + 64];
+			for (int i = 0; i < n; i++) {
+				int ok = 1, v;
+				memcpy(c, p, g->state_size);
+				g->play(c, &list[i]);
+				struct game_status cs = g->status(c);
+				plain_begin(g);
+				if (cs.phase == GAME_OVER)
+					v = cs.player == me ? 1
+					    : cs.player     ? -1
+							    : 0;
+				else if (cs.phase != GAME_PLAY)
+					continue;
+				else
+					v = cs.player == me ? plain(g, c, &ok)
+							    : -plain(g, c, &ok);
+				if (!ok)
+					continue;
+				g->format(p, &list[i], buf);
+				snprintf(want, sizeof want, "move %s ", buf);
+				const char *at = strstr(cap.line, want);
+				if (!at)
+					continue;
+				const char *end = strstr(at, " order ");
+				const char *pr = strstr(at, " proven ");
+				if (!pr || pr > end)
+					continue;
+				const char *says = v > 0   ? " proven win"
+						   : v < 0 ? " proven loss"
+							   : " proven draw";
+				ck_assert_msg(!strncmp(pr, says, strlen(says)),
+					      "%s %s seed %d ply %d: %s is "
+					      "worth %d, analyze says: %s",
+					      g->name, opts, (int)seed, k, buf,
+					      v, at);
+				proofs_checked++;
+			}
+		}
+		free(trail);
+		free(st);
+	}
+	free(c);
+}
+
+START_TEST(proven_values_are_right)
+{
+	proofs_checked = 0;
+	proofs_agree(game_find("checkertoe"), "");
+	proofs_agree(game_find("checkertoe"), "size=6");
+	if (game_find("tiptoe"))
+		proofs_agree(game_find("tiptoe"), "size=4");
+	ck_assert_int_gt(proofs_checked, 20);
+}
+END_TEST
+
+/* A clock with little left: the search plans to end within it, and does
+ * (loosely: a busy machine may hold the process back). */
+START_TEST(a_short_clock_is_kept)
+{
+	for (int i = 0; game_table[i]; i++) {
+		const struct game *g = game_table[i];
+		void *st = try_state(g, "", 2);
+		struct rng r;
+		rng_seed(&r, 2);
+		while (g->status(st).phase == GAME_ROLL)
+			walk_step(g, st, &r, move_buf(2, g));
+		struct mcts_tree *t = mcts_tree_new(8 << 20);
+		for (int k = 0; k < 3; k++) {
+			double now = ai_now_ms();
+			struct ai_search how = {.level = AI_LEVEL_MAX,
+						.start_ms = now,
+						.seed = 1};
+			/* 20 ms of main time left, after the overhead */
+			struct ai_time time = {.start = now,
+					       .clock = 1,
+					       .main = 20,
+					       .cap = 20};
+			struct move mv;
+			struct mcts_info info;
+			ck_assert_int_eq(
+				mcts_choose(t, g, st, &how, &time, &mv), 0);
+			double took = ai_now_ms() - now;
+			mcts_tree_info(t, &info);
+			ck_assert_msg(info.planned <= 20,
+				      "%s: planned %.1f ms of a 20 ms clock",
+				      g->name, info.planned);
+			ck_assert_msg(took < 200,
+				      "%s: %.1f ms on a 20 ms clock", g->name,
+				      took);
+		}
+		mcts_tree_free(t);
+		free(st);
+	}
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("ai");
@@ -853,6 +1428,14 @@ static Suite *suite(void)
 	tcase_add_test(t, solver_matches_plain_search);
 	tcase_add_test(t, solo_solver_matches_plain_search);
 	tcase_add_test(t, solver_solves_small_tiptoe);
+	tcase_add_test(t, reused_tree_keeps_the_visits_below);
+	tcase_add_test(t, pondering_grows_the_next_tree);
+	tcase_add_test(t, memory_budget_holds_over_long_searches);
+	tcase_add_test(t, kept_trees_stay_sound);
+	tcase_add_test(t, seeded_answers_ignore_earlier_searches);
+	tcase_add_test(t, the_tree_proves_what_it_settles);
+	tcase_add_test(t, proven_values_are_right);
+	tcase_add_test(t, a_short_clock_is_kept);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -44,111 +44,146 @@ static int greedy(const struct game *g, const void *st, const struct move *list,
 
 /* The player: what it keeps between searches. */
 struct ai {
-	long hash_mb; /* the memory the search may hold */
+	long hash_mb;           /* the memory the search may hold */
+	struct mcts_tree *tree; /* kept between clock-bound searches */
 };
 
 #define HASH_MB_DEFAULT 64
-
-struct ai *ai_new(void)
-{
-	struct ai *ai = calloc(1, sizeof *ai);
-	if (ai)
-		ai->hash_mb = HASH_MB_DEFAULT;
-	return ai;
-}
-
-void ai_free(struct ai *ai)
-{
-	free(ai);
-}
-
-void ai_forget(struct ai *ai)
-{
-	(void)ai; /* every search starts from an empty tree for now */
-	solve_forget();
-}
 
 /* The solver's transposition table gets this share of the hash; the tree
  * the rest. */
 #define SOLVER_SHARE 4
 
+static size_t solver_bytes(long mb)
+{
+	return ((size_t)mb << 20) / SOLVER_SHARE;
+}
+
+static size_t tree_bytes(long mb)
+{
+	return ((size_t)mb << 20) - solver_bytes(mb);
+}
+
+struct ai *ai_new(void)
+{
+	struct ai *ai = calloc(1, sizeof *ai);
+	if (!ai)
+		return NULL;
+	ai->hash_mb = HASH_MB_DEFAULT;
+	ai->tree = mcts_tree_new(tree_bytes(ai->hash_mb));
+	if (!ai->tree) {
+		free(ai);
+		return NULL;
+	}
+	return ai;
+}
+
+void ai_free(struct ai *ai)
+{
+	if (!ai)
+		return;
+	mcts_tree_free(ai->tree);
+	free(ai);
+}
+
+void ai_forget(struct ai *ai)
+{
+	mcts_tree_reset(ai->tree, tree_bytes(ai->hash_mb));
+	solve_forget();
+}
+
 void ai_set_hash(struct ai *ai, long mb)
 {
 	ai->hash_mb = mb;
-	solve_set_memory(((size_t)mb << 20) / SOLVER_SHARE);
+	solve_set_memory(solver_bytes(mb));
 	ai_forget(ai);
 }
 
-/* How many more moves of its own the mover should expect to make, for
- * spreading main time over them: a guess that holds for no game in
- * particular, so the main time never runs out however long the game. */
-#define CLOCK_MOVES 25
+/* What each move costs on the frontend's clock beyond the engine's own
+ * thinking, as a share of the overhead: the engine's account charges each
+ * move this much too (engine.c, clock_spend). */
+#define LAG_SHARE 10
 
-/* The milliseconds this move may take on the clock c, keeping overhead_ms
- * per move for the frontend's delays: a share of the main time, plus what
- * the overtime or the increment gives back, never more than the clock
- * allows without losing (a byo-yomi period is kept whole). */
-static double clock_budget(const struct ai_clock *c, double overhead)
+/* What the clock c allows this move, keeping overhead_ms for the
+ * frontend's delays and a lag for each move to come: the main time to
+ * spread over the moves still to come, what the move gets besides (the
+ * increment, the overtime), and the most it may take without losing (a
+ * byo-yomi period is kept whole). */
+static void clock_time(const struct ai_clock *c, double overhead,
+		       struct ai_time *t)
 {
-	double main = c->main_ms - overhead, t = main / CLOCK_MOVES, cap = main;
+	double main = c->main_ms > overhead ? c->main_ms - overhead : 0;
+	t->main = main;
+	t->extra = 0;
+	t->cap = main;
+	t->lag = overhead / LAG_SHARE;
 	switch (c->kind) {
 	case AI_CLOCK_ABSOLUTE:
 		break;
 	case AI_CLOCK_FISCHER:
-		t += 0.8 * c->inc_ms;
+		/* most of the increment comes back after the move, less what
+		 * the move costs besides its thinking (over a 26x26 Tiptoe
+		 * game under Fischer 2 s + 0.05 s, spending 0.8 of the whole
+		 * increment ran the clock out) */
+		if (c->inc_ms > t->lag)
+			t->extra = 0.8 * (c->inc_ms - t->lag);
 		break;
 	case AI_CLOCK_CANADIAN: {
 		double per = c->stones > 0
 				     ? (c->period_ms - c->stones * overhead) /
 					       c->stones
 				     : 0;
+		if (per < 0)
+			per = 0;
 		if (c->main_ms > 0) {
-			t += 0.5 * per; /* the periods are still to come */
-			cap = (main > 0 ? main : 0) + 0.5 * per;
+			t->extra =
+				0.5 * per; /* the periods are still to come */
+			t->cap = main + 0.5 * per;
 		} else {
-			t = cap = per;
+			t->extra = t->cap = per;
 		}
 		break;
 	}
 	case AI_CLOCK_BYOYOMI: {
 		/* a move that ends within a period costs nothing */
-		double per = 0.9 * (c->period_ms - overhead);
-		if (c->periods <= 0)
+		double per =
+			c->periods > 0 ? 0.9 * (c->period_ms - overhead) : 0;
+		if (per < 0)
 			per = 0;
 		if (c->main_ms > 0) {
-			t += per;
-			cap = (main > 0 ? main : 0) + per;
+			t->extra = per;
+			t->cap = main + per;
 		} else {
-			t = cap = per;
+			t->extra = t->cap = per;
 		}
 		break;
 	}
 	}
-	if (t > cap)
-		t = cap;
-	return t > 0 ? t : 0;
 }
 
-/* When a search must have ended: movetime, or the clock's budget, less a
- * small margin for what follows the last iteration; 0 with a playout
- * budget and no clock (the clock then never decides anything). */
-static double deadline(const struct ai_search *how)
+/* When the search must end: a clock, movetime, or (a playout budget and
+ * no clock) nothing. */
+static struct ai_time search_time(const struct ai_search *how)
 {
-	double t;
-	if (how->clock)
-		t = clock_budget(how->clock, how->overhead_ms);
-	else if (how->playouts > 0)
-		return 0;
-	else
-		t = how->movetime_ms;
-	double margin = t > 20 ? 1.0 : 0.05 * t;
-	return how->start_ms + t - margin;
+	struct ai_time t = {0};
+	t.start = how->start_ms;
+	if (how->clock) {
+		t.clock = 1;
+		clock_time(how->clock, how->overhead_ms, &t);
+	} else if (how->playouts <= 0) {
+		t.fixed = how->movetime_ms;
+	}
+	return t;
+}
+
+void ai_tree_info(const struct ai *ai, struct mcts_info *out)
+{
+	mcts_tree_info(ai->tree, out);
 }
 
 int ai_choose(struct ai *ai, const struct game *g, const void *st,
 	      const struct ai_search *how, struct move *out)
 {
-	(void)ai;
 	if (g->status(st).phase != GAME_PLAY)
 		return -1;
 	int value;
@@ -161,8 +196,10 @@ int ai_choose(struct ai *ai, const struct game *g, const void *st,
 		}
 		return 0;
 	}
-	if (how->level >= 2)
-		return mcts_choose(g, st, how, deadline(how), out);
+	if (how->level >= 2) {
+		struct ai_time t = search_time(how);
+		return mcts_choose(ai->tree, g, st, how, &t, out);
+	}
 	struct rng r;
 	rng_seed(&r, how->seed);
 	size_t list_bytes = sizeof(struct move) * (size_t)g->max_moves;
@@ -189,8 +226,16 @@ int ai_choose(struct ai *ai, const struct game *g, const void *st,
 int ai_analyze(struct ai *ai, const struct game *g, const void *st,
 	       const struct ai_search *how, double interval_ms)
 {
-	(void)ai;
 	if (g->status(st).phase != GAME_PLAY || !how->info)
 		return -1;
-	return mcts_analyze(g, st, how, interval_ms);
+	return mcts_analyze(ai->tree, g, st, how, interval_ms);
+}
+
+int ai_ponder(struct ai *ai, const struct game *g, const void *st,
+	      const struct ai_search *how)
+{
+	if (how->level < 2 || how->playouts > 0 || !how->stop ||
+	    g->status(st).phase == GAME_OVER)
+		return -1;
+	return mcts_ponder(ai->tree, g, st, how);
 }

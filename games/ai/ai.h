@@ -10,10 +10,12 @@
  * within the memory `ai_set_hash` allows.  Every search draws its
  * randomness from the one seed it is given, so the engine can keep the
  * dice and the search on separate random streams.  With a playout budget
- * a search starts from an empty tree and the clock never changes its
- * decision: the same position, budget and seed give the same move.  One
- * thread: the search runs on one core and reads the engine's input only
- * through the `stop` callback. */
+ * a search starts from an empty tree and empty tables, and the clock never
+ * changes its decision: the same position, budget and seed give the same
+ * move.  A clock-bound search (movetime or a clock) goes on from the part
+ * of the last tree below the position, and ai_ponder grows that tree while
+ * the engine waits.  One thread: the search runs on one core and reads the
+ * engine's input only through the `stop` callback. */
 #ifndef AI_H
 #define AI_H
 
@@ -68,24 +70,35 @@ struct ai *ai_new(void);
 void ai_free(struct ai *ai);
 
 /* Drops the tree and the tables (newgame, undo, and settings that change
- * what a search does), and gives back what they held beyond a small base. */
+ * what a search does), and gives back the memory they held. */
 void ai_forget(struct ai *ai);
 
 /* The megabytes the search may hold (tree and tables); drops the tree. */
 void ai_set_hash(struct ai *ai, long mb);
 
-/* Chooses a move for the player to move in st (a GAME_PLAY state).
- * Returns 0, or -1 when the player has no move. */
+/* Chooses a move for the player to move in st (a GAME_PLAY state), within
+ * how->movetime_ms, or the time how->clock allows (main time spread over
+ * the moves to come, keeping how->overhead_ms), or how->playouts.  Returns
+ * 0, or -1 when the player has no move. */
 int ai_choose(struct ai *ai, const struct game *g, const void *st,
 	      const struct ai_search *how, struct move *out);
 
 /* Searches st (a GAME_PLAY state) without an end until how->stop says so,
  * passing to how->info, every interval_ms, one line with the candidates:
- * `info move M visits N value V order K pv M ...` per root move, best
- * first (see protocol.md, "analyze").  Returns 0, or -1 when the player
- * has no move. */
+ * `info move M visits N value V [proven R] order K pv M ...` per root
+ * move, best first (see protocol.md, "analyze").  Returns 0, or -1 when the
+ * player has no move. */
 int ai_analyze(struct ai *ai, const struct game *g, const void *st,
 	       const struct ai_search *how, double interval_ms);
+
+/* Thinks on st (a state that is not over: the opponent to move, or a roll
+ * due) while the engine waits for input, until how->stop says so (asked
+ * about once a millisecond: any input), for the next clock-bound search:
+ * the tree it grows is the one that search starts from.  Does nothing and
+ * returns -1 under a playout budget or below the searching level; else 0.
+ * Writes nothing to how->log. */
+int ai_ponder(struct ai *ai, const struct game *g, const void *st,
+	      const struct ai_search *how);
 
 /* Milliseconds on a monotonic clock. */
 double ai_now_ms(void);

@@ -12,27 +12,50 @@
  * Cheap knowledge that pays in every game: a new node looks one move ahead
  * (a player always takes a win on the spot and avoids a move that loses on
  * the spot).  When the game gives evaluate(), it also seeds each new move's
- * value (a prior worth a few visits) and ends playouts after a short random
- * tail.  The exploration constant follows the spread of the rewards seen
- * (see scale_explore).
+ * value (a prior worth a few visits: progressive bias) and ends playouts
+ * after a short random tail.  The exploration constant follows the spread
+ * of the rewards seen (see scale_explore).  (No RAVE: it needs the moves a
+ * playout made, and the games' own playout() loops keep those to
+ * themselves.)
  *
- * When the playouts show the game is nearly over, the exact solver gets a
- * share of the time; if it finishes, the search only considers the moves
- * that keep the best result (or plays the solved move outright).
+ * Proven results (two players): a finished state is proven, and so is a
+ * decision with a move that wins for its mover, or whose moves are all
+ * proven, and a chance event whose outcomes are all proven alike
+ * (MCTS-solver).  The search never descends into a proven node: it takes
+ * its exact result instead of a playout, never picks a move proven lost
+ * while another is left, and stops at once when the root is proven won or
+ * drawn (a lost root searches on as if nothing were proven, for the best
+ * chances against an opponent who may err).  When
+ * the playouts show that the game is nearly over, the exact solver gets a
+ * share of the time; what it settles about the root moves becomes proofs
+ * too, and with more players the moves it shows worse are set aside.
  *
- * Nothing is allocated while searching: the tree lives in chunks that are
- * kept for the whole process (allocating and freeing a large tree on every
- * move would cost time that the clock has to cover), and playouts run on
- * one scratch state. */
+ * Memory: the nodes live in one pool of a fixed size (the tree's part of
+ * `set hash`), 32 bytes each, a node's children side by side in one block
+ * taken when the node first needs them.  A move is one word in its node;
+ * moves that need more words (checkertoe's exchange, long Take It Away
+ * chains) keep the others in a second block of the same size right after
+ * the children.  When the pool
+ * is full the search goes on: the pool is compacted, keeping the subtrees
+ * that have had visits and dropping the rest (their roots become leaves
+ * again), and leaves need more visits before they grow.  Clock-bound
+ * searches keep the tree for the next one (see reroot).  Nothing is
+ * allocated while searching, and playouts run on one scratch state.
+ *
+ * Time: movetime is spent whole; under a clock the main time is spread over
+ * the mover's expected moves (see plan_time), a search ends early when its
+ * best move can no longer be caught and goes on while the top two are
+ * close (run_plan).  The clock is read about every 0.2 ms, in long steps
+ * too, and a search ends a margin before its deadline (out_of_time). */
 #include "search.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-#define CHUNK_BITS 16
-#define CHUNK_NODES ((uint32_t)1 << CHUNK_BITS)
-#define MAX_CHUNKS 32      /* 2M nodes of 64 bytes at most */
+#include "../util/bits.h"
+
 #define MAX_PATH 512       /* tree plies followed in one iteration */
 #define MAX_PLAYOUT 100000 /* plies; a longer playout counts as stuck */
 /* Playout plies before a game's evaluate() (when it has one) takes over: a
@@ -42,116 +65,446 @@
  * plies won 74%, while in Tiptoe 2 plies were at most a little better
  * (55% of 40 games against 8). */
 #define EVAL_AFTER 8
-#define LINE_SAMPLES 24 /* moves drawn where moves cannot be listed */
-#define UCT_C 0.7       /* exploration, for rewards spread like coin tosses */
-#define PRIOR_VISITS 4  /* weight of evaluate() in a new node's value */
+#define LINE_SAMPLES 24   /* moves drawn where moves cannot be listed */
+#define UCT_C 0.7         /* exploration, for rewards spread like coin tosses */
+#define PRIOR_VISITS 4    /* weight of evaluate() in a new node's value */
+#define PLAYOUT_CHUNK 128 /* playout plies between looks at the clock */
+/* A leaf grows after expand_at visits, and one more for every WIDE_STEP
+ * moves of its parent: in a wide game (676 moves on Tiptoe 26x26) most
+ * leaves are visited a few times only, and giving each of them hundreds
+ * of children at its second visit filled the 48 MB pool within a few
+ * moves at movetime 50. */
+#define WIDE_STEP 32
+/* And one more for every 2^GROWTH_SHIFT nodes in use: a big tree is a deep
+ * one, and each level down costs a scan of the children and a cache miss
+ * or two.  Measured on checkertoe (processor time, medians of 2): from
+ * 0.1 s to 5 s the iterations per second fell to 79% without this, 82%
+ * with it; at movetime 50 the trees stay below 2^17 nodes. */
+#define GROWTH_SHIFT 17
+#define REROOT_PLAYS 4096 /* moves tried to find the new root in the tree */
+#define SOLVE_PLIES 16    /* random games this short: the solver may try */
 
+/* A node's kind and flags. */
 enum { LEAF, DECIDE, CHANCE, END };
-#define NOBODY 255 /* `who` of a chance outcome */
+#define KIND 3
+#define F_WIDE 4 /* the children's other move words follow their block */
+#define F_SAMPLED                                                              \
+	8             /* the children are a sample: moves that cannot be       \
+		       * listed */
+#define F_BANNED 16   /* a root move the exact solver showed to be worse */
+#define PROOF_SHIFT 5 /* two bits: the proof (see UNPROVEN) */
+#define PROOF (3 << PROOF_SHIFT)
+#define F_MIXED 128 /* some child is proven or set aside (UCT's slow path) */
+#define NOBODY 255  /* `who` of a chance outcome */
+
+/* proof: 0 unknown, else 2 + the result for player 1 (two players only):
+ * 1 player 2 wins, 2 draw, 3 player 1 wins. */
+#define UNPROVEN 0
 
 struct node {
-	struct move mv; /* the move, or the outcome in w[0], that led here */
-	double sum;     /* rewards of `who` over the visits */
+	uint64_t mv; /* the move's first word, or a chance outcome */
+	float q;     /* the mean reward of `who` over the visits; a chance
+		      * outcome: its odds */
+	float rs;    /* 1 / sqrt(visits), for UCT's exploration term */
 	uint32_t visits;
-	uint32_t child;         /* index of the first child, when expanded */
+	uint32_t child;         /* the first child; 0: none */
 	uint16_t nchild, tried; /* children; first visits given so far */
-	float prob;             /* odds of a chance outcome */
 	uint8_t who;            /* the player (from 0) who made mv, or NOBODY */
-	uint8_t kind;           /* LEAF, DECIDE, CHANCE or END */
-	uint8_t banned;         /* a root move the solver showed to be worse */
+	uint8_t flags;          /* kind, F_WIDE, F_SAMPLED, F_BANNED, proof */
 	uint8_t virt; /* visits that are the game's evaluate() (a prior) */
+	uint8_t spare;
 };
 
-static struct node *chunks[MAX_CHUNKS];
+struct mcts_tree {
+	size_t bytes;       /* the budget */
+	struct node *pool;  /* cap nodes, allocated when first needed */
+	uint64_t *mark;     /* compaction: the nodes kept, a bit each */
+	uint64_t *ext;      /* compaction: which of them are move words */
+	uint32_t *rank;     /* compaction: kept nodes before each mark word */
+	uint32_t cap, used; /* nodes: room, in use */
+	uint32_t root;
+	int full;           /* a block did not fit: compact before growing */
+	uint32_t expand_at; /* real visits before a leaf grows */
+	double compact_ms;  /* the last compaction's time per node kept (and
+			     * per 64 in use) */
+	/* How late clock-bound searches ended past their deadlines lately
+	 * (milliseconds, a moving average).  On a busy machine the process
+	 * waits for the processor in slices of the scheduler's tick (4 ms
+	 * here; 4 to 36 ms seen inside single playouts with ten processes on
+	 * two cores), so a search ends late however often it reads the
+	 * clock; the plans end that much earlier instead.  Kept when the tree
+	 * is dropped: it is the machine's, not the game's. */
+	double late;
+	/* what the root stands for, when the tree is kept between searches */
+	const struct game *g;
+	unsigned char *state;
+	size_t state_cap;
+	int kept;
+	/* reward statistics, kept with the tree */
+	double lo, hi;   /* solo: lowest and highest score seen */
+	double r1, r2;   /* sum and sum of squares of the rewards seen */
+	double rn;       /* how many */
+	double explore;  /* the exploration constant, scaled to the rewards */
+	int solver_used; /* the solver's table has entries */
+	double plies;    /* with a clock: random games' length from the root */
+	int plies_age;   /* searches since it was measured */
+	struct mcts_info info;
+};
 
+/* One search over the tree. */
 struct mcts {
+	struct mcts_tree *t;
 	const struct game *g;
 	const struct ai_search *how;
 	struct rng *r;
 	int np;
 	size_t ss;
-	const void *root_state;
 	unsigned char *st;  /* the iteration's scratch state */
 	unsigned char *st2; /* another, for looking one move ahead */
 	unsigned char *cls; /* max_moves bytes: what each move does at once */
 	double *prior;      /* max_moves: evaluate() after each move */
 	int have_prior;     /* decisive() filled prior[] */
 	struct move *list;  /* max_moves scratch */
-	uint32_t used;      /* nodes handed out */
-	uint32_t expand_at; /* visits before a leaf gets children */
-	int mem_full;
-	int timed;        /* a deadline ends the search */
-	double deadline;  /* when timed */
-	double next_poll; /* when to ask how->stop next */
-	int stopped;      /* how->stop said so */
+	int new_proof;      /* the last expansion proved its node */
+	int moved;          /* plies from the kept root to this one; -1: a
+			     * new tree */
+	/* the clock */
+	int timed;         /* a deadline ends the search */
+	double deadline;   /* when timed: the end of the current phase */
+	double last_look;  /* when the clock was last read */
+	double since_look; /* the time between the last two looks */
+	double last_cpu;   /* cpu_ms() then (timed searches) */
+	double step;       /* the longest time between two looks: the margin */
+	long look_every;   /* iterations between looks */
+	long look_in;      /* iterations until the next look */
+	long since;        /* iterations since the last look */
+	double next_poll;  /* when to ask how->stop next */
+	int stopped;       /* how->stop said so */
+	int aborted;       /* the clock cut an iteration short */
+	int grown;         /* the pool is full and stays so for this search */
+	int ignore_proofs; /* the root is proven lost: search on as if
+			    * nothing were proven, for the best chances
+			    * against an opponent who may err */
+	double tidy_until; /* timed: when compacting at the start must end */
 	long iters;
-	double lo, hi;  /* solo: lowest and highest score seen */
-	double r1, r2;  /* sum and sum of squares of the rewards seen */
-	double rn;      /* how many */
-	double explore; /* the exploration constant, scaled to the rewards */
-	int aborted;
 };
 
-static struct node *node_at(uint32_t i)
+/* ---- the pool ---- */
+
+static struct node *node_at(const struct mcts_tree *t, uint32_t i)
 {
-	return &chunks[i >> CHUNK_BITS][i & (CHUNK_NODES - 1)];
+	return &t->pool[i];
 }
 
-/* How often the engine's input is looked at while thinking: often enough
- * that a `stop` is noticed within a couple of milliseconds, rarely enough
- * that the poll costs nothing measurable. */
-#define POLL_MS 1.0
-
-/* Whether the search must end now: its deadline has passed, or (asked at
- * most every POLL_MS) the engine says stop.  Reads the clock. */
-static int out_of_time(struct mcts *m)
+static int kind(const struct node *nd)
 {
-	if (m->stopped)
+	return nd->flags & KIND;
+}
+
+static void set_kind(struct node *nd, int k)
+{
+	nd->flags = (uint8_t)((nd->flags & ~KIND) | k);
+}
+
+/* Nodes the budget holds: 32 bytes each, plus two bits and a share of a
+ * rank word for compaction. */
+static uint32_t capacity(size_t bytes)
+{
+	double per = sizeof(struct node) + 2.0 / 8 + 4.0 / 64;
+	double n = (double)bytes / per;
+	if (n > (double)(UINT32_MAX - 64))
+		n = (double)(UINT32_MAX - 64);
+	return n < 256 ? 256 : (uint32_t)n;
+}
+
+/* Frees the pool and its tables. */
+static void pool_free(struct mcts_tree *t)
+{
+	free(t->pool);
+	free(t->mark);
+	free(t->ext);
+	free(t->rank);
+	t->pool = NULL;
+	t->mark = t->ext = NULL;
+	t->rank = NULL;
+	t->used = 0;
+}
+
+/* The pool at the size allowed (a smaller one when the system refuses
+ * that much).  The system commits its pages only as they are written, so a
+ * small tree costs little of a large budget. */
+static int pool_ready(struct mcts_tree *t)
+{
+	if (t->pool)
 		return 1;
-	double now = ai_now_ms();
-	if (m->timed && now >= m->deadline)
-		return 1;
-	if (m->how->stop && now >= m->next_poll) {
-		m->next_poll = now + POLL_MS;
-		m->stopped = m->how->stop(m->how->ctx) != 0;
-	}
-	return m->stopped;
-}
-
-/* Whether the clock needs watching at all: a deadline or a stop hook. */
-static int watched(const struct mcts *m)
-{
-	return m->timed || m->how->stop;
-}
-
-/* n contiguous fresh nodes; returns the first index, or UINT32_MAX. */
-static uint32_t alloc_nodes(struct mcts *m, uint32_t n)
-{
-	if (n == 0 || n > CHUNK_NODES)
-		return UINT32_MAX;
-	uint32_t off = m->used & (CHUNK_NODES - 1);
-	if (off && off + n > CHUNK_NODES)
-		m->used +=
-			CHUNK_NODES - off; /* children never straddle chunks */
-	uint32_t c = m->used >> CHUNK_BITS;
-	if (c >= MAX_CHUNKS) {
-		m->mem_full = 1;
-		return UINT32_MAX;
-	}
-	if (!chunks[c]) {
-		chunks[c] = malloc(sizeof(struct node) * CHUNK_NODES);
-		if (!chunks[c]) {
-			m->mem_full = 1;
-			return UINT32_MAX;
+	for (uint32_t cap = capacity(t->bytes); cap >= 256; cap /= 2) {
+		size_t words = (size_t)cap / 64 + 1;
+		t->pool = malloc(sizeof *t->pool * cap);
+		t->mark = malloc(sizeof *t->mark * words);
+		t->ext = malloc(sizeof *t->ext * words);
+		t->rank = malloc(sizeof *t->rank * words);
+		if (t->pool && t->mark && t->ext && t->rank) {
+			t->cap = cap;
+			t->used = 0;
+			return 1;
 		}
+		pool_free(t);
 	}
-	uint32_t first = m->used;
-	m->used += n;
-	memset(node_at(first), 0, sizeof(struct node) * n);
+	return 0;
+}
+
+/* n fresh nodes side by side; returns the first, or 0 when they do not fit
+ * (the tree is then full until compacted).  Node 0 is never handed out
+ * here: it is the root of a new tree. */
+static uint32_t alloc_block(struct mcts_tree *t, uint32_t n)
+{
+	if (n > t->cap - t->used) {
+		t->full = 1;
+		return 0;
+	}
+	uint32_t first = t->used;
+	t->used += n;
+	if (t->used > t->info.peak)
+		t->info.peak = t->used;
+	memset(node_at(t, first), 0, sizeof(struct node) * n);
 	return first;
 }
 
-/* sqrt and log without libm (the engine links nothing but libc). */
+/* An empty tree: the root alone, standing for nothing yet. */
+static int tree_clear(struct mcts_tree *t)
+{
+	t->used = 0;
+	t->full = 0;
+	t->kept = 0;
+	t->expand_at = 2;
+	t->lo = t->hi = t->r1 = t->r2 = t->rn = 0;
+	t->explore = UCT_C;
+	t->plies = 0;
+	t->info.peak = 0;
+	if (!pool_ready(t))
+		return -1;
+	t->root = 0;
+	t->used = 1;
+	memset(node_at(t, 0), 0, sizeof(struct node));
+	node_at(t, 0)->who = NOBODY;
+	return 0;
+}
+
+struct mcts_tree *mcts_tree_new(size_t bytes)
+{
+	struct mcts_tree *t = calloc(1, sizeof *t);
+	if (t)
+		t->bytes = bytes;
+	return t;
+}
+
+void mcts_tree_free(struct mcts_tree *t)
+{
+	if (!t)
+		return;
+	pool_free(t);
+	free(t->state);
+	free(t);
+}
+
+void mcts_tree_reset(struct mcts_tree *t, size_t bytes)
+{
+	pool_free(t);
+	free(t->state);
+	t->state = NULL;
+	t->state_cap = 0;
+	t->kept = 0;
+	t->bytes = bytes;
+	if (t->solver_used)
+		solve_forget();
+	t->solver_used = 0;
+}
+
+void mcts_tree_info(const struct mcts_tree *t, struct mcts_info *out)
+{
+	*out = t->info;
+	out->cap = t->cap ? t->cap : capacity(t->bytes);
+	out->nodes = t->used;
+	out->expand_at = t->expand_at;
+	out->visits = t->pool ? node_at(t, t->root)->visits : 0;
+}
+
+/* ---- compaction ---- */
+
+static void bits_set(uint64_t *b, uint32_t from, uint32_t n)
+{
+	while (n) {
+		uint32_t o = from & 63, k = 64 - o < n ? 64 - o : n;
+		uint64_t m = k == 64 ? ~0ULL : ((1ULL << k) - 1) << o;
+		b[from >> 6] |= m;
+		from += k;
+		n -= k;
+	}
+}
+
+/* The nodes of nd's child block: the children, and their other move
+ * words when there are any. */
+static uint32_t block_len(const struct node *nd)
+{
+	return (uint32_t)nd->nchild << (nd->flags & F_WIDE ? 1 : 0);
+}
+
+/* Marks what is reachable from the root, cutting the children off nodes
+ * with fewer than `keep` real visits (they become leaves again).  With
+ * `hist`, counts per power of two of real visits the nodes of the blocks
+ * below.  Returns the nodes marked.  A block always lies after its parent
+ * (blocks are taken in order, and compaction keeps the order), so one pass
+ * upwards from the root sees every parent before its children. */
+static BITS_HOT uint32_t mark_live(struct mcts_tree *t, uint32_t keep,
+				   uint64_t *hist)
+{
+	uint32_t words = (t->used + 63) >> 6, live = 0;
+	memset(t->mark, 0, sizeof *t->mark * words);
+	memset(t->ext, 0, sizeof *t->ext * words);
+	bits_set(t->mark, t->root, 1);
+	for (uint32_t w = t->root >> 6; w < words; w++) {
+		uint64_t done = 0, bits;
+		while ((bits = t->mark[w] & ~t->ext[w] & ~done)) {
+			int b = bit_first(bits);
+			done |= 1ULL << b;
+			uint32_t i = (w << 6) + (uint32_t)b;
+			struct node *nd = node_at(t, i);
+			live++;
+			if (!nd->nchild)
+				continue;
+			uint32_t real = nd->visits - nd->virt;
+			if (real < keep && i != t->root) {
+				nd->child = 0;
+				nd->nchild = nd->tried = 0;
+				nd->flags &= (uint8_t) ~(KIND | F_WIDE |
+							 F_SAMPLED | F_MIXED);
+				continue;
+			}
+			uint32_t len = block_len(nd);
+			if (hist) {
+				int k = 0;
+				while (k < 31 && (real >> (k + 1)))
+					k++;
+				hist[k] += len;
+			}
+			bits_set(t->mark, nd->child, len);
+			if (nd->flags & F_WIDE) {
+				bits_set(t->ext, nd->child + nd->nchild,
+					 nd->nchild);
+				live += nd->nchild;
+			}
+		}
+	}
+	return live;
+}
+
+/* Where marked node i goes: the marked nodes before it. */
+static BITS_HOT uint32_t new_index(const struct mcts_tree *t, uint32_t i)
+{
+	uint64_t below = t->mark[i >> 6] & ((1ULL << (i & 63)) - 1);
+	return t->rank[i >> 6] + (uint32_t)bit_count(below);
+}
+
+/* Slides the marked nodes down over the others, keeping their order, and
+ * points each parent at its block's new place. */
+static BITS_HOT void slide(struct mcts_tree *t)
+{
+	uint32_t words = (t->used + 63) >> 6, n = 0;
+	for (uint32_t w = 0; w < words; w++) {
+		t->rank[w] = n;
+		n += (uint32_t)bit_count(t->mark[w]);
+	}
+	uint32_t to = 0;
+	for (uint32_t w = 0; w < words; w++)
+		for (uint64_t bits = t->mark[w]; bits; bits &= bits - 1) {
+			uint32_t i = (w << 6) + (uint32_t)bit_first(bits);
+			if ((t->ext[w] >> (i & 63)) & 1) {
+				memmove(node_at(t, to++), node_at(t, i),
+					sizeof(struct node));
+				continue;
+			}
+			struct node nd = *node_at(t, i);
+			if (nd.nchild)
+				nd.child = new_index(t, nd.child);
+			*node_at(t, to++) = nd;
+		}
+	t->root = 0;
+	t->used = n;
+}
+
+/* Makes room in a full pool: drops what is no longer reachable (what lay
+ * outside the subtree of a new root) and, when that is not enough, the
+ * subtrees with the fewest visits, keeping at most half of the pool; then
+ * leaves need twice the visits before they grow, so the pool fills up more
+ * slowly each time (and half as many again when most of it was an old
+ * tree's rest).  Takes time in proportion to the nodes in use. */
+static void compact(struct mcts_tree *t)
+{
+	double t0 = ai_now_ms();
+	uint32_t used = t->used;
+	uint64_t hist[32] = {0};
+	uint32_t live = mark_live(t, 0, hist);
+	if (live < t->cap / 4 && t->expand_at > 2)
+		t->expand_at /= 2; /* mostly garbage: an old tree's rest */
+	if (live > t->cap / 2) {
+		/* the least visit count that keeps below half of the pool */
+		uint64_t kept = 1;
+		int k = 31;
+		while (k > 0 && kept + hist[k] <= t->cap / 2)
+			kept += hist[k--];
+		mark_live(t, 2u << k, NULL);
+		if (t->expand_at < (1u << 20))
+			t->expand_at *= 2;
+	}
+	slide(t);
+	t->full = 0;
+	t->info.collections++;
+	t->compact_ms = (ai_now_ms() - t0) / (live + used / 64 + 1);
+}
+
+/* ---- moves ---- */
+
+/* The move of child i of nd (a decision). */
+static void child_move(const struct mcts_tree *t, const struct node *nd,
+		       uint32_t i, struct move *mv)
+{
+	*mv = (struct move){{node_at(t, nd->child + i)->mv}};
+	if (nd->flags & F_WIDE)
+		memcpy(&mv->w[1], node_at(t, nd->child + nd->nchild + i),
+		       sizeof mv->w - sizeof mv->w[0]);
+}
+
+/* Plays child i of nd on st: its move, or its chance outcome. */
+static void step_into(const struct mcts *m, const struct node *nd, uint32_t i,
+		      void *st)
+{
+	if (kind(nd) == CHANCE) {
+		m->g->roll(st, (int)(int64_t)node_at(m->t, nd->child + i)->mv);
+		return;
+	}
+	struct move mv;
+	child_move(m->t, nd, i, &mv);
+	m->g->play(st, &mv);
+}
+
+/* Swaps children i and j of nd, neither visited yet, with their move
+ * words. */
+static void swap_children(struct mcts_tree *t, const struct node *nd,
+			  uint32_t i, uint32_t j)
+{
+	struct node *c = node_at(t, nd->child), x = c[i];
+	c[i] = c[j];
+	c[j] = x;
+	if (nd->flags & F_WIDE) {
+		unsigned char w[sizeof(struct node)];
+		memcpy(w, &c[nd->nchild + i], sizeof w);
+		memcpy(&c[nd->nchild + i], &c[nd->nchild + j], sizeof w);
+		memcpy(&c[nd->nchild + j], w, sizeof w);
+	}
+}
+
+/* ---- numbers without libm (the engine links nothing but libc) ---- */
+
 static double my_sqrt(double x)
 {
 	if (x <= 0)
@@ -168,20 +521,34 @@ static double my_sqrt(double x)
 	return y * k;
 }
 
+/* ln x for x >= 1, from the exponent and mantissa bits of the double:
+ * x = m 2^e with m in [1, 2), ln m = 2 atanh((m - 1) / (m + 1)). */
 static double my_log(double x)
 {
-	if (x <= 0)
-		return -1e300;
-	int e = 0;
-	while (x >= 2)
-		x /= 2, e++;
-	while (x < 1)
-		x *= 2, e--;
-	/* ln x = 2 atanh((x - 1) / (x + 1)), with x in [1, 2) */
-	double s = (x - 1) / (x + 1), s2 = s * s, t = s, sum = 0;
-	for (int i = 1; i < 24; i += 2, t *= s2)
+	uint64_t bits;
+	memcpy(&bits, &x, sizeof bits);
+	int e = (int)((bits >> 52) & 0x7ff) - 1023;
+	bits = (bits & ((1ULL << 52) - 1)) | (1023ULL << 52);
+	double mant;
+	memcpy(&mant, &bits, sizeof mant);
+	double s = (mant - 1) / (mant + 1), s2 = s * s, t = s, sum = 0;
+	for (int i = 1; i < 16; i += 2, t *= s2)
 		sum += t / i;
 	return 2 * sum + e * 0.6931471805599453;
+}
+
+/* 1/sqrt(x) for x >= 1, to about 1e-9: a first guess from the bits of the
+ * double (halving the exponent), then Newton steps. */
+static double fast_rsqrt(double x)
+{
+	uint64_t bits;
+	memcpy(&bits, &x, sizeof bits);
+	bits = 0x5fe6eb50c7b537a9ULL - (bits >> 1);
+	double y;
+	memcpy(&y, &bits, sizeof y);
+	for (int i = 0; i < 3; i++)
+		y *= 1.5 - 0.5 * x * y * y;
+	return y;
 }
 
 /* sqrt(log(n)) for the visit counts of a parent, filled in as needed (0
@@ -192,7 +559,7 @@ static double sqrtlog_table[SQRTLOG_N];
 static double sqrtlog(uint32_t n)
 {
 	if (n >= SQRTLOG_N)
-		return my_sqrt(my_log((double)n));
+		return 1 / fast_rsqrt(my_log((double)n));
 	if (sqrtlog_table[n] == 0)
 		sqrtlog_table[n] = my_sqrt(my_log((double)n));
 	return sqrtlog_table[n];
@@ -206,7 +573,7 @@ static double rsqrt(uint32_t n)
 {
 	if (n < RSQRT_N)
 		return rsqrt_table[n];
-	return 1 / my_sqrt((double)n);
+	return fast_rsqrt((double)n);
 }
 
 static void tables_init(void)
@@ -217,19 +584,178 @@ static void tables_init(void)
 		rsqrt_table[i] = 1 / my_sqrt((double)i);
 }
 
-/* The mean reward of a node for its mover, in [0, 1]. */
-static double mean(const struct mcts *m, const struct node *c)
+/* ---- the clock ---- */
+
+/* How often the engine's input is looked at while thinking: often enough
+ * that a `stop` is noticed within a couple of milliseconds, rarely enough
+ * that the poll costs nothing measurable. */
+#define POLL_MS 1.0
+/* How often the clock is read: the iterations between two looks double or
+ * halve to keep them this far apart. */
+#define LOOK_MS 0.2
+
+/* The margin kept before a deadline is the longest step lately: the
+ * processor time the search took between two looks at the clock, long
+ * when its steps are (a wide expansion, a long playout).  Processor time,
+ * not the clock's: while the process waits for a busy machine the clock
+ * runs on, and a margin that took such a wait for a step would end the
+ * search early for nothing (the wait itself cannot be foreseen).  It
+ * shrinks by this factor at each look. */
+#define STEP_DECAY 0.9
+
+/* Milliseconds of processor time this thread has used. */
+static double cpu_ms(void)
 {
-	double q = c->sum / c->visits;
-	if (m->np == 1)
-		q = m->hi > m->lo ? (q - m->lo) / (m->hi - m->lo) : 0.5;
-	return q;
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
+
+/* Whether the search must end now: the deadline is closer than the margin
+ * (see STEP_DECAY), or the engine says stop (asked at most every
+ * POLL_MS).  Reads the clock. */
+static int out_of_time(struct mcts *m)
+{
+	if (m->stopped)
+		return 1;
+	double now = ai_now_ms();
+	if (m->timed) {
+		double cpu = cpu_ms(), dt = cpu - m->last_cpu;
+		m->step = dt > STEP_DECAY * m->step ? dt : STEP_DECAY * m->step;
+		m->last_cpu = cpu;
+	}
+	m->since_look = now - m->last_look;
+	m->last_look = now;
+	if (m->timed && now + m->step >= m->deadline)
+		return 1;
+	if (m->how->stop && now >= m->next_poll) {
+		m->next_poll = now + POLL_MS;
+		m->stopped = m->how->stop(m->how->ctx) != 0;
+	}
+	return m->stopped;
+}
+
+/* Whether the clock needs watching at all: a deadline or a stop hook. */
+static int watched(const struct mcts *m)
+{
+	return m->timed || m->how->stop;
+}
+
+/* Between iterations: looks at the clock every look_every iterations,
+ * which follows the time iterations take so that looks come about
+ * LOOK_MS apart (growing at most twofold at a time: iterations vary).
+ * Returns 1 when the search must end. */
+static int time_to_stop(struct mcts *m)
+{
+	if (!watched(m) || --m->look_in > 0)
+		return m->stopped;
+	int end = out_of_time(m);
+	if (m->since > 0) {
+		double per = m->since_look / (double)m->since;
+		long want = per > 0 ? (long)(LOOK_MS / per) : 4096;
+		if (want > 2 * m->look_every)
+			want = 2 * m->look_every;
+		m->look_every = want < 1 ? 1 : want > 4096 ? 4096 : want;
+	}
+	m->since = 0;
+	m->look_in = m->look_every;
+	return end;
+}
+
+/* ---- proofs (two players) ---- */
+
+static int proof_of(const struct node *nd)
+{
+	return (nd->flags & PROOF) >> PROOF_SHIFT;
+}
+
+static void set_proof(struct node *nd, int p)
+{
+	nd->flags = (uint8_t)((nd->flags & ~PROOF) | p << PROOF_SHIFT);
+}
+
+/* The proven result of proof p for player `who` (from 0): -1, 0 or 1. */
+static int result_for(int p, int who)
+{
+	return who == 0 ? p - 2 : 2 - p;
+}
+
+/* The proof that gives player `who` the result r (-1, 0, 1). */
+static uint8_t proof_for(int r, int who)
+{
+	return (uint8_t)(who == 0 ? 2 + r : 2 - r);
+}
+
+/* The proof of a finished state (two players). */
+static uint8_t proof_of_end(struct game_status s)
+{
+	return (uint8_t)(s.player == 1 ? 3 : s.player == 2 ? 1 : 2);
+}
+
+/* Whether child c is proven lost for the player who would pick it. */
+static int lost(const struct node *c)
+{
+	return proof_of(c) && result_for(proof_of(c), c->who) < 0;
+}
+
+/* Proves nd from its children when they settle it: a decision when a move
+ * wins for its mover or every move is proven (the best of them), a chance
+ * event when every outcome is proven alike.  Returns 1 when nd is proven. */
+static int try_prove(const struct mcts_tree *t, struct node *nd)
+{
+	if (proof_of(nd))
+		return 1;
+	if (!nd->nchild)
+		return 0;
+	const struct node *c = node_at(t, nd->child);
+	if (kind(nd) == CHANCE) {
+		for (int i = 0; i < nd->nchild; i++)
+			if (!proof_of(&c[i]) ||
+			    proof_of(&c[i]) != proof_of(&c[0]))
+				return 0;
+		set_proof(nd, proof_of(&c[0]));
+		return 1;
+	}
+	int best = -2, all = !(nd->flags & F_SAMPLED);
+	uint8_t proof = UNPROVEN;
+	for (int i = 0; i < nd->nchild; i++) {
+		if (!proof_of(&c[i])) {
+			all = 0;
+			continue;
+		}
+		int r = result_for(proof_of(&c[i]), c[i].who);
+		if (r > best)
+			best = r, proof = proof_of(&c[i]);
+		if (r > 0)
+			break;
+	}
+	if (best > 0 || all)
+		set_proof(nd, proof);
+	return proof_of(nd) != UNPROVEN;
+}
+
+/* After path[depth] was proven: proves what it settles above it. */
+static void prove_up(const struct mcts_tree *t, const uint32_t *path, int depth)
+{
+	for (int d = depth - 1; d >= 0; d--) {
+		struct node *nd = node_at(t, path[d]);
+		nd->flags |= F_MIXED;
+		if (!try_prove(t, nd))
+			break;
+	}
+}
+
+/* ---- expansion ---- */
+
+/* What a move does at once, in cls[]: 0 the game goes on, else 1 + the
+ * winner (1: a draw). */
+#define CLS_OPEN 0
 
 /* Keeps the moves that win at once, if any (a player never misses one);
  * otherwise drops the moves that lose at once (a move can complete the
  * opponent's row), unless nothing else is left.  Random playouts miss such
- * one-move facts often; this costs one play per move per expansion. */
+ * one-move facts often; this costs one play per move per expansion.
+ * Fills cls[] and (with evaluate) prior[] for the moves kept. */
 static int decisive(struct mcts *m, const void *st, int mover, int n)
 {
 	const struct game *g = m->g;
@@ -239,16 +765,17 @@ static int decisive(struct mcts *m, const void *st, int mover, int n)
 	m->have_prior = 0;
 	for (int i = 0; i < n; i++) {
 		/* wide nodes of slow games take long: mind the clock */
-		if ((i & 31) == 31 && watched(m) && out_of_time(m))
+		if ((i & 31) == 31 && watched(m) && out_of_time(m)) {
+			memset(cls, CLS_OPEN, (size_t)n);
 			return n;
+		}
 		memcpy(m->st2, st, m->ss);
 		g->play(m->st2, &m->list[i]);
 		struct game_status cs = g->status(m->st2);
-		cls[i] = cs.phase != GAME_OVER || cs.player == 0 ? 1
-			 : cs.player == mover                    ? 2
-								 : 0;
-		nwin += cls[i] == 2;
-		nsafe += cls[i] == 1;
+		cls[i] = cs.phase == GAME_OVER ? (unsigned char)(1 + cs.player)
+					       : CLS_OPEN;
+		nwin += cls[i] == 1 + mover;
+		nsafe += cls[i] <= 1;
 		if (g->evaluate) {
 			if (cs.phase == GAME_OVER)
 				ai_reward(g, m->st2, m->np, val);
@@ -258,25 +785,61 @@ static int decisive(struct mcts *m, const void *st, int mover, int n)
 		}
 	}
 	m->have_prior = g->evaluate != NULL;
-	int keep = nwin ? 2 : nsafe ? 1 : 0, k = 0;
-	if (keep == 0 || (keep == 1 && nsafe == n))
+	if (!nwin && (!nsafe || nsafe == n))
 		return n;
+	int k = 0;
 	for (int i = 0; i < n; i++)
-		if (cls[i] == keep) {
+		if (nwin ? cls[i] == 1 + mover : cls[i] <= 1) {
 			m->prior[k] = m->prior[i];
+			cls[k] = cls[i];
 			m->list[k++] = m->list[i];
 		}
 	return k;
 }
 
-/* Gives a leaf its children.  Returns 0, or -1 when it cannot (no memory
- * left, too many moves): the iteration then plays out from the leaf. */
-static int expand(struct mcts *m, struct node *nd, const void *st, int root)
+/* The moves of st into m->list: the listed ones, or, where they cannot be
+ * listed (a drawn line), a sample of distinct ones (*sampled set). */
+static int list_moves(struct mcts *m, const void *st, int root, int *sampled)
 {
 	const struct game *g = m->g;
+	int n = g->moves(st, m->list);
+	*sampled = 0;
+	if (n > 0 || !g->random_move)
+		return n;
+	*sampled = 1;
+	int want = root ? 4 * LINE_SAMPLES : LINE_SAMPLES;
+	if (want > g->max_moves)
+		want = g->max_moves;
+	for (int tries = 0; tries < 4 * want && n < want; tries++) {
+		struct move mv;
+		if (g->random_move(st, m->r, &mv) < 0)
+			break;
+		int dup = 0;
+		for (int i = 0; i < n && !dup; i++)
+			dup = move_equal(&m->list[i], &mv);
+		if (!dup)
+			m->list[n++] = mv;
+	}
+	return n;
+}
+
+/* Gives the leaf `at` its children (or makes it a finished node).  Returns
+ * 0, or -1 when it cannot (the pool is full, too many moves): the iteration
+ * then plays out from the leaf.  Sets m->new_proof when the node got
+ * proven. */
+static int expand(struct mcts *m, uint32_t at, const void *st, int root)
+{
+	const struct game *g = m->g;
+	struct mcts_tree *t = m->t;
 	struct game_status s = g->status(st);
+	m->new_proof = 0;
 	if (s.phase == GAME_OVER) {
-		nd->kind = END;
+		struct node *nd = node_at(t, at);
+		set_kind(nd, END);
+		if (m->np == 2) {
+			set_proof(nd, proof_of_end(s));
+			m->new_proof = 1;
+		}
 		return 0;
 	}
 	if (s.phase == GAME_ROLL) {
@@ -284,43 +847,27 @@ static int expand(struct mcts *m, struct node *nd, const void *st, int root)
 		double probs[GAME_MAX_CHANCE];
 		int n = g->chance(st, values, probs);
 		if (n <= 0) {
-			nd->kind = END;
+			set_kind(node_at(t, at), END);
 			return 0;
 		}
-		uint32_t first = alloc_nodes(m, (uint32_t)n);
-		if (first == UINT32_MAX)
+		uint32_t first = alloc_block(t, (uint32_t)n);
+		if (!first)
 			return -1;
-		struct node *c = node_at(first);
+		struct node *c = node_at(t, first);
 		for (int i = 0; i < n; i++) {
-			c[i].mv.w[0] = (uint64_t)(int64_t)values[i];
-			c[i].prob = (float)probs[i];
+			c[i].mv = (uint64_t)(int64_t)values[i];
+			c[i].q = (float)probs[i];
 			c[i].who = NOBODY;
 		}
+		struct node *nd = node_at(t, at);
 		nd->child = first;
 		nd->nchild = (uint16_t)n;
-		nd->kind = CHANCE;
+		set_kind(nd, CHANCE);
 		return 0;
 	}
-	int n = g->moves(st, m->list);
-	if (n == 0 && g->random_move) {
-		/* moves that cannot be listed (a drawn line): a sample of
-		 * distinct ones stands for them */
-		int want = root ? 4 * LINE_SAMPLES : LINE_SAMPLES;
-		if (want > g->max_moves)
-			want = g->max_moves;
-		for (int tries = 0; tries < 4 * want && n < want; tries++) {
-			struct move mv;
-			if (g->random_move(st, m->r, &mv) < 0)
-				break;
-			int dup = 0;
-			for (int i = 0; i < n && !dup; i++)
-				dup = move_equal(&m->list[i], &mv);
-			if (!dup)
-				m->list[n++] = mv;
-		}
-	}
-	if (n == 0) {
-		nd->kind = END; /* stuck */
+	int sampled, n = list_moves(m, st, root, &sampled);
+	if (n <= 0) {
+		set_kind(node_at(t, at), END); /* stuck */
 		return 0;
 	}
 	if (n > UINT16_MAX)
@@ -328,99 +875,193 @@ static int expand(struct mcts *m, struct node *nd, const void *st, int root)
 	m->have_prior = 0;
 	if (m->np > 1)
 		n = decisive(m, st, s.player, n);
-	uint32_t first = alloc_nodes(m, (uint32_t)n);
-	if (first == UINT32_MAX)
+	else
+		memset(m->cls, CLS_OPEN, (size_t)n);
+	int wide = 0;
+	for (int i = 0; i < n && !wide; i++)
+		for (int w = 1; w < MOVE_WORDS; w++)
+			wide |= m->list[i].w[w] != 0;
+	uint32_t first = alloc_block(t, (uint32_t)n << wide);
+	if (!first)
 		return -1;
-	/* a random order for the first visits */
-	for (int i = n - 1; i > 0; i--) {
-		int j = (int)rng_below(m->r, (uint32_t)i + 1);
-		struct move t = m->list[i];
-		m->list[i] = m->list[j];
-		m->list[j] = t;
-		if (m->have_prior) {
+	if (m->have_prior) {
+		/* UCT picks among moves of equal priors by their order: a
+		 * random one, or every node would try the first listed first
+		 * (without priors the first visits are drawn as they come) */
+		for (int i = n - 1; i > 0; i--) {
+			int j = (int)rng_below(m->r, (uint32_t)i + 1);
+			struct move mv = m->list[i];
+			m->list[i] = m->list[j];
+			m->list[j] = mv;
+			unsigned char k = m->cls[i];
+			m->cls[i] = m->cls[j];
+			m->cls[j] = k;
 			double p = m->prior[i];
 			m->prior[i] = m->prior[j];
 			m->prior[j] = p;
 		}
 	}
-	struct node *c = node_at(first);
+	struct node *c = node_at(t, first);
 	for (int i = 0; i < n; i++) {
-		c[i].mv = m->list[i];
+		c[i].mv = m->list[i].w[0];
+		if (wide)
+			memcpy(&c[n + i], &m->list[i].w[1],
+			       sizeof m->list[i].w - sizeof m->list[i].w[0]);
 		c[i].who = (uint8_t)(s.player - 1);
+		if (m->np == 2 && m->cls[i] != CLS_OPEN) {
+			set_proof(&c[i], proof_of_end((struct game_status){
+						 GAME_OVER, m->cls[i] - 1}));
+			node_at(t, at)->flags |= F_MIXED;
+		}
 		if (m->have_prior) {
 			/* the game's judgement counts as a few visits, so that
 			 * wide nodes try their promising moves first */
 			c[i].virt = PRIOR_VISITS;
 			c[i].visits = PRIOR_VISITS;
-			c[i].sum = PRIOR_VISITS * m->prior[i];
+			c[i].q = (float)m->prior[i];
+			c[i].rs = (float)rsqrt(PRIOR_VISITS);
 		}
 	}
+	struct node *nd = node_at(t, at);
 	if (m->have_prior)
 		nd->tried = (uint16_t)n; /* no need to try each move once */
 	nd->child = first;
 	nd->nchild = (uint16_t)n;
-	nd->kind = DECIDE;
+	nd->flags |= (uint8_t)((wide ? F_WIDE : 0) | (sampled ? F_SAMPLED : 0));
+	set_kind(nd, DECIDE);
+	if (m->np == 2)
+		m->new_proof = try_prove(t, nd);
 	return 0;
 }
 
-static struct node *select_child(struct mcts *m, struct node *nd)
+/* ---- one iteration ---- */
+
+/* The mean reward of a node for its mover, in [0, 1]. */
+static double mean(const struct mcts_tree *t, int np, const struct node *c)
 {
-	struct node *c = node_at(nd->child);
-	if (nd->kind == CHANCE) {
+	if (np == 1)
+		return t->hi > t->lo ? (c->q - t->lo) / (t->hi - t->lo) : 0.5;
+	return c->q;
+}
+
+/* The child of nd to follow: a chance outcome by its odds; a move first
+ * by the order of first visits, then by UCT, never a move proven lost or
+ * set aside while there is another (a proven draw counts its exact value,
+ * with no bonus for exploring). */
+static uint32_t select_child(struct mcts *m, struct node *nd)
+{
+	struct mcts_tree *t = m->t;
+	struct node *c = node_at(t, nd->child);
+	int n = nd->nchild;
+	if (kind(nd) == CHANCE) {
 		/* the outcome furthest behind its share of the visits */
 		double n1 = (double)nd->visits + 1, best = -1e300;
 		int bi = 0;
-		for (int i = 0; i < nd->nchild; i++) {
-			double d = c[i].prob * n1 - c[i].visits;
+		for (int i = 0; i < n; i++) {
+			double d = c[i].q * n1 - c[i].visits;
 			if (d > best)
 				best = d, bi = i;
 		}
-		return &c[bi];
+		return nd->child + (uint32_t)bi;
 	}
-	while (nd->tried < nd->nchild && c[nd->tried].banned)
-		nd->tried++;
-	if (nd->tried < nd->nchild)
-		return &c[nd->tried++];
-	double k = m->explore * sqrtlog(nd->visits + 1), best = -1e300;
+	/* first visits in a random order, drawn as they are given: a move
+	 * not tried yet swaps places with the next one to try */
+	while (nd->tried < n) {
+		int i = nd->tried++,
+		    j = i + (int)rng_below(m->r, (uint32_t)(n - i));
+		if (j != i)
+			swap_children(t, nd, (uint32_t)i, (uint32_t)j);
+		if (!(c[i].flags & F_BANNED) &&
+		    (m->ignore_proofs || !lost(&c[i])))
+			return nd->child + (uint32_t)i;
+	}
+	/* UCT: the mean (scaled to [0, 1] in the solo game: only the scale
+	 * matters to the choice) plus the exploration bonus */
+	float a =
+		m->np == 1 && t->hi > t->lo ? (float)(1 / (t->hi - t->lo)) : 1;
+	float k = (float)(t->explore * sqrtlog(nd->visits + 1)), best = -1e30f;
 	int bi = -1;
-	for (int i = 0; i < nd->nchild; i++) {
-		if (c[i].banned)
-			continue;
-		double u = mean(m, &c[i]) + k * rsqrt(c[i].visits);
+	if (!(nd->flags & F_MIXED) && m->np != 1) {
+		/* the common case, kept tight: nothing proven, no scale */
+		for (int i = 0; i < n; i++) {
+			float u = c[i].q + k * c[i].rs;
+			if (u > best)
+				best = u, bi = i;
+		}
+		return nd->child + (uint32_t)bi;
+	}
+	for (int i = 0; i < n; i++) {
+		const struct node *ci = &c[i];
+		float u;
+		if (ci->flags & (PROOF | F_BANNED)) {
+			if (ci->flags & F_BANNED)
+				continue;
+			if (m->ignore_proofs) {
+				u = a * ci->q + k * ci->rs;
+			} else {
+				int r = result_for(proof_of(ci), ci->who);
+				if (r < 0)
+					continue;
+				u = 0.5f * (float)(r + 1);
+			}
+		} else {
+			u = a * ci->q + k * ci->rs;
+		}
 		if (u > best)
 			best = u, bi = i;
 	}
-	return bi < 0 ? &c[0] : &c[bi];
+	return nd->child + (uint32_t)(bi < 0 ? 0 : bi);
 }
 
-/* Plays st out at random; writes the rewards.  Returns the plies played,
- * or -1 when the clock ran out first. */
-static int playout(struct mcts *m, void *st, double *rew)
+/* Plays up to n plies of random moves (dice rolled by their odds) on st,
+ * with the game's own playout when it has one; returns the plies played,
+ * fewer than n when the game ended (or got stuck). */
+static int random_plies(struct mcts *m, void *st, int n)
 {
 	const struct game *g = m->g;
-	for (int ply = 0; ply < MAX_PLAYOUT; ply++) {
+	if (g->playout)
+		return g->playout(st, m->r, n);
+	int k = 0;
+	for (; k < n; k++) {
 		struct game_status s = g->status(st);
-		if (s.phase == GAME_OVER) {
-			ai_reward(g, st, m->np, rew);
-			return ply;
-		}
+		if (s.phase == GAME_OVER)
+			break;
 		if (s.phase == GAME_ROLL) {
 			g->roll(st, game_chance_pick(g, st, m->r));
 			continue;
-		}
-		if ((ply & 127) == 127 && watched(m) && out_of_time(m))
-			return -1;
-		if (g->evaluate && m->np > 1 && ply >= EVAL_AFTER) {
-			g->evaluate(st, rew);
-			return ply;
 		}
 		struct move mv;
 		if (ai_random_move(g, st, m->r, m->list, &mv) < 0)
 			break;
 		g->play(st, &mv);
 	}
-	ai_reward(g, st, m->np, rew); /* stuck */
-	return MAX_PLAYOUT;
+	return k;
+}
+
+/* Plays st out at random until the game ends, or, where the game can
+ * judge a position, for EVAL_AFTER plies; writes the rewards.  Returns 0,
+ * or -1 when the clock ran out first. */
+static int playout(struct mcts *m, void *st, double *rew)
+{
+	const struct game *g = m->g;
+	int judge = g->evaluate && m->np > 1;
+	struct game_status s = g->status(st);
+	for (int ply = 0; s.phase != GAME_OVER && ply < MAX_PLAYOUT;) {
+		if (judge && ply >= EVAL_AFTER) {
+			g->evaluate(st, rew);
+			return 0;
+		}
+		if (ply && watched(m) && out_of_time(m))
+			return -1;
+		int chunk = judge ? EVAL_AFTER : PLAYOUT_CHUNK;
+		int done = random_plies(m, st, chunk);
+		s = g->status(st);
+		ply += chunk;
+		if (done < chunk)
+			break; /* over, or stuck */
+	}
+	ai_reward_at(g, st, s, m->np, rew); /* over, stuck or too long */
+	return 0;
 }
 
 /* UCT's exploration term assumes rewards spread over [0, 1] like wins and
@@ -428,202 +1069,344 @@ static int playout(struct mcts *m, void *st, double *rew)
  * the middle, where the same constant would explore almost blindly.  So the
  * constant follows the spread (standard deviation) of the rewards seen,
  * 0.5 being the spread of a coin toss. */
-static void scale_explore(struct mcts *m)
+static void scale_explore(struct mcts_tree *t, int np)
 {
-	double mu = m->r1 / m->rn, var = m->r2 / m->rn - mu * mu;
-	if (m->np == 1) /* raw scores: scale like mean() does */
-		var = m->hi > m->lo ? var / ((m->hi - m->lo) * (m->hi - m->lo))
+	double mu = t->r1 / t->rn, var = t->r2 / t->rn - mu * mu;
+	if (np == 1) /* raw scores: scale like mean() does */
+		var = t->hi > t->lo ? var / ((t->hi - t->lo) * (t->hi - t->lo))
 				    : 0.25;
 	double f = 2 * my_sqrt(var > 0 ? var : 0);
-	m->explore = UCT_C * (f < 0.1 ? 0.1 : f > 1 ? 1 : f);
+	t->explore = UCT_C * (f < 0.1 ? 0.1 : f > 1 ? 1 : f);
 }
 
 /* One iteration: down the tree, out at random, and the rewards back up.
  * Returns -1 when the clock stopped it (nothing is updated then). */
 static int iterate(struct mcts *m)
 {
-	const struct game *g = m->g;
-	struct node *path[MAX_PATH];
-	int depth = 0;
+	struct mcts_tree *t = m->t;
+	uint32_t path[MAX_PATH];
+	int depth = 0, exact = 0, proved = 0;
 	double rew[GAME_MAX_PLAYERS] = {0};
-	memcpy(m->st, m->root_state, m->ss);
-	struct node *nd = node_at(0);
-	path[0] = nd;
+	memcpy(m->st, t->state, m->ss);
+	uint32_t at = t->root;
+	path[0] = at;
 	for (;;) {
-		if (nd->kind == LEAF) {
+		struct node *nd = node_at(t, at);
+		if (depth > 0 && proof_of(nd) && !m->ignore_proofs)
+			break; /* its exact result stands for a playout */
+		if (kind(nd) == LEAF) {
 			if (depth > 0 &&
-			    (nd->visits - nd->virt < m->expand_at ||
-			     m->mem_full))
+			    (nd->visits - nd->virt <
+				     t->expand_at +
+					     node_at(t, path[depth - 1])
+							     ->nchild /
+						     WIDE_STEP +
+					     (t->used >> GROWTH_SHIFT) ||
+			     t->full))
 				break;
-			if (expand(m, nd, m->st, depth == 0) < 0)
+			if (expand(m, at, m->st, depth == 0) < 0)
+				break;
+			proved = m->new_proof;
+			nd = node_at(t, at);
+			if (depth > 0 && proof_of(nd) && !m->ignore_proofs)
 				break;
 		}
-		if (nd->kind == END || depth + 1 >= MAX_PATH)
+		if (kind(nd) == END || depth + 1 >= MAX_PATH)
 			break;
-		struct node *c = select_child(m, nd);
-		if (nd->kind == CHANCE) {
-			g->roll(m->st, (int)(int64_t)c->mv.w[0]);
-		} else {
-			g->play(m->st, &c->mv);
-		}
-		path[++depth] = nd = c;
+		uint32_t c = select_child(m, nd);
+		step_into(m, nd, c - nd->child, m->st);
+		path[++depth] = at = c;
 	}
-	if (playout(m, m->st, rew) < 0)
+	const struct node *leaf = node_at(t, at);
+	if (kind(leaf) == END) {
+		ai_reward(m->g, m->st, m->np, rew);
+	} else if (depth > 0 && proof_of(leaf) && !m->ignore_proofs) {
+		rew[0] = ai_result_reward(result_for(proof_of(leaf), 0));
+		rew[1] = ai_result_reward(result_for(proof_of(leaf), 1));
+		exact = 1;
+	} else if (playout(m, m->st, rew) < 0) {
 		return -1;
+	}
 	for (int i = 0; i <= depth; i++) {
-		path[i]->visits++;
-		if (path[i]->who != NOBODY)
-			path[i]->sum += rew[path[i]->who];
+		struct node *nd = node_at(t, path[i]);
+		nd->visits++;
+		if (nd->who != NOBODY)
+			nd->q += (float)(rew[nd->who] - nd->q) / nd->visits;
+		nd->rs = (float)rsqrt(nd->visits);
 	}
+	if (proved)
+		prove_up(t, path, depth);
 	if (m->np == 1) {
-		if (m->iters == 0 || rew[0] < m->lo)
-			m->lo = rew[0];
-		if (m->iters == 0 || rew[0] > m->hi)
-			m->hi = rew[0];
+		if (t->rn == 0 || rew[0] < t->lo)
+			t->lo = rew[0];
+		if (t->rn == 0 || rew[0] > t->hi)
+			t->hi = rew[0];
 	}
-	for (int p = 0; p < m->np; p++)
-		m->r1 += rew[p], m->r2 += rew[p] * rew[p], m->rn++;
+	if (!exact) {
+		for (int p = 0; p < m->np; p++)
+			t->r1 += rew[p], t->r2 += rew[p] * rew[p], t->rn++;
+		if (((long)t->rn & 255) < m->np)
+			scale_explore(t, m->np);
+	}
 	m->iters++;
-	if ((m->iters & 255) == 0)
-		scale_explore(m);
-	if (m->used > CHUNK_NODES * (MAX_CHUNKS / 2))
-		m->expand_at = 8; /* keep the rest of the memory for depth */
 	return 0;
 }
 
-/* The mean length in plies of a few random games from the root (1e9 when
- * the clock passes until_ms first). */
-static double game_length(struct mcts *m, double until_ms)
+/* ---- the search's course ---- */
+
+/* The mean length in plies of up to 8 random games from the root.  It
+ * stops early once their plies add up to more than `enough` (the mean is
+ * then past enough / 8; with `whole`, the first game still runs to its
+ * end) or the clock passes until_ms; a game cut short counts with the
+ * plies it reached.  1e9 when the clock allowed none. */
+static double game_length(struct mcts *m, double until_ms, double enough,
+			  int whole)
 {
-	const struct game *g = m->g;
-	double sum = 0;
-	int k = 0;
-	for (; k < 8; k++) {
-		if (k > 0 && ((m->timed && ai_now_ms() >= until_ms) ||
-			      (watched(m) && out_of_time(m))))
+	double sum = 0, saved = m->deadline;
+	int games = 0, cut = 0;
+	if (m->timed)
+		m->deadline = until_ms;
+	while (games < 8 && sum <= enough && !cut) {
+		if (games > 0 && watched(m) && out_of_time(m))
 			break;
-		memcpy(m->st, m->root_state, m->ss);
+		memcpy(m->st, m->t->state, m->ss);
 		int ply = 0;
-		for (; ply < MAX_PLAYOUT; ply++) {
-			struct game_status s = g->status(m->st);
-			if (s.phase == GAME_OVER)
+		while (ply < MAX_PLAYOUT &&
+		       ((whole && games == 0) || sum + ply <= enough)) {
+			if (ply && watched(m) && out_of_time(m)) {
+				cut = 1;
 				break;
-			if (s.phase == GAME_ROLL) {
-				g->roll(m->st,
-					game_chance_pick(g, m->st, m->r));
-				continue;
 			}
-			struct move mv;
-			if (ai_random_move(g, m->st, m->r, m->list, &mv) < 0)
+			int j = random_plies(m, m->st, PLAYOUT_CHUNK);
+			ply += j;
+			if (j < PLAYOUT_CHUNK)
 				break;
-			g->play(m->st, &mv);
-			if ((ply & 127) == 127 && watched(m) &&
-			    ((m->timed && ai_now_ms() >= until_ms) ||
-			     out_of_time(m)))
-				return 1e9;
 		}
 		sum += ply;
+		games++;
 	}
-	return k ? sum / k : 1e9;
+	m->deadline = saved;
+	return sum > 0 ? sum / games : 1e9;
+}
+
+/* What compacting the pool would take, keeping `live` nodes: twice the
+ * last compaction's pace, to be safe (10 ns a node before the first). */
+static double compact_cost(const struct mcts_tree *t, double live)
+{
+	double per = t->compact_ms > 0 ? t->compact_ms : 1e-5;
+	return 2 * per * (live + t->used / 64);
+}
+
+/* Compacts a full pool when the time left allows (as long as the last
+ * compaction took per node, and more): a full 48 MB pool takes 40 to 90 ms
+ * on a busy machine, which a short move cannot spare.  Otherwise the tree
+ * stops growing for the rest of this search. */
+static void make_room(struct mcts *m)
+{
+	struct mcts_tree *t = m->t;
+	if (m->timed &&
+	    ai_now_ms() + compact_cost(t, t->used) + m->step >= m->deadline)
+		m->grown = 1;
+	else
+		compact(t);
 }
 
 /* Runs iterations until the clock passes until_ms (when timed), iters
- * reaches until_iters, or the engine says stop.  Without a deadline the
- * clock is read every 16 iterations only, for the stop poll. */
+ * reaches until_iters, or the engine says stop.  A full pool is compacted
+ * between iterations. */
 static void run(struct mcts *m, double until_ms, long until_iters)
 {
+	m->deadline = until_ms;
+	m->last_look = ai_now_ms(); /* what came before is no step of ours */
+	m->last_cpu = m->timed ? cpu_ms() : 0;
+	m->aborted = 0; /* an iteration the last phase's end cut short */
+	m->look_in = 1; /* and the first look comes at once */
+	m->since = 0;
 	while (!m->aborted && m->iters < until_iters) {
-		if (m->timed && ai_now_ms() >= until_ms)
-			break;
-		if ((m->timed || (m->iters & 15) == 0) && watched(m) &&
-		    out_of_time(m))
+		if (m->t->full && !m->grown)
+			make_room(m);
+		if (time_to_stop(m))
 			break;
 		if (iterate(m) < 0)
 			m->aborted = 1;
+		m->since++;
 	}
 }
 
-/* The root move to play: the most visited allowed child (ties: the better
- * mean). */
-static struct node *best_child(const struct mcts *m, const struct node *root)
+/* Whether the state bytes a and b are the same position. */
+static int same_state(const struct mcts *m, const void *a, const void *b)
 {
-	struct node *c = node_at(root->child), *best = NULL;
-	for (int i = 0; i < root->nchild; i++) {
-		if (c[i].banned)
+	return memcmp(a, b, m->ss) == 0;
+}
+
+/* Looks for st among the nodes exactly `depth` plies below `at` (whose
+ * state is in m->st2 + ply * ss) while *budget plays last and the clock
+ * allows; *found gets the most visited match (moves can transpose:
+ * several may lead to st).  The most visited child goes first, since the
+ * moves played are most often the ones the search liked best. */
+static void find_state(struct mcts *m, uint32_t at, const void *st, int ply,
+		       int depth, long *budget, uint32_t *found)
+{
+	struct mcts_tree *t = m->t;
+	unsigned char *here = m->st2 + (size_t)ply * m->ss;
+	unsigned char *next = here + m->ss;
+	const struct node *c = node_at(t, node_at(t, at)->child);
+	int n = node_at(t, at)->nchild, best = 0;
+	for (int i = 1; i < n; i++)
+		if (c[i].visits > c[best].visits)
+			best = i;
+	for (int k = -1; k<n && * budget> 0; k++) {
+		int i = k < 0 ? best : k;
+		if (k == best)
 			continue;
-		if (!best || c[i].visits > best->visits ||
-		    (c[i].visits == best->visits && c[i].visits &&
-		     mean(m, &c[i]) > mean(m, best)))
-			best = &c[i];
+		if (depth > 1 && !c[i].nchild)
+			continue;
+		if ((--*budget & 63) == 0 && m->timed &&
+		    ai_now_ms() > m->deadline)
+			*budget = 0;
+		memcpy(next, here, m->ss);
+		step_into(m, node_at(t, at), (uint32_t)i, next);
+		uint32_t ci = node_at(t, at)->child + (uint32_t)i;
+		if (depth > 1)
+			find_state(m, ci, st, ply + 1, depth - 1, budget,
+				   found);
+		else if (same_state(m, next, st) &&
+			 (!*found ||
+			  node_at(t, ci)->visits > node_at(t, *found)->visits))
+			*found = ci;
 	}
-	return best;
 }
 
-/* The most visited line from the root move `first`, up to max plies,
- * written as moves after a space each.  With rolls, chance events show as
- * "(roll N)", the likeliest outcome explored most; without, the line
- * stops before the first chance event. */
-static void line_text(const struct mcts *m, const struct node *first, int max,
-		      int rolls, struct text *out)
+/* Plies searched below the old root for the new one: a move of each
+ * player and the dice between them. */
+#define REROOT_DEPTH (2 * GAME_MAX_PLAYERS)
+
+/* Sets the tree up for a search of st.  A clock-bound search (`keep`)
+ * goes on with the part of the kept tree below st, when st is its root or
+ * a few plies below it (the rest is dropped when the pool is next
+ * compacted); otherwise the tree starts empty.  Returns 0, or -1 when there
+ * is no memory for it. */
+static int reroot(struct mcts *m, const void *st, int keep)
 {
-	const struct game *g = m->g;
-	unsigned char *st = m->st;
-	memcpy(st, m->root_state, m->ss);
-	const struct node *nd = first;
-	char buf[MOVE_TEXT_MAX];
-	for (int ply = 0; nd && ply < max; ply++) {
-		g->format(st, &nd->mv, buf);
-		text_printf(out, " %s", buf);
-		g->play(st, &nd->mv);
-		while (rolls && nd && nd->kind == CHANCE && nd->visits) {
-			const struct node *c = node_at(nd->child), *b = NULL;
-			for (int i = 0; i < nd->nchild; i++)
-				if (!b || c[i].visits > b->visits)
-					b = &c[i];
-			text_printf(out, " (roll %d)",
-				    (int)(int64_t)b->mv.w[0]);
-			g->roll(st, (int)(int64_t)b->mv.w[0]);
-			nd = b;
+	struct mcts_tree *t = m->t;
+	t->info.reused = 0;
+	t->info.collections = 0;
+	int have = 0;
+	uint32_t found = 0;
+	m->moved = -1;
+	if (keep && t->kept && t->g == m->g && t->pool) {
+		if (same_state(m, t->state, st)) {
+			found = t->root, have = 1;
+			m->moved = 0;
+		} else {
+			unsigned char *stack = ai_scratch(
+				AI_REROOT, m->ss * (REROOT_DEPTH + 2));
+			long budget = REROOT_PLAYS;
+			if (stack) {
+				m->st2 = stack;
+				memcpy(stack, t->state, m->ss);
+				/* the nearest first: a move or two below
+				 * is the usual case */
+				for (int d = 1;
+				     d <= REROOT_DEPTH && !found && budget > 0;
+				     d++) {
+					find_state(m, t->root, st, 0, d,
+						   &budget, &found);
+					m->moved = d;
+				}
+				have = found != 0;
+			}
 		}
-		if (!nd || nd->kind != DECIDE || nd->visits < 2)
-			break;
-		const struct node *c = node_at(nd->child), *b = NULL;
-		for (int i = 0; i < nd->nchild; i++)
-			if (c[i].visits && (!b || c[i].visits > b->visits))
-				b = &c[i];
-		nd = b;
 	}
+	if (t->state_cap < m->ss) {
+		free(t->state);
+		t->state = malloc(m->ss);
+		t->state_cap = t->state ? m->ss : 0;
+		have = 0;
+	}
+	if (!t->state || (!have && tree_clear(t) < 0))
+		return -1;
+	if (!have)
+		m->moved = -1;
+	if (have) {
+		/* the old tree's rest is garbage: dropping it now costs little
+		 * (compaction takes time by the nodes kept, guessed from the
+		 * share of the visits kept) and spares the search a
+		 * compaction of a full pool */
+		double share = (double)node_at(t, found)->visits /
+			       (node_at(t, t->root)->visits + 1);
+		t->root = found;
+		t->info.reused = node_at(t, found)->visits;
+		if (t->used > t->cap / 2 &&
+		    (!m->timed ||
+		     ai_now_ms() + compact_cost(t, share * t->used) <
+			     m->tidy_until))
+			compact(t);
+	}
+	memcpy(t->state, st, m->ss);
+	t->g = m->g;
+	t->kept = keep;
+	return 0;
 }
 
-/* Sets up a search of st: scratch buffers, the root and its children.
- * Returns 0, or -1 when there is no room or no move. */
-static int start(struct mcts *m, const struct game *g, const void *st,
-		 const struct ai_search *how, struct rng *r, double deadline)
+/* Gives the root its children when it has none yet, making room in a
+ * full pool first.  Returns 0, or -1 when it cannot. */
+static int root_ready(struct mcts *m)
+{
+	struct mcts_tree *t = m->t;
+	if (kind(node_at(t, t->root)) != LEAF)
+		return 0;
+	if (expand(m, t->root, t->state, 1) == 0)
+		return 0;
+	if (!t->full)
+		return -1;
+	compact(t);
+	return expand(m, t->root, t->state, 1);
+}
+
+/* Sets up a search of st: scratch buffers and the tree (looking for st in
+ * the kept tree until give_up, an ai_now_ms() time, and compacting it
+ * until tidy_until; 0: no limit).  Returns 0, or -1 when there is no
+ * room. */
+static int start(struct mcts *m, struct mcts_tree *t, const struct game *g,
+		 const void *st, const struct ai_search *how, struct rng *r,
+		 double give_up, double tidy_until)
 {
 	tables_init();
 	*m = (struct mcts){0};
+	m->t = t;
 	m->g = g;
 	m->how = how;
 	m->r = r;
 	m->np = g->players(st);
 	m->ss = g->state_size;
-	m->root_state = st;
-	m->expand_at = 2;
-	m->explore = UCT_C;
-	m->timed = deadline > 0;
-	m->deadline = deadline;
+	m->look_every = m->look_in = 1;
+	m->last_look = ai_now_ms();
+	m->last_cpu = cpu_ms();
+	m->timed = give_up > 0; /* finding the new root may take long */
+	m->deadline = give_up;
+	m->tidy_until = tidy_until;
 	size_t nm = (size_t)g->max_moves;
 	m->st = ai_scratch(AI_STATES, 2 * m->ss);
-	m->st2 = m->st ? m->st + m->ss : NULL;
 	m->cls = ai_scratch(AI_CLASS, nm);
 	m->prior = ai_scratch(AI_PRIOR, sizeof *m->prior * nm);
 	m->list = ai_scratch(AI_LIST, sizeof *m->list * nm);
 	if (!m->st || !m->cls || !m->prior || !m->list)
 		return -1;
-	if (alloc_nodes(m, 1) != 0)
+	/* a playout budget means a search that depends on nothing earlier */
+	int keep = how->playouts <= 0;
+	if (!keep && t->solver_used) {
+		solve_forget();
+		t->solver_used = 0;
+	}
+	if (reroot(m, st, keep) < 0)
 		return -1;
+	m->st2 = m->st + m->ss;
+	t->info.iterations = 0;
 	return 0;
 }
+
+/* ---- the exact solver at the root ---- */
 
 /* What the exact solver found about the root moves. */
 struct solved {
@@ -633,7 +1416,6 @@ struct solved {
 	struct move *list;
 	int *value; /* per move of list, the mover's value */
 	long nodes;
-	const char *what; /* for the log: "solved: win" ... */
 };
 
 /* The solver's value of the root move mv, when it has one. */
@@ -648,17 +1430,19 @@ static const int *solved_value(const struct solved *sv, const struct move *mv)
 }
 
 /* Gives the exact solver until `until` (a timed search) or `limit` nodes.
- * When it finishes, the root moves that are worse than the best are
- * banned, so that the search only weighs the moves that keep the best
- * result (with two players the margin is left to the search).  Returns 1
- * when it finished. */
-static int try_solve(struct mcts *m, struct node *root, double until,
-		     long limit, struct solved *sv)
+ * When it finishes, the root moves that are worse than the best are set
+ * aside, so that the search only weighs the moves that keep the best
+ * result (with two players the margin is left to the search), and with two
+ * players each root move gets its proof.  Returns 1 when it finished. */
+static int try_solve(struct mcts *m, double until, long limit,
+		     struct solved *sv)
 {
 	const struct game *g = m->g;
-	sv->n = g->moves(m->root_state, sv->list);
+	struct mcts_tree *t = m->t;
+	sv->n = g->moves(t->state, sv->list);
+	t->solver_used = 1;
 	if (sv->n <= 0 ||
-	    !search_solve(g, m->root_state, sv->list, sv->n, until, limit,
+	    !search_solve(g, t->state, sv->list, sv->n, until, limit,
 			  m->how->stop, m->how->ctx, sv->value, &sv->nodes))
 		return 0;
 	sv->done = 1;
@@ -666,56 +1450,293 @@ static int try_solve(struct mcts *m, struct node *root, double until,
 	for (int i = 1; i < sv->n; i++)
 		if (sv->value[i] > sv->best)
 			sv->best = sv->value[i];
-	sv->what = m->np != 2      ? "solved"
-		   : sv->best > 0  ? "solved: win"
-		   : sv->best == 0 ? "solved: draw"
-				   : "solved: loss";
-	struct node *kids = node_at(root->child);
+	struct node *root = node_at(t, t->root);
+	struct node *kids = node_at(t, root->child);
+	root->flags |= F_MIXED;
 	for (int k = 0; k < root->nchild; k++) {
-		const int *v = solved_value(sv, &kids[k].mv);
-		kids[k].banned = v && *v < sv->best;
+		struct move mv;
+		child_move(t, root, (uint32_t)k, &mv);
+		const int *v = solved_value(sv, &mv);
+		if (!v)
+			continue;
+		if (*v < sv->best)
+			kids[k].flags |= F_BANNED;
+		if (m->np == 2) {
+			int r = *v > 0 ? 1 : *v < 0 ? -1 : 0;
+			set_proof(&kids[k], proof_for(r, kids[k].who));
+		}
 	}
+	if (m->np == 2)
+		try_prove(t, root);
 	return 1;
 }
 
-/* The search line on the log: the move, the effort, and what it expects. */
-static void report(struct mcts *m, const struct node *root,
-		   const struct move *mv, const struct solved *sv, FILE *log,
-		   double start_ms)
+/* ---- choosing ---- */
+
+/* How much a root move is worth choosing: 0 set aside or proven lost, 1
+ * open or a proven draw, 2 proven to win. */
+static int standing(const struct node *c)
 {
-	const struct game *g = m->g;
-	double ms = ai_now_ms() - start_ms;
-	char buf[MOVE_TEXT_MAX];
-	g->format(m->root_state, mv, buf);
-	struct text t;
-	text_init(&t);
-	text_printf(&t,
-		    "ai: %s after %ld playouts in %.0f ms (%.0f/s), %u nodes",
-		    buf, m->iters, ms, ms > 0 ? m->iters / ms * 1000 : 0.0,
-		    m->used);
-	if (m->stopped)
-		text_puts(&t, "; stopped");
-	if (sv->what)
-		text_printf(&t, "; %s (%ld nodes)", sv->what, sv->nodes);
-	const struct node *b = NULL, *kids = node_at(root->child);
-	for (int k = 0; k < root->nchild; k++)
-		if (move_equal(&kids[k].mv, mv))
-			b = &kids[k];
-	if (b && b->visits) {
-		if (m->np == 1)
-			text_printf(&t, "; expected score %.2f",
-				    b->sum / b->visits);
-		else
-			text_printf(&t, "; value %.3f", b->sum / b->visits);
-		text_puts(&t, "; line");
-		line_text(m, b, 8, 1, &t);
-	}
-	fprintf(log, "%s\n", t.s);
-	text_free(&t);
+	if ((c->flags & F_BANNED) || lost(c))
+		return 0;
+	if (!proof_of(c))
+		return 1;
+	return result_for(proof_of(c), c->who) > 0 ? 2 : 1;
 }
 
-int mcts_choose(const struct game *g, const void *st,
-		const struct ai_search *how, double deadline, struct move *out)
+/* Whether the root is proven lost for its mover. */
+static int root_lost(const struct mcts *m)
+{
+	const struct node *root = node_at(m->t, m->t->root);
+	return proof_of(root) && root->nchild &&
+	       result_for(proof_of(root), node_at(m->t, root->child)->who) < 0;
+}
+
+/* The root move to play: the most visited of the moves of the best
+ * standing (ties: the better mean). */
+static uint32_t best_child(const struct mcts *m)
+{
+	const struct mcts_tree *t = m->t;
+	const struct node *root = node_at(t, t->root);
+	const struct node *c = node_at(t, root->child);
+	int best = 0;
+	for (int i = 1; i < root->nchild; i++) {
+		int a = standing(&c[i]), b = standing(&c[best]);
+		if (a != b) {
+			if (a > b)
+				best = i;
+			continue;
+		}
+		if (c[i].visits > c[best].visits ||
+		    (c[i].visits == c[best].visits && c[i].visits &&
+		     mean(t, m->np, &c[i]) > mean(t, m->np, &c[best])))
+			best = i;
+	}
+	return root->child + (uint32_t)best;
+}
+
+/* The text of a proof for the player who made the move ("win"...). */
+static const char *proof_text(const struct node *c)
+{
+	int r = result_for(proof_of(c), c->who);
+	return r > 0 ? "win" : r < 0 ? "loss" : "draw";
+}
+
+/* The most visited line from the root move `first`, up to max plies,
+ * written as moves after a space each.  With rolls, chance events show as
+ * "(roll N)", the likeliest outcome explored most; without, the line
+ * stops before the first chance event. */
+static void line_text(const struct mcts *m, uint32_t first, int max, int rolls,
+		      struct text *out)
+{
+	const struct mcts_tree *t = m->t;
+	const struct game *g = m->g;
+	unsigned char *st = m->st;
+	memcpy(st, t->state, m->ss);
+	const struct node *parent = node_at(t, t->root);
+	uint32_t at = first;
+	char buf[MOVE_TEXT_MAX];
+	for (int ply = 0; ply < max; ply++) {
+		struct move mv;
+		child_move(t, parent, at - parent->child, &mv);
+		g->format(st, &mv, buf);
+		text_printf(out, " %s", buf);
+		g->play(st, &mv);
+		const struct node *nd = node_at(t, at);
+		while (rolls && kind(nd) == CHANCE && nd->visits) {
+			const struct node *c = node_at(t, nd->child);
+			int b = 0;
+			for (int i = 1; i < nd->nchild; i++)
+				if (c[i].visits > c[b].visits)
+					b = i;
+			text_printf(out, " (roll %d)", (int)(int64_t)c[b].mv);
+			g->roll(st, (int)(int64_t)c[b].mv);
+			nd = &c[b];
+		}
+		if (kind(nd) != DECIDE || nd->visits < 2)
+			break;
+		const struct node *c = node_at(t, nd->child);
+		int b = -1;
+		for (int i = 0; i < nd->nchild; i++)
+			if (c[i].visits && (b < 0 || c[i].visits > c[b].visits))
+				b = i;
+		if (b < 0)
+			break;
+		parent = nd;
+		at = nd->child + (uint32_t)b;
+	}
+}
+
+/* How the time of a clock-bound search is spent. */
+struct plan {
+	double soft;  /* aim to stop here */
+	double hard;  /* never later than this */
+	int flexible; /* stop early when one move dominates, go on towards
+		       * hard while the best moves are close */
+};
+
+/* The search line on the log: the move, the effort, and what it expects. */
+static void report(struct mcts *m, uint32_t chosen, const struct solved *sv,
+		   const char *why, const struct plan *plan, FILE *log,
+		   double start_ms)
+{
+	const struct mcts_tree *t = m->t;
+	const struct game *g = m->g;
+	double ms = ai_now_ms() - start_ms;
+	const struct node *root = node_at(t, t->root), *b = node_at(t, chosen);
+	char buf[MOVE_TEXT_MAX];
+	struct move mv;
+	child_move(t, root, chosen - root->child, &mv);
+	g->format(t->state, &mv, buf);
+	struct text line;
+	text_init(&line);
+	text_printf(&line,
+		    "ai: %s after %ld playouts in %.0f ms (%.0f/s), %u nodes",
+		    buf, m->iters, ms, ms > 0 ? m->iters / ms * 1000 : 0.0,
+		    t->used);
+	if (t->info.reused)
+		text_printf(&line, " (%lu visits kept)", t->info.reused);
+	if (plan->flexible)
+		text_printf(&line, "; clock %.0f-%.0f ms",
+			    plan->soft - start_ms, plan->hard - start_ms);
+	if (m->stopped)
+		text_puts(&line, "; stopped");
+	if (why)
+		text_printf(&line, "; %s", why);
+	if (sv->done)
+		text_printf(&line, "; solved (%ld nodes)", sv->nodes);
+	if (proof_of(b))
+		text_printf(&line, "; proven %s", proof_text(b));
+	else if (sv->done && m->np == 1)
+		text_printf(&line, "; proven %d", sv->best);
+	if (b->visits) {
+		if (m->np == 1)
+			text_printf(&line, "; expected score %.2f", b->q);
+		else
+			text_printf(&line, "; value %.3f", b->q);
+		text_puts(&line, "; line");
+		line_text(m, chosen, 8, 1, &line);
+	}
+	fprintf(log, "%s\n", line.s);
+	text_free(&line);
+}
+
+/* Main time is spread over this many more moves of the mover at least, so
+ * that the game's last moves still get some. */
+#define MIN_MOVES_LEFT 6
+/* A move may take up to this many times its share while the best moves
+ * are close. */
+#define STRETCH 2.5
+/* The weight of the last search in `late`'s moving average. */
+#define LATE_WEIGHT 0.2
+
+/* The plan of a search that started at time->start, given the plies a
+ * random game from here lasts and, under a clock, how late recent searches
+ * ended (see struct mcts_tree, late). */
+static struct plan plan_time(int np, const struct ai_time *time, double plies,
+			     double late)
+{
+	struct plan p = {0, 0, 0};
+	if (time->fixed > 0) {
+		/* movetime: the whole of it, less what answering takes (and
+		 * not less what a busy machine may add: ending 10 ms early at
+		 * movetime 50, as `late` had it with ten processes on two
+		 * cores, lost 16 to 24 in Tiptoe 8x8 against the old engine,
+		 * which thought 52 ms a move to our 39) */
+		double margin = time->fixed > 20 ? 1.0 : 0.05 * time->fixed;
+		p.soft = p.hard = time->start + time->fixed - margin;
+		return p;
+	}
+	if (!time->clock)
+		return p;
+	/* random games last about as long as real ones here (Tiptoe 8x8:
+	 * 38 plies at random, 42 in self-play at movetime 20; Take It Away
+	 * 34 and 39) */
+	double moves = plies / (np > 1 ? np : 1);
+	if (moves < MIN_MOVES_LEFT)
+		moves = MIN_MOVES_LEFT;
+	/* every move to come costs its lag besides its thinking, and may end
+	 * late like the searches before it */
+	double spread = time->main - (time->lag + late) * moves;
+	double share = (spread > 0 ? spread / moves : 0) + time->extra;
+	double cap = time->cap - late;
+	if (share > cap)
+		share = cap;
+	double hard = share * STRETCH;
+	if (hard > cap)
+		hard = cap;
+	if (share < 0)
+		share = hard = 0;
+	/* (a clock with no time left still gets a deadline: now) */
+	p.soft = time->start + share;
+	p.hard = time->start + hard;
+	p.flexible = 1;
+	return p;
+}
+
+/* The real visits of the two most visited root moves still in the
+ * running. */
+static void top_two(const struct mcts *m, double *first, double *second)
+{
+	const struct mcts_tree *t = m->t;
+	const struct node *root = node_at(t, t->root);
+	const struct node *c = node_at(t, root->child);
+	uint32_t a = 0, b = 0;
+	for (int i = 0; i < root->nchild; i++) {
+		if (c[i].flags & F_BANNED || lost(&c[i]))
+			continue;
+		uint32_t v = c[i].visits - c[i].virt;
+		if (v > a)
+			b = a, a = v;
+		else if (v > b)
+			b = v;
+	}
+	*first = a, *second = b;
+}
+
+/* Past its share of the time, a search goes on only while the second move
+ * has at least this share of the first one's visits. */
+#define OPEN_SHARE 0.6
+
+/* Runs a clock-bound search along its plan: to soft, ending early (after
+ * each quarter of it) as soon as the second move could no longer catch up
+ * with the first at the rate so far (one move dominates); past soft
+ * towards hard while the position is open (the second close behind) and
+ * the first can still be caught. */
+static void run_plan(struct mcts *m, const struct plan *p, long budget)
+{
+	double began = ai_now_ms(), first, second;
+	long iters0 = m->iters;
+	if (!p->flexible) {
+		run(m, p->hard, budget);
+		return;
+	}
+	double span = p->soft - began;
+	for (int k = 1; k <= 4 && !m->stopped; k++) {
+		run(m, began + span * k / 4, budget);
+		double now = ai_now_ms();
+		double rate =
+			now > began ? (m->iters - iters0) / (now - began) : 0;
+		top_two(m, &first, &second);
+		if (k < 4 && first - second > rate * (p->soft - now))
+			return;
+	}
+	while (!m->stopped && m->iters < budget) {
+		double now = ai_now_ms();
+		double rate =
+			now > began ? (m->iters - iters0) / (now - began) : 0;
+		top_two(m, &first, &second);
+		if (now >= p->hard || second < OPEN_SHARE * first ||
+		    first - second > rate * (p->hard - now))
+			break;
+		double until = now + span / 4;
+		run(m, until < p->hard ? until : p->hard, budget);
+	}
+}
+
+int mcts_choose(struct mcts_tree *t, const struct game *g, const void *st,
+		const struct ai_search *how, const struct ai_time *time,
+		struct move *out)
 {
 	struct rng r;
 	rng_seed(&r, how->seed);
@@ -723,81 +1744,146 @@ int mcts_choose(const struct game *g, const void *st,
 	struct solved sv = {0};
 	sv.list = ai_scratch(AI_SOLVE_LIST, sizeof *sv.list * g->max_moves);
 	sv.value = ai_scratch(AI_VALUES, sizeof *sv.value * g->max_moves);
-	if (!sv.list || !sv.value || start(&m, g, st, how, &r, deadline) < 0)
+	struct plan plan = plan_time(g->players(st), time, 0, t->late);
+	double span = plan.soft - time->start;
+	double give_up = plan.hard > 0 ? time->start + 0.05 * span : 0;
+	double tidy = plan.hard > 0 ? time->start + 0.25 * span : 0;
+	if (!sv.list || !sv.value ||
+	    start(&m, t, g, st, how, &r, give_up, tidy) < 0)
 		return -1;
-	struct node *root = node_at(0);
-	if (expand(&m, root, st, 1) < 0) /* more moves than a node holds */
+	m.timed = plan.hard > 0;
+	m.deadline = plan.hard;
+	if (root_ready(&m) < 0) {
+		/* more moves than a node holds */
+		t->kept = 0;
 		return ai_random_move(g, st, &r, m.list, out);
-	if (root->kind != DECIDE)
+	}
+	struct node *root = node_at(t, t->root);
+	if (kind(root) != DECIDE)
 		return -1;
-	struct node *kids = node_at(root->child);
+	const char *why = NULL;
+	long budget = how->playouts > 0 ? how->playouts : LONG_MAX;
 	if (root->nchild == 1) {
-		*out = kids[0].mv;
-		sv.what = "only move";
+		why = "only move";
+	} else if (proof_of(root) && !root_lost(&m)) {
+		why = "proven";
 	} else {
-		long budget = how->playouts > 0 ? how->playouts : LONG_MAX;
-		double span = m.timed ? deadline - how->start_ms : 0;
+		m.ignore_proofs = proof_of(root) != UNPROVEN;
 		/* a first look: how long is the rest of the game?  (The
 		 * search's own playouts may stop early at evaluate().) */
-		double plies = game_length(&m, how->start_ms + 0.02 * span);
-		run(&m, how->start_ms + 0.1 * span, budget / 10 + 1);
-		if (plies <= 16 && !m.aborted && !m.stopped) {
+		double first =
+			plan.hard > 0
+				? time->start + 0.02 * (plan.hard - time->start)
+				: 0;
+		double plies;
+		if (!time->clock) {
+			/* only "is the end near?" matters (see SOLVE_PLIES) */
+			plies = game_length(&m, first, 8 * SOLVE_PLIES, 0);
+		} else if (t->plies > 2 * SOLVE_PLIES && m.moved >= 0 &&
+			   t->plies_age < 8) {
+			/* the kept estimate, less the plies since */
+			plies = t->plies - m.moved;
+			t->plies_age++;
+		} else {
+			plies = game_length(&m, first, 512, 1);
+			t->plies_age = 0;
+		}
+		t->plies = plies;
+		if (time->fixed <= 0 && plan.hard > 0)
+			plan = plan_time(m.np, time, plies, t->late);
+		run(&m,
+		    m.timed ? time->start + 0.1 * (plan.soft - time->start) : 0,
+		    budget / 10 + 1);
+		if (plies <= SOLVE_PLIES && !m.stopped &&
+		    (!m.timed || ai_now_ms() < plan.soft) &&
+		    !proof_of(node_at(t, t->root))) {
 			double share = plies <= 12 ? 0.7 : 0.35;
 			double now = ai_now_ms();
 			double until =
-				m.timed ? now + share * (deadline - now) : 0;
+				m.timed ? now + share * (plan.soft - now) : 0;
 			long limit =
 				how->playouts > 0
 					? (long)(share * (double)how->playouts *
 						 (plies + 1)) +
 						  1
 					: LONG_MAX;
-			try_solve(&m, root, until, limit, &sv);
+			try_solve(&m, until, limit, &sv);
 		}
+		root = node_at(t, t->root);
 		int allowed = 0;
-		struct node *last = NULL;
+		const struct node *kids = node_at(t, root->child);
 		for (int k = 0; k < root->nchild; k++)
-			if (!kids[k].banned)
-				allowed++, last = &kids[k];
-		if (allowed == 1 && !m.stopped) {
-			*out = last->mv;
-		} else {
-			if (m.np != 2 && sv.done) {
-				/* max-n's choice is the solver's own */
-				int bi = 0;
-				for (int i = 1; i < sv.n; i++)
-					if (sv.value[i] > sv.value[bi])
-						bi = i;
-				*out = sv.list[bi];
-			} else {
-				run(&m, deadline, budget);
-				*out = best_child(&m, root)->mv;
-			}
-		}
+			allowed +=
+				!(kids[k].flags & F_BANNED) && !lost(&kids[k]);
+		m.ignore_proofs = root_lost(&m);
+		if (proof_of(root) && !m.ignore_proofs)
+			why = "proven";
+		else if (allowed == 1 && !m.stopped)
+			why = "one move left";
+		else if (m.np != 2 && sv.done)
+			why = "solved";
+		else if (m.timed)
+			run_plan(&m, &plan, budget);
+		else
+			run(&m, 0, budget);
 	}
+	uint32_t chosen;
+	if (why && !strcmp(why, "solved")) {
+		/* max-n's choice is the solver's own */
+		int bi = 0;
+		for (int i = 1; i < sv.n; i++)
+			if (sv.value[i] > sv.value[bi])
+				bi = i;
+		*out = sv.list[bi];
+		root = node_at(t, t->root);
+		chosen = root->child;
+		for (int k = 0; k < root->nchild; k++) {
+			struct move mv;
+			child_move(t, root, (uint32_t)k, &mv);
+			if (move_equal(&mv, out))
+				chosen = root->child + (uint32_t)k;
+		}
+	} else {
+		chosen = best_child(&m);
+		root = node_at(t, t->root);
+		child_move(t, root, chosen - root->child, out);
+	}
+	if (m.timed && !m.stopped) {
+		/* past the deadline of its last phase by preemption mostly */
+		double late = ai_now_ms() - m.deadline;
+		t->late += LATE_WEIGHT * ((late > 0 ? late : 0) - t->late);
+	}
+	t->info.iterations = m.iters;
+	t->info.settled = why != NULL;
+	t->info.planned = plan.hard > 0 ? plan.hard - time->start : 0;
+	t->info.chosen = node_at(t, chosen)->visits;
 	if (how->log)
-		report(&m, root, out, &sv, how->log, how->start_ms);
+		report(&m, chosen, &sv, why, &plan, how->log, time->start);
 	return 0;
 }
+
+/* ---- analyze and ponder ---- */
 
 /* The analysis line: one group per visited root move, best first (the
  * allowed moves by visits, then the moves the solver showed worse), at
  * most 20. */
 #define INFO_MOVES 20
-static void info_line(struct mcts *m, const struct node *root,
-		      const struct solved *sv, struct text *out)
+static void info_line(struct mcts *m, const struct solved *sv, struct text *out)
 {
-	const struct node *kids = node_at(root->child), *order[INFO_MOVES];
-	int n = 0;
+	const struct mcts_tree *t = m->t;
+	const struct node *root = node_at(t, t->root);
+	const struct node *kids = node_at(t, root->child);
+	int order[INFO_MOVES], n = 0;
 	for (int pass = 0; pass < 2; pass++)
 		for (int k = 0; k < root->nchild; k++) {
 			const struct node *c = &kids[k];
-			if (c->banned != pass || c->visits <= c->virt)
+			int aside = (c->flags & F_BANNED) || lost(c);
+			if (aside != pass || c->visits <= c->virt)
 				continue;
 			int j = pass ? n : 0;
 			if (!pass)
-				while (j < n && !order[j]->banned &&
-				       order[j]->visits >= c->visits)
+				while (j < n &&
+				       kids[order[j]].visits >= c->visits)
 					j++;
 			if (j >= INFO_MOVES)
 				continue;
@@ -805,33 +1891,37 @@ static void info_line(struct mcts *m, const struct node *root,
 				n++;
 			memmove(order + j + 1, order + j,
 				sizeof *order * (size_t)(n - 1 - j));
-			order[j] = c;
+			order[j] = k;
 		}
 	char buf[MOVE_TEXT_MAX];
 	for (int i = 0; i < n; i++) {
-		const struct node *c = order[i];
-		const int *pv = solved_value(sv, &c->mv);
-		double v = c->sum / c->visits;
-		if (pv && m->np == 2)
-			v = *pv > 0 ? 1 : *pv == 0 ? 0.5 : 0;
+		const struct node *c = &kids[order[i]];
+		struct move mv;
+		child_move(t, root, (uint32_t)order[i], &mv);
+		const int *pv = solved_value(sv, &mv);
+		double v = c->q;
+		if (proof_of(c))
+			v = 0.5 * (result_for(proof_of(c), c->who) + 1);
 		else if (pv && m->np == 1)
 			v = *pv;
-		m->g->format(m->root_state, &c->mv, buf);
+		m->g->format(t->state, &mv, buf);
 		text_printf(out, "%sinfo move %s visits %u value %.4f",
 			    i ? " " : "", buf, c->visits - c->virt, v);
-		if (pv && m->np == 2)
-			text_printf(out, " proven %s",
-				    *pv > 0    ? "win"
-				    : *pv == 0 ? "draw"
-					       : "loss");
+		if (proof_of(c))
+			text_printf(out, " proven %s", proof_text(c));
 		else if (pv && m->np == 1)
 			text_printf(out, " proven %d", *pv);
+		else if (pv) /* more players: result * 1000 + margin */
+			text_printf(out, " proven %s",
+				    *pv >= 1500  ? "win"
+				    : *pv >= 500 ? "draw"
+						 : "loss");
 		text_printf(out, " order %d pv", i);
-		line_text(m, c, 16, 0, out);
+		line_text(m, root->child + (uint32_t)order[i], 16, 0, out);
 	}
 }
 
-int mcts_analyze(const struct game *g, const void *st,
+int mcts_analyze(struct mcts_tree *t, const struct game *g, const void *st,
 		 const struct ai_search *how, double interval)
 {
 	struct rng r;
@@ -840,14 +1930,13 @@ int mcts_analyze(const struct game *g, const void *st,
 	struct solved sv = {0};
 	sv.list = ai_scratch(AI_SOLVE_LIST, sizeof *sv.list * g->max_moves);
 	sv.value = ai_scratch(AI_VALUES, sizeof *sv.value * g->max_moves);
-	if (!sv.list || !sv.value || start(&m, g, st, how, &r, 0) < 0)
+	if (!sv.list || !sv.value || start(&m, t, g, st, how, &r, 0, 0) < 0)
 		return -1;
-	struct node *root = node_at(0);
-	if (expand(&m, root, st, 1) < 0 || root->kind != DECIDE)
+	if (root_ready(&m) < 0 || kind(node_at(t, t->root)) != DECIDE)
 		return -1;
 	if (out_of_time(&m))
 		return 0; /* a line was already waiting */
-	double plies = game_length(&m, 0);
+	double plies = game_length(&m, 0, 8 * SOLVE_PLIES, 0);
 	struct text line;
 	text_init(&line);
 	for (int round = 0; !m.stopped; round++) {
@@ -855,11 +1944,12 @@ int mcts_analyze(const struct game *g, const void *st,
 		m.aborted = 0; /* an iteration the last interval cut short */
 		/* near the end, the solver gets half of each interval until
 		 * it finishes; its table makes each try cheaper */
-		if (plies <= 16 && !sv.done && round > 0)
-			try_solve(&m, root, ai_now_ms() + interval / 2,
-				  LONG_MAX, &sv);
+		if (plies <= SOLVE_PLIES && !sv.done && round > 0 &&
+		    !proof_of(node_at(t, t->root)))
+			try_solve(&m, ai_now_ms() + interval / 2, LONG_MAX,
+				  &sv);
 		m.timed = 1;
-		m.deadline = next;
+		m.step = 0;
 		run(&m, next, LONG_MAX);
 		if (m.stopped)
 			break;
@@ -868,9 +1958,30 @@ int mcts_analyze(const struct game *g, const void *st,
 		if (m.stopped)
 			break;
 		text_clear(&line);
-		info_line(&m, root, &sv, &line);
+		info_line(&m, &sv, &line);
 		how->info(how->ctx, line.s ? line.s : "");
 	}
 	text_free(&line);
+	t->info.iterations = m.iters;
+	return 0;
+}
+
+int mcts_ponder(struct mcts_tree *t, const struct game *g, const void *st,
+		const struct ai_search *how)
+{
+	struct rng r;
+	rng_seed(&r, how->seed);
+	struct mcts m;
+	if (!how->stop || start(&m, t, g, st, how, &r, 0, 0) < 0)
+		return -1;
+	if (root_ready(&m) < 0)
+		return -1;
+	/* a proven or finished root has nothing left to learn */
+	while (!m.stopped && !proof_of(node_at(t, t->root)) &&
+	       kind(node_at(t, t->root)) != END) {
+		m.aborted = 0;
+		run(&m, 0, m.iters + 1024);
+	}
+	t->info.iterations = m.iters;
 	return 0;
 }

@@ -22,6 +22,7 @@ enum ai_slot {
 	AI_CLASS,         /* mcts.c: one byte a move */
 	AI_PRIOR,         /* mcts.c: one double a move */
 	AI_STATES,        /* mcts.c: scratch states */
+	AI_REROOT,        /* mcts.c: states on the way to a new root */
 	AI_SOLVER_STATES, /* solve.c: one state a ply */
 	AI_SOLVER_MOVES,  /* solve.c: the stack of move lists */
 	AI_SOLVER_HIST,   /* solve.c: history counts */
@@ -37,22 +38,87 @@ void *ai_scratch(enum ai_slot slot, size_t bytes);
 int ai_random_move(const struct game *g, const void *st, struct rng *r,
 		   struct move *list, struct move *mv);
 
+/* The reward of a proven result (-1 loss, 0 draw, 1 win) whose margin is
+ * not known: what ai_reward gives for that result with a margin of 0. */
+double ai_result_reward(int result);
+
 /* What each player gets from the finished (or stuck) state st, into rew
  * (players() values).  With two or more players: 1 win, 0.5 draw (for the
  * players tied at the top), 0 loss, blended with a small score-margin term
  * so that bigger wins (and smaller losses) are preferred; the result always
  * dominates.  Solo: the score itself, raw. */
 void ai_reward(const struct game *g, const void *st, int np, double *rew);
+/* The same, for a state whose status s is known already. */
+void ai_reward_at(const struct game *g, const void *st, struct game_status s,
+		  int np, double *rew);
 
-/* The MCTS player (level 2 and up): searches until the clock passes
- * deadline (an ai_now_ms() time; 0: none), how->playouts are done, or
- * how->stop says so, and writes the move to play. */
-int mcts_choose(const struct game *g, const void *st,
-		const struct ai_search *how, double deadline, struct move *out);
+/* When a search must end, as ai.c reads it from the settings and the
+ * clock.  Neither `fixed` nor `clock`: no limit (a playout budget, or a
+ * search that runs until stopped). */
+struct ai_time {
+	double start; /* ai_now_ms() when the command was read */
+	double fixed; /* > 0: think exactly this long (movetime) */
+	int clock;    /* the time comes from a clock, in milliseconds with
+		       * the frontend's overhead already kept: */
+	double main;  /* main time to spread over the mover's remaining moves */
+	double extra; /* what this move gets besides (an increment, a share of
+		       * the overtime period) */
+	double cap;   /* the most this move may take without losing on time */
+	double lag;   /* what every move costs beyond its thinking (the trip of
+		       * the answer and the next command, starting up), kept
+		       * for each move still to come */
+};
+
+/* The MCTS player's tree (mcts.c), kept by struct ai between searches:
+ * its nodes live in one pool sized by the memory budget. */
+struct mcts_tree;
+
+/* A tree with room for `bytes` of nodes (allocated when first needed), or
+ * NULL when out of memory. */
+struct mcts_tree *mcts_tree_new(size_t bytes);
+void mcts_tree_free(struct mcts_tree *t);
+/* Drops the tree and gives its memory back; the budget becomes `bytes`. */
+void mcts_tree_reset(struct mcts_tree *t, size_t bytes);
+
+/* What the last search did with the tree (for the tests and the
+ * benchmark). */
+struct mcts_info {
+	unsigned long reused;    /* root visits kept from earlier searches */
+	unsigned long visits;    /* root visits at the end */
+	unsigned long chosen;    /* visits of the move chosen, at the end */
+	unsigned long nodes;     /* nodes in use at the end */
+	unsigned long peak;      /* the most nodes in use at once */
+	unsigned long cap;       /* the most nodes the budget holds */
+	long iterations;         /* iterations of the last search */
+	double planned;          /* the most ms its clock allowed it (0: no
+				  * clock) */
+	int settled;             /* it ended before its budget because the
+				  * choice was settled: one move, a proof, the
+				  * solver */
+	long collections;        /* compactions of the pool during it */
+	unsigned long expand_at; /* visits a leaf needs before it grows */
+};
+void mcts_tree_info(const struct mcts_tree *t, struct mcts_info *out);
+/* The same of a player's tree. */
+void ai_tree_info(const struct ai *ai, struct mcts_info *out);
+
+/* The MCTS player (level 2 and up): searches st until `time` says (see
+ * struct ai_time), how->playouts are done, or how->stop says so, and writes
+ * the move to play.  A clock-bound search (how->playouts == 0) starts from
+ * the part of the kept tree below st when st is a few plies below the
+ * tree's root, and keeps its tree for the next search; a playout-bound one
+ * starts from an empty tree and empty tables. */
+int mcts_choose(struct mcts_tree *t, const struct game *g, const void *st,
+		const struct ai_search *how, const struct ai_time *time,
+		struct move *out);
 
 /* ai_analyze's search (see ai.h). */
-int mcts_analyze(const struct game *g, const void *st,
+int mcts_analyze(struct mcts_tree *t, const struct game *g, const void *st,
 		 const struct ai_search *how, double interval);
+
+/* ai_ponder's search: grows the tree of st until how->stop says so. */
+int mcts_ponder(struct mcts_tree *t, const struct game *g, const void *st,
+		const struct ai_search *how);
 
 /* Exact solver.  For the GAME_PLAY state st with the n moves list[]:
  * searches the whole rest of the game until node_limit nodes are spent or

@@ -44,7 +44,18 @@ int ai_random_move(const struct game *g, const void *st, struct rng *r,
 #define MARGIN_WEIGHT 0.1
 #define MARGIN_HALF 4.0
 
+double ai_result_reward(int result)
+{
+	return (1.0 - MARGIN_WEIGHT) * 0.5 * (result + 1) + MARGIN_WEIGHT * 0.5;
+}
+
 void ai_reward(const struct game *g, const void *st, int np, double *rew)
+{
+	ai_reward_at(g, st, g->status(st), np, rew);
+}
+
+void ai_reward_at(const struct game *g, const void *st, struct game_status s,
+		  int np, double *rew)
 {
 	int pts[GAME_MAX_PLAYERS] = {0};
 	g->score(st, pts);
@@ -52,7 +63,6 @@ void ai_reward(const struct game *g, const void *st, int np, double *rew)
 		rew[0] = pts[0];
 		return;
 	}
-	struct game_status s = g->status(st);
 	int top = pts[0];
 	for (int p = 1; p < np; p++)
 		if (pts[p] > top)
