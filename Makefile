@@ -117,3 +117,15 @@ format-check:
 
 clean:
 	rm -rf build build-san engine
+
+# make book: the opening book (games/ai/book_data.c), solved from scratch
+# by build/scripts/solver (scripts/solver.c); see README.md, "Strength", for
+# what it holds and how long it takes.  Not part of make check.
+SOLVER = $(BUILD)/scripts/solver
+
+$(SOLVER): scripts/solver.c $(LIB_OBJ) $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LDFLAGS)
+
+.PHONY: solver
+solver: $(SOLVER)
