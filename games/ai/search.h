@@ -27,6 +27,7 @@ enum ai_slot {
 	AI_SOLVER_HIST,   /* solve.c: history counts */
 	AI_SOLVER_ROOT,   /* solve.c: the root's order */
 	AI_SOLVER_BOUNDS, /* solve.c: search_solve's bounds */
+	AI_BOOK,          /* book.c: a move list and a state */
 	AI_SIMPLE,        /* ai.c: levels 0 and 1 */
 	AI_SLOTS
 };
@@ -135,6 +136,11 @@ int solve_position(const struct game *g, const void *st, struct solve_job *job,
  * bytes, mixed with the game's identity. */
 uint64_t solve_key(const struct game *g, const void *st);
 
+/* The index, in moves()'s order, of the move the table remembers as best
+ * at st (after solving st, a move that reaches its value), or -1: a hint,
+ * for where key() folds mirror images it may name the move of an image. */
+int solve_hint(const struct game *g, const void *st);
+
 /* The memory the solver's transposition table may take (a share of the
  * player's hash); the table is emptied. */
 void solve_set_memory(size_t bytes);
@@ -154,5 +160,10 @@ void solve_clear(void);
  * Returns 1 when it is, 0 when not. */
 int book_probe(const struct game *g, const void *st, struct move *mv,
 	       int *value);
+
+/* The same, with the exact value (solve_moves's scale: the margin too),
+ * for a search that carries proven values into its tree. */
+int book_find(const struct game *g, const void *st, struct move *mv,
+	      int *value);
 
 #endif

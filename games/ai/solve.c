@@ -176,6 +176,15 @@ uint64_t solve_key(const struct game *g, const void *st)
 	return mix(k ^ hash_bytes(g->name, strlen(g->name)));
 }
 
+int solve_hint(const struct game *g, const void *st)
+{
+	if (!tt || g->players(st) != 2)
+		return -1;
+	uint64_t k = solve_key(g, st) & ~(uint64_t)1;
+	struct tt_entry *e = tt_find(k);
+	return e && e->u.ab.best != NO_BEST ? e->u.ab.best : -1;
+}
+
 struct solver {
 	const struct game *g;
 	int np;
