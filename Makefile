@@ -2,6 +2,9 @@
 # make check    runs every test (unit tests need Check: see README.md)
 # make bench    prints the speed figures
 # make SAN=1 check   the same tests under AddressSanitizer and UBSan
+# make install       installs the program as quintet, its manual page and
+#                    protocol.md under PREFIX (default /usr/local), staged
+#                    under DESTDIR when set; make uninstall removes them
 # make format        formats the C files with clang-format (.clang-format)
 # make format-check  fails when a C file differs from that format
 # BUILD=dir puts objects and test binaries there (default build/).
@@ -114,6 +117,26 @@ format:
 format-check:
 	@$(CLANG_FORMAT) --dry-run --Werror $(FORMAT_SRC) && \
 		echo "format-check: $(words $(FORMAT_SRC)) files match .clang-format"
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MAN6DIR ?= $(PREFIX)/share/man/man6
+DOCDIR ?= $(PREFIX)/share/doc/quintet
+INSTALL ?= install
+
+.PHONY: install uninstall
+install: $(BUILD)/engine
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MAN6DIR) $(DESTDIR)$(DOCDIR)
+	$(INSTALL) -m 755 $(BUILD)/engine $(DESTDIR)$(BINDIR)/quintet
+	sed 's|/usr/local/share/doc/quintet|$(DOCDIR)|' quintet.6 \
+		>$(DESTDIR)$(MAN6DIR)/quintet.6
+	chmod 644 $(DESTDIR)$(MAN6DIR)/quintet.6
+	$(INSTALL) -m 644 protocol.md README.md $(DESTDIR)$(DOCDIR)/
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/quintet $(DESTDIR)$(MAN6DIR)/quintet.6 \
+		$(DESTDIR)$(DOCDIR)/protocol.md $(DESTDIR)$(DOCDIR)/README.md
+	-rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null
 
 clean:
 	rm -rf build build-san engine

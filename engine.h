@@ -9,7 +9,7 @@
 #include "games/util/text.h"
 
 #define ENGINE_NAME "quintet"
-#define ENGINE_VERSION "0.1.0"
+#define ENGINE_VERSION "0.2.0"
 #define LINE_MAX_BYTES                                                         \
 	65536 /* longest command line, control bytes not counted */
 

@@ -43,10 +43,6 @@ struct abt_walk {
 	uint8_t dir[ABT_MAX_STEPS];
 };
 
-/* Writes a reason into err (GAME_ERR_MAX bytes) and returns -1. */
-int abt_fail(char *err, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
 /* Checks a figure: one piece, no holes, each straight line meeting the
  * outline exactly twice and crossing both lines of the other direction
  * inside it, the lines at least 2 apart, 9 sections of at least

@@ -8,11 +8,14 @@
  * whoever made the move.  See protocol.md for the exact reading.
  *
  * Spaces are numbered y * 4 + x (a1 = 0, d3 = 11).  A move is stored as
- * w[0] = 1 + from + 16 * to, so that `pass` is the all-zero move. */
+ * w[0] = 1 + its edge (see edge_from), so that `pass` is the all-zero move.
+ * The random playout picks a move without listing any: the legal moves of
+ * a roll are a mask of edges, computed from all 12 stacks at once. */
 #include "game.h"
 
-#include <stdio.h>
 #include <string.h>
+
+#include "util/bits.h"
 
 #define COLS 4
 #define ROWS 3
@@ -20,6 +23,7 @@
 #define SQ(x, y) ((y)*COLS + (x))
 #define MAX_MOVES 34 /* 17 edges of the grid, both ways */
 #define DEFAULT_MAXTURNS 1000
+#define CHIPS 40
 
 struct state {
 	uint8_t cnt[SPACES]; /* chips on each space */
@@ -28,70 +32,307 @@ struct state {
 	uint8_t die;         /* the roll showing; 0 while a roll is due */
 	uint8_t winner;      /* 1 or 2 once someone won, else 0 */
 	uint8_t win_size;    /* the height of the winning stacks */
-	/* The previous turn's move, which the mover may not reverse; last_n is
-	 * 0 after a pass and at the start (then nothing is forbidden). */
-	uint8_t last_from, last_to, last_n;
+	/* The previous turn's move, which the mover may not reverse: its edge
+	 * + 1 and the chips it moved, both 0 after a pass and at the start
+	 * (then nothing is forbidden). */
+	uint8_t last, last_n;
+	uint8_t pad;       /* zero: no stale byte between the fields */
 	uint32_t turns;    /* turns played (moves and passes) */
 	uint32_t maxturns; /* the game is a draw once turns reaches this */
 };
+/* no padding: states compare byte for byte, and sources() reads the bytes
+ * after the counts */
+_Static_assert(sizeof(struct state) == 28, "struct state has padding");
 
-/* The neighbours of every space, ending in -1, in the order moves() lists
- * them: down, left, right, up as showboard draws the board. */
-static const int8_t nbr[SPACES][5] = {
-	{1, 4, -1},    {0, 2, 5, -1},    {1, 3, 6, -1},     {2, 7, -1},
-	{0, 5, 8, -1}, {1, 4, 6, 9, -1}, {2, 5, 7, 10, -1}, {3, 6, 11, -1},
-	{4, 9, -1},    {5, 8, 10, -1},   {6, 9, 11, -1},    {7, 10, -1},
-};
+/* The 34 moves of a chip pile between neighbours ("edges", one each way)
+ * in the order moves() lists them: by source space, then down, left,
+ * right, up as showboard draws the board.  rev[] is the edge back. */
+static const uint8_t edge_from[MAX_MOVES] = {
+	0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 4, 4, 4,  5,  5,  5,  5,
+	6, 6, 6, 6, 7, 7, 7, 8, 8, 9, 9, 9, 10, 10, 10, 11, 11};
+static const uint8_t edge_to[MAX_MOVES] = {
+	1, 4, 0, 2,  5, 1, 3,  6, 2, 7, 0, 5,  8, 1, 4,  6, 9,
+	2, 5, 7, 10, 3, 6, 11, 4, 9, 5, 8, 10, 6, 9, 11, 7, 10};
+static const uint8_t rev[MAX_MOVES] = {
+	2, 10, 0,  5,  13, 3,  8,  17, 6,  21, 1,  14, 24, 4,  11, 18, 26,
+	7, 15, 22, 29, 9,  19, 32, 12, 27, 16, 25, 30, 20, 28, 33, 23, 31};
+static const uint8_t first_edge[SPACES + 1] = {0,  2,  5,  8,  10, 13, 17,
+					       21, 24, 26, 29, 32, 34};
 
-static int adjacent(int a, int b)
+/* The edges out of a set of sources (a mask of spaces), in two lookups of
+ * six spaces each: each space's edges are consecutive bits. */
+#define PICK(m, i, v) (((m) >> (i)&1) ? (uint64_t)(v) : 0)
+#define OUT_LO(m)                                                              \
+	(PICK(m, 0, 0x3) | PICK(m, 1, 0x1c) | PICK(m, 2, 0xe0) |               \
+	 PICK(m, 3, 0x300) | PICK(m, 4, 0x1c00) | PICK(m, 5, 0x1e000))
+#define OUT_HI(m)                                                              \
+	(PICK(m, 0, 0x1e0000) | PICK(m, 1, 0xe00000) | PICK(m, 2, 0x3000000) | \
+	 PICK(m, 3, 0x1c000000) | PICK(m, 4, 0xe0000000) |                     \
+	 PICK(m, 5, 0x300000000))
+#define X4(F, m) F(m), F((m) + 1), F((m) + 2), F((m) + 3)
+#define X16(F, m) X4(F, m), X4(F, (m) + 4), X4(F, (m) + 8), X4(F, (m) + 12)
+#define X64(F) X16(F, 0), X16(F, 16), X16(F, 32), X16(F, 48)
+static const uint64_t out_lo[64] = {X64(OUT_LO)};
+static const uint64_t out_hi[64] = {X64(OUT_HI)};
+
+/* Bytes p[0..7] as a number, p[0] the lowest: one load. */
+static inline uint64_t load8(const uint8_t *p)
 {
-	for (const int8_t *p = nbr[a]; *p >= 0; p++)
-		if (*p == b)
-			return 1;
-	return 0;
+	uint64_t v;
+	memcpy(&v, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	return v;
+}
+
+/* The spaces holding at least d chips (1 <= d <= 6), as a mask: eight
+ * bytes at a time, where (c | 0x80) - d keeps bit 7 exactly when c >= d
+ * (no count passes 127, so no byte borrows from the next), then the bit 7s
+ * gathered into one byte by a multiplication. */
+static inline unsigned sources(const uint8_t *cnt, unsigned d)
+{
+	const uint64_t h = 0x8080808080808080ULL, l = 0x0101010101010101ULL;
+	/* the last four counts, and four bytes of the state after them */
+	uint64_t lo = load8(cnt), hi = load8(cnt + 8) & 0xffffffff;
+	lo = ((lo | h) - l * d) & h;
+	hi = ((hi | h) - l * d) & h;
+	const uint64_t gather = 0x0102040810204080ULL;
+	return (unsigned)(((lo >> 7) * gather) >> 56 |
+			  (((hi >> 7) * gather) >> 56) << 8);
+}
+
+/* The legal moves of die d as a mask of edges: every edge out of a space
+ * with d chips, but the take-back of the previous move when it moved d. */
+static inline uint64_t legal_edges(const uint8_t *cnt, unsigned d,
+				   unsigned last, unsigned last_n)
+{
+	unsigned m = sources(cnt, d);
+	uint64_t e = out_lo[m & 63] | out_hi[m >> 6];
+	if (last && last_n == d)
+		e &= ~((uint64_t)1 << rev[last - 1]);
+	return e;
+}
+
+/* The edge from `from` to `to`, or -1 when they are not neighbours. */
+static int edge_of(int from, int to)
+{
+	for (int e = first_edge[from]; e < first_edge[from + 1]; e++)
+		if (edge_to[e] == to)
+			return e;
+	return -1;
 }
 
 /* The height of three or four equal stacks in row y, or 0 when there are
- * none.  Any three of the row's four spaces include its first or its
- * second, so only those two heights need counting. */
-static int row_win(const struct state *s, int y)
+ * none.  Three of four equal: when the first two are equal, one of the
+ * other two must match them; else the last two must be equal and match
+ * one of the first two. */
+static inline int row_win(const uint8_t *cnt, int y)
 {
-	const uint8_t *r = &s->cnt[SQ(0, y)];
-	for (int i = 0; i < 2; i++) {
-		int v = r[i], same = 0;
-		if (!v)
-			continue;
-		for (int j = 0; j < COLS; j++)
-			same += r[j] == v;
-		if (same >= 3)
-			return v;
-	}
-	return 0;
+	const uint8_t *r = &cnt[SQ(0, y)];
+	if (r[0] == r[1])
+		return r[0] == r[2] || r[0] == r[3] ? r[0] : 0;
+	return r[2] == r[3] && (r[2] == r[0] || r[2] == r[1]) ? r[2] : 0;
 }
 
-static struct move make_move(int from, int to)
+/* Moves d chips along edge e; returns the player whose home row now holds
+ * equal stacks, 0 for none.  Only rows 1 and 3 are home rows, and one edge
+ * touches at most one of them, so at most one player can win here. */
+static inline int move_chips(uint8_t *cnt, int e, int d, int *height)
+{
+	int from = edge_from[e], to = edge_to[e];
+	cnt[from] = (uint8_t)(cnt[from] - d);
+	cnt[to] = (uint8_t)(cnt[to] + d);
+	int lo = from < to ? from : to, hi = from ^ to ^ lo;
+	int y = lo < COLS ? 0 : hi >= 2 * COLS ? ROWS - 1 : -1;
+	if (y < 0 || !(*height = row_win(cnt, y)))
+		return 0;
+	return y ? 2 : 1;
+}
+
+static struct move edge_move(int e)
 {
 	struct move m = {{0}};
-	m.w[0] = (uint64_t)(1 + from + 16 * to);
+	m.w[0] = (uint64_t)(1 + e);
 	return m;
 }
 
-static int move_from(const struct move *m)
+/* Reads a space name of this board at *p. */
+static int read_space(const char **p, int *sq)
 {
-	return (int)((m->w[0] - 1) % 16);
+	int x, y;
+	if (square_read(p, &x, &y) < 0 || x >= COLS || y < 0 || y >= ROWS)
+		return -1;
+	*sq = SQ(x, y);
+	return 0;
 }
 
-static int move_to(const struct move *m)
+static void space_name(int sq, char *buf)
 {
-	return (int)((m->w[0] - 1) / 16);
+	square_name(sq % COLS, sq / COLS, buf);
 }
 
-/* Whether from->to is the reverse of the previous turn's move under the
- * current die. */
-static int takes_back(const struct state *s, int from, int to)
+static void tb_format(const void *st, const struct move *mv, char *buf)
 {
-	return s->last_n == s->die && s->last_n && from == s->last_to &&
-	       to == s->last_from;
+	(void)st;
+	if (mv->w[0] == 0) {
+		strcpy(buf, "pass");
+		return;
+	}
+	int e = (int)mv->w[0] - 1;
+	space_name(edge_from[e], buf);
+	buf[2] = '-';
+	space_name(edge_to[e], buf + 3);
+}
+
+/* The options a person sets; the keys only `position` writes (board, turns,
+ * player, die, last) are read by init too, but not listed. */
+static const struct game_option_spec tb_options[] = {
+	{"first", OPT_INT, NULL, 1, 2, NULL},
+	{"maxturns", OPT_INT, "1000", 1, 1000000, NULL},
+	{NULL, OPT_INT, NULL, 0, 0, NULL},
+};
+
+/* Reads a count of chips at *p (one or two digits) and advances past it. */
+static int read_count(const char **p, int *v)
+{
+	const char *q = *p;
+	if (*q < '0' || *q > '9')
+		return -1;
+	*v = *q++ - '0';
+	if (*q >= '0' && *q <= '9')
+		*v = *v * 10 + (*q++ - '0');
+	if (*q >= '0' && *q <= '9')
+		return -1;
+	*p = q;
+	return 0;
+}
+
+/* board=: the rows from row 3 down, separated by '/', each the counts of
+ * spaces a to d separated by ','; every chip of the game on it. */
+static int read_board(struct state *s, const char *text, char *err)
+{
+	const char *p = text;
+	int sum = 0;
+	for (int y = ROWS - 1; y >= 0; y--)
+		for (int x = 0; x < COLS; x++) {
+			int v, sep = x < COLS - 1 ? ',' : y ? '/' : '\0';
+			if (read_count(&p, &v) < 0 || *p != sep)
+				return game_fail(
+					err,
+					"board= is 3 rows from row 3 down, "
+					"separated by /, each 4 chip counts "
+					"separated by commas (the start is "
+					"board=0,0,0,0/10,10,10,10/0,0,0,0)");
+			p += sep != '\0';
+			s->cnt[SQ(x, y)] = (uint8_t)v;
+			sum += v;
+		}
+	if (sum != CHIPS)
+		return game_fail(err,
+				 "board= holds %d chips: the game has %d, and "
+				 "none ever leaves the board",
+				 sum, CHIPS);
+	return 0;
+}
+
+/* last=: the previous turn, "none" before the first, "pass", or its move
+ * with the chips it moved, FROM-TO:N. */
+static int read_last(struct state *s, const char *text, char *err)
+{
+	const char *p = text;
+	int from, to, n;
+	if (!text || !strcmp(text, (s->turns ? "pass" : "none")))
+		return 0;
+	if (!strcmp(text, "none"))
+		return game_fail(err,
+				 "last=none means no turn was played, but "
+				 "turns=%u: write last=pass or the previous "
+				 "move, such as last=b2-b1:5",
+				 (unsigned)s->turns);
+	if (!strcmp(text, "pass"))
+		return game_fail(err, "last=pass follows no turn (turns=0): "
+				      "write last=none");
+	if (read_space(&p, &from) < 0 || *p++ != '-' ||
+	    read_space(&p, &to) < 0 || *p++ != ':' || read_count(&p, &n) < 0 ||
+	    *p || edge_of(from, to) < 0 || n < 1 || n > 6)
+		return game_fail(err,
+				 "last= is none, pass, or the previous turn's "
+				 "move and the chips it moved (1 to 6), such "
+				 "as last=b2-b1:5");
+	if (!s->turns)
+		return game_fail(err,
+				 "last=%s follows no turn (turns=0): "
+				 "write last=none",
+				 text);
+	if (s->cnt[to] < n) {
+		char a[8];
+		space_name(to, a);
+		return game_fail(err,
+				 "last=%s moved %d chips to %s, which holds "
+				 "only %d",
+				 text, n, a, s->cnt[to]);
+	}
+	s->last = (uint8_t)(1 + edge_of(from, to));
+	s->last_n = (uint8_t)n;
+	return 0;
+}
+
+/* The winner, from the home rows: a turn that left equal stacks there
+ * ended the game. */
+static int set_winner(struct state *s, char *err)
+{
+	int h1 = row_win(s->cnt, 0), h2 = row_win(s->cnt, ROWS - 1);
+	if (h1 && h2)
+		return game_fail(err, "board= has equal stacks in both home "
+				      "rows, which no move can make");
+	s->winner = h1 ? 1 : h2 ? 2 : 0;
+	s->win_size = (uint8_t)(h1 ? h1 : h2);
+	if (s->die && (s->winner || s->turns >= s->maxturns))
+		return game_fail(err,
+				 "die=%d, but the game is over: write "
+				 "die=0",
+				 s->die);
+	return 0;
+}
+
+/* Reads the keys of a position (each optional; without them, the start).
+ * first: the first player from the options, 0 when not given. */
+static int read_position(struct state *s, struct game_options *opt, long first,
+			 uint64_t seed, char *err)
+{
+	long turns = 0, player = 0, die = 0;
+	const char *board = opt_str(opt, "board");
+	if ((board && read_board(s, board, err) < 0) ||
+	    opt_int(opt, "turns", 0, 1000000, &turns, err) < 0 ||
+	    opt_int(opt, "player", 1, 2, &player, err) < 0 ||
+	    opt_int(opt, "die", 0, 6, &die, err) < 0)
+		return -1;
+	if (turns > s->maxturns)
+		return game_fail(err, "turns=%ld is more than maxturns=%u",
+				 turns, (unsigned)s->maxturns);
+	s->turns = (uint32_t)turns;
+	s->die = (uint8_t)die;
+	/* turns alternate, a pass included, so the first player and the
+	 * turns played tell who is to move */
+	if (!first && player)
+		first = turns % 2 ? 3 - player : player;
+	if (!first) {
+		/* the rules start with a random player */
+		struct rng r;
+		rng_seed(&r, seed);
+		first = 1 + (long)rng_below(&r, 2);
+	}
+	s->first = (uint8_t)first;
+	s->mover = (uint8_t)(turns % 2 ? 3 - first : first);
+	if (player && player != s->mover)
+		return game_fail(err,
+				 "player=%ld, but after %ld turns player %d "
+				 "is to move when player %ld went first",
+				 player, turns, s->mover, first);
+	if (read_last(s, opt_str(opt, "last"), err) < 0)
+		return -1;
+	return set_winner(s, err);
 }
 
 static int tb_init(void *st, struct game_options *opt, uint64_t seed, char *err)
@@ -101,25 +342,48 @@ static int tb_init(void *st, struct game_options *opt, uint64_t seed, char *err)
 	if (opt_int(opt, "first", 1, 2, &first, err) < 0 ||
 	    opt_int(opt, "maxturns", 1, 1000000, &maxturns, err) < 0)
 		return -1;
-	if (!first) {
-		/* the rules start with a random player */
-		struct rng r;
-		rng_seed(&r, seed);
-		first = 1 + (long)rng_below(&r, 2);
-	}
 	for (int x = 0; x < COLS; x++)
-		s->cnt[SQ(x, 1)] = 10;
-	s->first = (uint8_t)first;
-	s->mover = (uint8_t)first;
+		s->cnt[SQ(x, 1)] = CHIPS / COLS;
 	s->maxturns = (uint32_t)maxturns;
-	return 0;
+	return read_position(s, opt, first, seed, err);
 }
 
+static void tb_position(const void *st, struct text *out)
+{
+	const struct state *s = st;
+	text_puts(out, "board=");
+	for (int y = ROWS - 1; y >= 0; y--)
+		for (int x = 0; x < COLS; x++)
+			text_printf(out, "%d%s", s->cnt[SQ(x, y)],
+				    x < COLS - 1 ? ","
+				    : y          ? "/"
+						 : "");
+	text_printf(out, " turns=%u maxturns=%u first=%d player=%d die=%d",
+		    (unsigned)s->turns, (unsigned)s->maxturns, s->first,
+		    s->mover, s->die);
+	if (s->last) {
+		char a[8], b[8];
+		space_name(edge_from[s->last - 1], a);
+		space_name(edge_to[s->last - 1], b);
+		text_printf(out, " last=%s-%s:%d", a, b, s->last_n);
+	} else {
+		text_puts(out, s->turns ? " last=pass" : " last=none");
+	}
+}
+
+/* A set-up is the start, or a position given to newgame. */
 static void tb_describe(const void *st, struct text *out)
 {
 	const struct state *s = st;
-	text_printf(out, "first=%d maxturns=%u", s->first,
-		    (unsigned)s->maxturns);
+	struct state start = {
+		.first = s->first, .mover = s->first, .maxturns = s->maxturns};
+	for (int x = 0; x < COLS; x++)
+		start.cnt[SQ(x, 1)] = CHIPS / COLS;
+	if (memcmp(s, &start, sizeof start))
+		tb_position(s, out);
+	else
+		text_printf(out, "first=%d maxturns=%u", s->first,
+			    (unsigned)s->maxturns);
 }
 
 static int tb_players(const void *st)
@@ -138,34 +402,24 @@ static struct game_status tb_status(const void *st)
 	return (struct game_status){s->die ? GAME_PLAY : GAME_ROLL, s->mover};
 }
 
-static int over(const struct state *s)
-{
-	return s->winner || s->turns >= s->maxturns;
-}
-
-/* The moves of the die showing, without the pass. */
-static int real_moves(const struct state *s, struct move *out)
+/* Lists the edges of mask e as moves, in edge order; the pass when e is
+ * empty. */
+static int list_edges(uint64_t e, struct move *out)
 {
 	int n = 0;
-	for (int from = 0; from < SPACES; from++) {
-		if (s->cnt[from] < s->die)
-			continue;
-		for (const int8_t *p = nbr[from]; *p >= 0; p++)
-			if (!takes_back(s, from, *p))
-				out[n++] = make_move(from, *p);
-	}
+	for (; e; e &= e - 1)
+		out[n++] = edge_move(bit_first(e));
+	if (n == 0)
+		out[n++] = (struct move){{0}};
 	return n;
 }
 
 static int tb_moves(const void *st, struct move *out)
 {
 	const struct state *s = st;
-	if (!s->die || over(s))
+	if (!s->die || s->winner || s->turns >= s->maxturns)
 		return 0;
-	int n = real_moves(s, out);
-	if (n == 0)
-		out[n++] = (struct move){{0}};
-	return n;
+	return list_edges(legal_edges(s->cnt, s->die, s->last, s->last_n), out);
 }
 
 static int tb_chance(const void *st, int *values, double *probs)
@@ -187,67 +441,43 @@ static void tb_roll(void *st, int value)
 static void tb_play(void *st, const struct move *mv)
 {
 	struct state *s = st;
-	if (mv->w[0] == 0) {
+	int e = (int)mv->w[0] - 1, h;
+	if (e < 0) {
 		/* a pass changes no stack, so it cannot make a win, and it
 		 * forbids nothing on the next turn */
-		s->last_from = s->last_to = s->last_n = 0;
+		s->last = s->last_n = 0;
 	} else {
-		int from = move_from(mv), to = move_to(mv);
-		s->cnt[from] = (uint8_t)(s->cnt[from] - s->die);
-		s->cnt[to] = (uint8_t)(s->cnt[to] + s->die);
-		s->last_from = (uint8_t)from;
-		s->last_to = (uint8_t)to;
-		s->last_n = s->die;
-		/* only rows 1 and 3 are home rows, and one move touches at
-		 * most one of them, so at most one player can win here */
-		for (int p = 1; p <= 2 && !s->winner; p++) {
-			int h = row_win(s, p == 1 ? 0 : ROWS - 1);
-			if (h) {
-				s->winner = (uint8_t)p;
-				s->win_size = (uint8_t)h;
-			}
+		int p = move_chips(s->cnt, e, s->die, &h);
+		if (p) {
+			s->winner = (uint8_t)p;
+			s->win_size = (uint8_t)h;
 		}
+		s->last = (uint8_t)(e + 1);
+		s->last_n = s->die;
 	}
 	s->die = 0;
 	s->turns++;
 	s->mover = (uint8_t)(3 - s->mover);
 }
 
-/* Reads a space name of this board at *p. */
-static int read_space(const char **p, int *sq)
-{
-	int x, y;
-	if (square_read(p, &x, &y) < 0 || x >= COLS || y < 0 || y >= ROWS)
-		return -1;
-	*sq = SQ(x, y);
-	return 0;
-}
-
-static void space_name(int sq, char *buf)
-{
-	square_name(sq % COLS, sq / COLS, buf);
-}
-
+/* The engine refuses play while a roll is due or after the end, so the die
+ * shows a number here. */
 static int tb_parse(const void *st, const char *text, struct move *mv,
 		    char *err)
 {
 	const struct state *s = st;
-	struct move list[MAX_MOVES];
-	if (over(s)) {
-		snprintf(err, GAME_ERR_MAX, "the game is over");
-		return -1;
-	}
-	if (!s->die) {
-		snprintf(err, GAME_ERR_MAX, "player %d must roll first",
-			 s->mover);
-		return -1;
-	}
-	int n = real_moves(s, list);
+	uint64_t legal = legal_edges(s->cnt, s->die, s->last, s->last_n);
 	if (strcmp(text, "pass") == 0) {
-		if (n) {
-			snprintf(err, GAME_ERR_MAX,
-				 "pass is legal only when no move is");
-			return -1;
+		if (legal) {
+			char m[16];
+			tb_format(s,
+				  &(struct move){
+					  {1u + (unsigned)bit_first(legal)}},
+				  m);
+			return game_fail(err,
+					 "pass is legal only when no move "
+					 "is (%d are, %s among them)",
+					 bit_count(legal), m);
 		}
 		*mv = (struct move){{0}};
 		return 0;
@@ -255,44 +485,25 @@ static int tb_parse(const void *st, const char *text, struct move *mv,
 	const char *p = text;
 	int from, to;
 	if (read_space(&p, &from) < 0 || *p++ != '-' ||
-	    read_space(&p, &to) < 0 || *p) {
-		snprintf(err, GAME_ERR_MAX,
-			 "write a move as from-to, a1 to d3 (b2-b1), or pass");
-		return -1;
-	}
+	    read_space(&p, &to) < 0 || *p)
+		return game_fail(err, "write a move as from-to, a1 to d3 "
+				      "(b2-b1), or pass");
 	char a[8], b[8];
 	space_name(from, a);
 	space_name(to, b);
-	if (!adjacent(from, to)) {
-		snprintf(err, GAME_ERR_MAX,
-			 "%s and %s are not orthogonally adjacent", a, b);
-		return -1;
-	}
-	if (s->cnt[from] < s->die) {
-		snprintf(err, GAME_ERR_MAX,
-			 "%s has %d chips, fewer than the %d rolled", a,
-			 s->cnt[from], s->die);
-		return -1;
-	}
-	if (takes_back(s, from, to)) {
-		snprintf(err, GAME_ERR_MAX,
-			 "%s-%s takes back the opponent's last move", a, b);
-		return -1;
-	}
-	*mv = make_move(from, to);
+	int e = edge_of(from, to);
+	if (e < 0)
+		return game_fail(err, "%s and %s are not orthogonally adjacent",
+				 a, b);
+	if (s->cnt[from] < s->die)
+		return game_fail(err,
+				 "%s has %d chips, fewer than the %d rolled", a,
+				 s->cnt[from], s->die);
+	if (!(legal >> e & 1))
+		return game_fail(
+			err, "%s-%s takes back the opponent's last move", a, b);
+	*mv = edge_move(e);
 	return 0;
-}
-
-static void tb_format(const void *st, const struct move *mv, char *buf)
-{
-	(void)st;
-	if (mv->w[0] == 0) {
-		strcpy(buf, "pass");
-		return;
-	}
-	space_name(move_from(mv), buf);
-	buf[2] = '-';
-	space_name(move_to(mv), buf + 3);
 }
 
 static void tb_score(const void *st, int *points)
@@ -333,23 +544,186 @@ static void tb_show(const void *st, struct text *out)
 			    s->die);
 	else
 		text_puts(out, "to roll\n");
-	if (s->last_n) {
+	if (s->last) {
 		char a[8], b[8];
-		space_name(s->last_to, a);
-		space_name(s->last_from, b);
+		space_name(edge_to[s->last - 1], a);
+		space_name(edge_from[s->last - 1], b);
 		text_printf(out, "no take-back: %s-%s is forbidden", a, b);
 		text_printf(out, " on a roll of %d\n", s->last_n);
 	}
 }
 
-static int tb_random_move(const void *st, struct rng *r, struct move *mv)
+/* The 12 spaces, then which row is whose: `home P CELLS` for each player's
+ * home row and `neutral CELLS` for the middle row. */
+static void tb_geometry(const void *st, struct text *out)
 {
-	struct move list[MAX_MOVES];
-	int n = tb_moves(st, list);
-	if (n == 0)
+	(void)st;
+	char a[8];
+	for (int sq = 0; sq < SPACES; sq++) {
+		space_name(sq, a);
+		text_printf(out, "cell %s %d %d\n", a, sq % COLS, sq / COLS);
+	}
+	text_puts(out, "word pass\nsep -\n");
+	for (int y = 0; y < ROWS; y++) {
+		if (y == 1)
+			text_puts(out, "neutral");
+		else
+			text_printf(out, "home %d", y ? 2 : 1);
+		for (int x = 0; x < COLS; x++) {
+			space_name(SQ(x, y), a);
+			text_printf(out, " %s", a);
+		}
+		text_putc(out, '\n');
+	}
+}
+
+/* The edges that touch player p's home row (p = 1, 2): the only moves that
+ * can complete it. */
+static const uint64_t row_edges[3] = {
+	0, 0x2227ffULL, /* the 10 edges out of row 1, e10 e13 e17 e21 into it */
+	0x3ff911000ULL, /* e12 e16 e20 e23 into row 3, the 10 out of it */
+};
+
+/* The die faces (bit d for d = 1..6) on which player p, rolling now, has a
+ * move that completes p's home row.  mover: whether p is the player to
+ * move (the take-back ban binds only the mover). */
+static unsigned win_faces(const struct state *s, int p, int mover)
+{
+	uint8_t cnt[SPACES + 4]; /* sources() reads 4 bytes past the counts */
+	memcpy(cnt, s->cnt, SPACES);
+	memset(cnt + SPACES, 0, 4);
+	int y = p == 1 ? 0 : ROWS - 1, h;
+	unsigned faces = 0;
+	for (unsigned d = 1; d <= 6; d++) {
+		uint64_t e =
+			legal_edges(cnt, d, mover ? s->last : 0, s->last_n) &
+			row_edges[p];
+		for (; e; e &= e - 1) {
+			int k = bit_first(e), from = edge_from[k],
+			    to = edge_to[k];
+			cnt[from] = (uint8_t)(cnt[from] - d);
+			cnt[to] = (uint8_t)(cnt[to] + d);
+			h = row_win(cnt, y);
+			cnt[from] = (uint8_t)(cnt[from] + d);
+			cnt[to] = (uint8_t)(cnt[to] - d);
+			if (h) {
+				faces |= 1u << d;
+				break;
+			}
+		}
+	}
+	return faces;
+}
+
+/* The roller's chance to win, when each turn the roller would win with
+ * chance a and the other player with chance b: a / (a + b - ab). */
+static double race(double a, double b)
+{
+	return a / (a + b - a * b);
+}
+
+/* The chance of a threat appearing in a turn, and the share of the other's
+ * threats a move takes away.  Measured against these (100 games each,
+ * movetime 50, both seats): base 0.05 scored 39%, 0.2 55%, 0.3 43%; block
+ * 0 45%, 0.6 38%; base 0.2 with block 0.2 48%, with 0.4 35%. */
+#define EVAL_BASE 0.1
+#define EVAL_BLOCK 0.3
+
+/* Threats: the faces of the die that would win at once for each player.
+ * The player to roll wins with the share of its faces, else moves (and may
+ * spoil some of the other's), and so on: a race between the two. */
+static BITS_HOT void tb_evaluate(const void *st, double *value)
+{
+	const struct state *s = st;
+	int m = s->mover, o = 3 - m;
+	if (s->winner || s->turns >= s->maxturns) {
+		value[0] = s->winner == 1 ? 1 : s->winner == 2 ? 0 : 0.5;
+		value[1] = 1 - value[0];
+		return;
+	}
+	unsigned fm = win_faces(s, m, 1), fo = win_faces(s, o, 0);
+	double a = bit_count(fm) / 6.0, b = bit_count(fo) / 6.0, vm;
+	if (!s->die) {
+		vm = race(a + EVAL_BASE, b * (1 - EVAL_BLOCK) + EVAL_BASE);
+	} else if (fm >> s->die & 1) {
+		vm = 1;
+	} else {
+		vm = 1 - race(b * (1 - EVAL_BLOCK) + EVAL_BASE, a + EVAL_BASE);
+	}
+	value[m - 1] = vm;
+	value[o - 1] = 1 - vm;
+}
+
+/* Uniform in [0, n) from 32 random bits x, unbiased: Lemire's
+ * multiply-shift, drawing again (rarely) from r where x falls in the few
+ * values that would favour some results. */
+static inline uint32_t below(uint32_t x, uint32_t n, struct rng *r)
+{
+	uint64_t m = (uint64_t)x * n;
+	if ((uint32_t)m < n) {
+		uint32_t threshold = (uint32_t)-n % n;
+		while ((uint32_t)m < threshold)
+			m = (uint64_t)(uint32_t)(rng_next(r) >> 32) * n;
+	}
+	return (uint32_t)(m >> 32);
+}
+
+/* A uniformly random edge of the mask e (not empty), from 32 random
+ * bits. */
+static inline int pick_edge(uint64_t e, uint32_t x, struct rng *r)
+{
+	return bit_select(e, (int)below(x, (uint32_t)bit_count(e), r));
+}
+
+static BITS_HOT int tb_random_move(const void *st, struct rng *r,
+				   struct move *mv)
+{
+	const struct state *s = st;
+	if (!s->die || s->winner || s->turns >= s->maxturns)
 		return -1;
-	*mv = list[rng_below(r, (uint32_t)n)];
+	uint64_t e = legal_edges(s->cnt, s->die, s->last, s->last_n);
+	*mv = e ? edge_move(pick_edge(e, (uint32_t)rng_next(r), r))
+		: (struct move){{0}};
 	return 0;
+}
+
+/* Random turns until the end: a roll, then a uniformly random legal move
+ * (or the pass), as roll() and play() would make them. */
+static BITS_HOT int tb_playout(void *st, struct rng *r, int max_plies)
+{
+	struct state *s = st;
+	unsigned die = s->die, last = s->last, last_n = s->last_n;
+	uint32_t turns = s->turns;
+	int plies = 0, h = 0, winner = 0;
+	while (!winner && turns < s->maxturns && plies < max_plies) {
+		/* one draw a turn: the high half rolls, the low half picks */
+		uint64_t x = rng_next(r);
+		if (!die)
+			die = 1 + below((uint32_t)(x >> 32), 6, r);
+		uint64_t e = legal_edges(s->cnt, die, last, last_n);
+		if (e) {
+			int k = pick_edge(e, (uint32_t)x, r);
+			winner = move_chips(s->cnt, k, (int)die, &h);
+			last = (unsigned)k + 1;
+			last_n = die;
+		} else {
+			last = last_n = 0;
+		}
+		die = 0;
+		turns++;
+		plies++;
+	}
+	s->die = (uint8_t)die;
+	s->last = (uint8_t)last;
+	s->last_n = (uint8_t)last_n;
+	if (winner) {
+		s->winner = (uint8_t)winner;
+		s->win_size = (uint8_t)h;
+	}
+	if (plies % 2)
+		s->mover = (uint8_t)(3 - s->mover);
+	s->turns = turns;
+	return plies;
 }
 
 const struct game game_takebacktoe = {
@@ -358,8 +732,10 @@ const struct game game_takebacktoe = {
 	.summary = "2 players, dice; options first=1|2 maxturns=N",
 	.state_size = sizeof(struct state),
 	.max_moves = MAX_MOVES,
+	.options = tb_options,
 	.init = tb_init,
 	.describe = tb_describe,
+	.position = tb_position,
 	.players = tb_players,
 	.status = tb_status,
 	.moves = tb_moves,
@@ -370,5 +746,8 @@ const struct game game_takebacktoe = {
 	.format = tb_format,
 	.score = tb_score,
 	.show = tb_show,
+	.geometry = tb_geometry,
 	.random_move = tb_random_move,
+	.playout = tb_playout,
+	.evaluate = tb_evaluate,
 };

@@ -19,8 +19,8 @@
  * parity classes), so 3 words of directions are plenty.  Every other bit is
  * zero, so equal moves compare equal with move_equal. */
 #include "game.h"
+#include "util/bits.h"
 
-#include <stdio.h>
 #include <string.h>
 
 #define BIT(sq) ((uint64_t)1 << (sq))
@@ -63,54 +63,53 @@ struct state {
 
 /* ---- the board ---- */
 
-/* Moves every bit of b one step in direction d; bits that leave the board
- * vanish. */
-static uint64_t shift(uint64_t b, int d)
-{
-	if (DX[d] > 0)
-		b = (b & ~FILE_H) << 1;
-	else if (DX[d] < 0)
-		b = (b & ~FILE_A) >> 1;
-	if (DY[d] > 0)
-		b <<= 8;
-	else if (DY[d] < 0)
-		b >>= 8;
-	return b;
-}
+/* Square steps of the directions (east, north-east, ... as DX, DY). */
+static const int OFF[8] = {1, 9, 8, 7, -1, -9, -8, -7};
 
-/* Squares whose piece can jump in direction d: a piece next to it that way
- * and an empty square beyond. */
-static uint64_t jumpers(uint64_t occ, int d)
+/* Columns a piece may jump from eastwards (a-f) and westwards (c-h). */
+#define FROM_WEST (~(FILE_H | FILE_H >> 1))
+#define FROM_EAST (~(FILE_A | FILE_A << 1))
+/* Rows it may jump from northwards (1-6) and southwards (3-8). */
+#define FROM_SOUTH (FULL >> 16)
+#define FROM_NORTH (FULL << 16)
+
+/* The squares from which a jump in direction d lands on the board. */
+static const uint64_t JUMP_FROM[8] = {
+	FROM_WEST, FROM_WEST &FROM_SOUTH, FROM_SOUTH, FROM_EAST &FROM_SOUTH,
+	FROM_EAST, FROM_EAST &FROM_NORTH, FROM_NORTH, FROM_WEST &FROM_NORTH,
+};
+
+/* The pieces that can jump in each direction d: a piece next to them that
+ * way and an empty square beyond.  Shifting by a step brings the square a
+ * step away onto each square; a jump that would leave the board reads a
+ * shifted-in 0 (no piece to jump, or no empty square) or is cut by the
+ * column masks, so no direction wraps round an edge.  About 50
+ * instructions for all 8, where a shift a step cost 20 a direction. */
+static inline void jumper_sets(uint64_t occ, uint64_t *j)
 {
-	int back = (d + 4) & 7;
-	return occ & shift(occ, back) & shift(shift(~occ, back), back);
+	uint64_t e = ~occ;
+	j[0] = occ & occ >> 1 & e >> 2 & FROM_WEST;
+	j[1] = occ & occ >> 9 & e >> 18 & FROM_WEST;
+	j[2] = occ & occ >> 8 & e >> 16;
+	j[3] = occ & occ >> 7 & e >> 14 & FROM_EAST;
+	j[4] = occ & occ << 1 & e << 2 & FROM_EAST;
+	j[5] = occ & occ << 9 & e << 18 & FROM_EAST;
+	j[6] = occ & occ << 8 & e << 16;
+	j[7] = occ & occ << 7 & e << 14 & FROM_WEST;
 }
 
 static uint64_t all_jumpers(uint64_t occ)
 {
-	uint64_t j = 0;
-	for (int d = 0; d < 8; d++)
-		j |= jumpers(occ, d);
-	return j;
+	uint64_t j[8];
+	jumper_sets(occ, j);
+	return j[0] | j[1] | j[2] | j[3] | j[4] | j[5] | j[6] | j[7];
 }
 
-/* The square two steps from sq in direction d, or -1 off the board. */
-static int land(int sq, int d)
+/* Can the piece on sq jump in direction d, with occ the other pieces? */
+static inline int can_jump(uint64_t occ, int sq, int d)
 {
-	int x = sq % 8 + 2 * DX[d], y = sq / 8 + 2 * DY[d];
-	return ((x | y) & ~7) ? -1 : y * 8 + x;
-}
-
-static int over_sq(int sq, int d)
-{
-	return sq + DY[d] * 8 + DX[d];
-}
-
-/* Can the piece on sq jump in direction d, with occ the pieces? */
-static int can_jump(uint64_t occ, int sq, int d)
-{
-	int to = land(sq, d);
-	return to >= 0 && (occ & BIT(over_sq(sq, d))) && !(occ & BIT(to));
+	return (JUMP_FROM[d] >> sq & 1) && (occ >> (sq + OFF[d]) & 1) &&
+	       !(occ >> (sq + 2 * OFF[d]) & 1);
 }
 
 static int can_jump_any(uint64_t occ, int sq)
@@ -133,17 +132,18 @@ static int colour(const struct state *s, int sq)
 	return (s->blue & BIT(sq)) ? 2 : (s->red & BIT(sq)) ? 1 : 0;
 }
 
-static int board_value(const struct state *s)
+/* The value on the board: every piece counts 1, red 1 more, blue 2 more. */
+static BITS_HOT int board_value(const struct state *s)
 {
-	int v = 0;
-	for (uint64_t b = s->occ; b; b &= b - 1)
-		v += value(s, __builtin_ctzll(b));
-	return v;
+	if (s->plain)
+		return bit_count(s->occ);
+	return bit_count(s->occ) + bit_count(s->red) + 2 * bit_count(s->blue);
 }
 
 static int nactive(const struct state *s)
 {
-	return __builtin_popcount(s->active);
+	return (s->active & 1) + (s->active >> 1 & 1) + (s->active >> 2 & 1) +
+	       (s->active >> 3 & 1);
 }
 
 static int removal_phase(const struct state *s)
@@ -154,11 +154,6 @@ static int removal_phase(const struct state *s)
 static int is_over(const struct state *s)
 {
 	return !removal_phase(s) && !all_jumpers(s->occ);
-}
-
-static int drop_allowed(const struct state *s)
-{
-	return !s->nodrop && !s->plain && nactive(s) > 1 && !is_over(s);
 }
 
 /* ---- the move encoding ---- */
@@ -196,60 +191,44 @@ static struct move make_chain(int start, const uint8_t *dirs, int len)
 
 /* ---- set-up ---- */
 
+/* The pieces of the set by colour (white, red, blue), and of the plain
+ * game, whose pieces are all alike. */
+static const int SET[3] = {34, 20, 10};
+static const char *const COLOUR_NAME[3] = {"white", "red", "blue"};
+#define PLAIN_SET 63
+
 static int read_board(struct state *s, const char *b, char *err)
 {
-	if (strlen(b) != 64) {
-		snprintf(err, GAME_ERR_MAX,
-			 "board= needs 64 characters (w, r, b or .), row 8 "
-			 "first; got %zu",
-			 strlen(b));
-		return -1;
-	}
-	int n[3] = {0, 0, 0}, empty = 0;
+	if (strlen(b) != 64)
+		return game_fail(
+			err,
+			"board= needs 64 characters (w, r, b or .), row 8 "
+			"first; got %zu",
+			strlen(b));
 	for (int i = 0; i < 64; i++) {
 		int sq = (7 - i / 8) * 8 + i % 8;
 		switch (b[i]) {
 		case 'w':
-			n[0]++;
 			break;
 		case 'r':
-			n[1]++;
 			s->red |= BIT(sq);
 			break;
 		case 'b':
-			n[2]++;
 			s->blue |= BIT(sq);
 			break;
 		case '.':
-			empty++;
 			continue;
 		default:
-			snprintf(err, GAME_ERR_MAX,
-				 "board= may hold only w, r, b and . "
-				 "(character %d)",
-				 i + 1);
-			return -1;
+			return game_fail(err,
+					 "board= may hold only w, r, b and . "
+					 "(character %d)",
+					 i + 1);
 		}
 		s->occ |= BIT(sq);
 	}
-	if (s->plain) {
-		if (!empty) {
-			snprintf(err, GAME_ERR_MAX,
-				 "plain needs a board with at least one empty "
-				 "square");
-			return -1;
-		}
-		return 0;
-	}
-	static const char *const names[3] = {"white", "red", "blue"};
-	static const int set[3] = {34, 20, 10};
-	for (int c = 0; c < 3; c++)
-		if (n[c] > set[c]) {
-			snprintf(err, GAME_ERR_MAX,
-				 "board= has %d %s pieces; the set has only %d",
-				 n[c], names[c], set[c]);
-			return -1;
-		}
+	if (s->plain && s->occ == FULL)
+		return game_fail(err, "plain needs a board with at least one "
+				      "empty square");
 	return 0;
 }
 
@@ -276,69 +255,291 @@ static void random_board(struct state *s, uint64_t seed)
 	}
 }
 
-static int ta_init(void *st, struct game_options *opt, uint64_t seed, char *err)
+/* The variant: players, penalty, open, nodrop, plain, and the refusals of
+ * options that cannot be combined or would do nothing. */
+static int read_variant(struct state *s, struct game_options *opt, char *err)
 {
-	struct state *s = st;
-	long players = 0, penalty = 2;
-	int open = 0, nodrop = 0, plain = 0;
+	long players = 2, penalty = 0;
+	int open = 0, nodrop = -1, plain = 0;
 	if (opt_int(opt, "players", 2, 4, &players, err) < 0 ||
-	    opt_int(opt, "penalty", 2, 4, &penalty, err) < 0 ||
 	    opt_flag(opt, "open", &open, err) < 0 ||
 	    opt_flag(opt, "nodrop", &nodrop, err) < 0 ||
 	    opt_flag(opt, "plain", &plain, err) < 0)
 		return -1;
-	if (penalty == 3) {
-		snprintf(err, GAME_ERR_MAX, "penalty must be 2 or 4");
-		return -1;
-	}
-	if (plain && open) {
-		snprintf(err, GAME_ERR_MAX,
-			 "plain and open cannot be combined: the plain game "
-			 "starts with jumps");
-		return -1;
-	}
-	if (plain && players && players != 2) {
-		snprintf(err, GAME_ERR_MAX, "plain is a game for 2 players");
-		return -1;
-	}
-	s->nplayers = (uint8_t)(players ? players : 2);
+	if (plain && open)
+		return game_fail(err, "plain and open cannot be combined: the "
+				      "plain game starts with jumps");
+	if (plain && players != 2)
+		return game_fail(err, "plain is a game for 2 players");
+	if (opt_int(opt, "penalty", 1, 4, &penalty, err) < 0 || penalty == 3 ||
+	    (penalty == 1 && !plain))
+		return game_fail(err, plain ? "penalty must be 1, 2 or 4"
+					    : "penalty must be 2 or 4 (1 is "
+					      "the plain game's)");
+	if (nodrop < 0)
+		nodrop = plain; /* the plain game drops nobody by default */
+	if (!penalty)
+		penalty = plain ? 1 : 2;
+	else if (nodrop && penalty != (plain ? 1 : 2))
+		return game_fail(err,
+				 "penalty=%ld counts only when players may "
+				 "drop out: %s",
+				 penalty,
+				 plain ? "add nodrop=0 (the plain game's "
+					 "drop-out variation)"
+				       : "leave out nodrop");
+	s->nplayers = (uint8_t)players;
 	s->penalty = (uint8_t)penalty;
 	s->open = (uint8_t)open;
 	s->nodrop = (uint8_t)nodrop;
 	s->plain = (uint8_t)plain;
 	s->to_move = 1;
 	s->active = (uint8_t)((1u << s->nplayers) - 1);
+	return 0;
+}
+
+/* Reads a number from 0 to max at *p, digits only, and moves *p past it. */
+static int read_num(const char **p, int max, int *out)
+{
+	int v = 0, digits = 0;
+	for (; **p >= '0' && **p <= '9'; (*p)++)
+		if (++digits > 3 || (v = v * 10 + (**p - '0')) > max)
+			return -1;
+	if (!digits)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* captured=W:R:B,W:R:B,... (plain: N,N): each player's captures, by
+ * colour or, in the plain game, as a count of pieces. */
+static int read_captured(struct state *s, const char *v, char *err)
+{
+	int per = s->plain ? 1 : 3;
+	const char *p = v;
+	for (int pl = 0; pl < s->nplayers; pl++) {
+		int c[3] = {0, 0, 0};
+		for (int k = 0; k < per; k++) {
+			char want = k + 1 < per            ? ':'
+				    : pl + 1 < s->nplayers ? ','
+							   : '\0';
+			if (read_num(&p, 64, &c[k]) < 0 || *p != want)
+				return game_fail(
+					err,
+					s->plain ? "captured= gives the pieces "
+						   "each player captured, "
+						   "separated by commas: "
+						   "captured=3,2"
+						 : "captured= gives the white, "
+						   "red and blue pieces each "
+						   "player captured, players "
+						   "separated by commas: "
+						   "captured=2:1:0,1:0:1");
+			p += *p != '\0';
+		}
+		s->points[pl] = (int16_t)(c[0] + 2 * c[1] + 3 * c[2]);
+		if (!s->plain)
+			for (int k = 0; k < 3; k++)
+				s->caps[pl][k] = (uint8_t)c[k];
+	}
+	return 0;
+}
+
+/* Board and captures together hold no more pieces than the game has. */
+static int check_counts(const struct state *s, char *err)
+{
+	if (s->plain) {
+		int n = bit_count(s->occ);
+		for (int p = 0; p < s->nplayers; p++)
+			n += s->points[p];
+		if (n > PLAIN_SET)
+			return game_fail(err,
+					 "board= and captured= hold %d pieces; "
+					 "the plain game has %d",
+					 n, PLAIN_SET);
+		return 0;
+	}
+	uint64_t white = s->occ & ~s->red & ~s->blue;
+	int n[3] = {bit_count(white), bit_count(s->red), bit_count(s->blue)};
+	for (int c = 0; c < 3; c++) {
+		for (int p = 0; p < s->nplayers; p++)
+			n[c] += s->caps[p][c];
+		if (n[c] > SET[c])
+			return game_fail(err,
+					 "board= and captured= hold %d %s "
+					 "pieces; the set has only %d",
+					 n[c], COLOUR_NAME[c], SET[c]);
+	}
+	return 0;
+}
+
+/* dropped=none or dropped=P,Q,...: the players who left the game. */
+static int read_dropped(struct state *s, const char *v, char *err)
+{
+	if (!strcmp(v, "none"))
+		return 0;
+	if (s->nodrop)
+		return game_fail(err, "dropped= must be none: dropping out is "
+				      "off in this game");
+	const char *p = v;
+	for (;;) {
+		int pl;
+		if (read_num(&p, s->nplayers, &pl) < 0 || pl < 1 ||
+		    (*p && *p != ','))
+			return game_fail(err,
+					 "dropped= lists players 1 to %d who "
+					 "dropped out, separated by commas, or "
+					 "is none",
+					 s->nplayers);
+		if (!(s->active >> (pl - 1) & 1))
+			return game_fail(err, "dropped= names player %d twice",
+					 pl);
+		s->active &= (uint8_t) ~(1u << (pl - 1));
+		if (!*p++)
+			break;
+	}
+	if (!s->active)
+		return game_fail(err, "dropped= names every player: the last "
+				      "one left may not drop");
+	return 0;
+}
+
+/* removals=N (the open game only): the opening removals made.  While some
+ * are still due, the captures are exactly those white pieces, and the
+ * board must hold a white piece for the next one. */
+static int read_removals(struct state *s, struct game_options *opt, char *err)
+{
+	long n = -1;
+	if (opt_int(opt, "removals", 0, OPEN_REMOVALS, &n, err) < 0)
+		return -1;
+	if (n < 0)
+		return s->open && s->occ != FULL
+			       ? game_fail(err,
+					   "open needs a full board: its first "
+					   "8 moves remove white pieces (a "
+					   "position says removals=N)")
+			       : 0;
+	if (!s->open)
+		return game_fail(err, "removals= counts the open game's "
+				      "removals; this game is not open");
+	s->removals = (uint8_t)n;
+	int white = 0, all = 0;
+	for (int p = 0; p < s->nplayers; p++) {
+		white += s->caps[p][0];
+		all += s->caps[p][0] + s->caps[p][1] + s->caps[p][2];
+	}
+	if (n < OPEN_REMOVALS && (white != n || all != n))
+		return game_fail(err,
+				 "removals=%ld: until the 8th removal the "
+				 "captures are just the %ld white pieces "
+				 "removed, but captured= holds %d pieces",
+				 n, n, all);
+	if (n == OPEN_REMOVALS && white < n)
+		return game_fail(err,
+				 "removals=8 took 8 white pieces, but "
+				 "captured= holds only %d",
+				 white);
+	if (n < OPEN_REMOVALS && !(s->occ & ~s->red & ~s->blue))
+		return game_fail(err,
+				 "removals=%ld leaves a removal due, but "
+				 "the board has no white piece",
+				 n);
+	return 0;
+}
+
+/* The keys only `position` writes: captures, drop-outs, the turn and the
+ * open game's removals.  Absent keys keep the start of a game. */
+static int read_play(struct state *s, struct game_options *opt, char *err)
+{
+	const char *v = opt_str(opt, "captured");
+	if (v && read_captured(s, v, err) < 0)
+		return -1;
+	if (check_counts(s, err) < 0)
+		return -1;
+	if ((v = opt_str(opt, "dropped")) && read_dropped(s, v, err) < 0)
+		return -1;
+	long turn = 1;
+	if (opt_int(opt, "turn", 1, s->nplayers, &turn, err) < 0)
+		return -1;
+	if (!(s->active >> (turn - 1) & 1))
+		return game_fail(err, "turn=%ld names a player who dropped out",
+				 turn);
+	s->to_move = (uint8_t)turn;
+	return read_removals(s, opt, err);
+}
+
+static int ta_init(void *st, struct game_options *opt, uint64_t seed, char *err)
+{
+	struct state *s = st;
+	if (read_variant(s, opt, err) < 0)
+		return -1;
 	const char *b = opt_str(opt, "board");
 	if (b) {
 		if (read_board(s, b, err) < 0)
 			return -1;
-	} else if (plain) {
+	} else if (s->plain) {
 		s->occ = FULL & ~BIT(A8);
 	} else {
 		random_board(s, seed);
 	}
-	if (open && s->occ != FULL) {
-		snprintf(err, GAME_ERR_MAX,
-			 "open needs a full board: its first 8 moves remove "
-			 "white pieces");
-		return -1;
+	return read_play(s, opt, err);
+}
+
+/* The board as board= writes it: row 8 first, w r b or . a square. */
+static void write_board(const struct state *s, char *b)
+{
+	for (int i = 0; i < 64; i++) {
+		int sq = (7 - i / 8) * 8 + i % 8;
+		b[i] = !(s->occ & BIT(sq)) ? '.' : "wrb"[colour(s, sq)];
 	}
-	return 0;
+	b[64] = '\0';
 }
 
 static void ta_describe(const void *st, struct text *out)
 {
 	const struct state *s = st;
 	char b[65];
-	for (int i = 0; i < 64; i++) {
-		int sq = (7 - i / 8) * 8 + i % 8;
-		b[i] = !(s->occ & BIT(sq)) ? '.' : "wrb"[colour(s, sq)];
-	}
-	b[64] = '\0';
+	write_board(s, b);
 	text_printf(out,
 		    "players=%d board=%s open=%d nodrop=%d penalty=%d plain=%d",
 		    s->nplayers, b, s->open, s->nodrop, s->penalty, s->plain);
 }
+
+static void ta_position(const void *st, struct text *out)
+{
+	const struct state *s = st;
+	ta_describe(s, out);
+	text_puts(out, " captured=");
+	for (int p = 0; p < s->nplayers; p++) {
+		if (p)
+			text_putc(out, ',');
+		if (s->plain)
+			text_printf(out, "%d", s->points[p]);
+		else
+			text_printf(out, "%d:%d:%d", s->caps[p][0],
+				    s->caps[p][1], s->caps[p][2]);
+	}
+	text_puts(out, " dropped=");
+	if (nactive(s) == s->nplayers)
+		text_puts(out, "none");
+	for (int p = 0, n = 0; p < s->nplayers; p++)
+		if (!(s->active >> p & 1))
+			text_printf(out, "%s%d", n++ ? "," : "", p + 1);
+	text_printf(out, " turn=%d", s->to_move);
+	if (s->open)
+		text_printf(out, " removals=%d", s->removals);
+}
+
+static const struct game_option_spec ta_options[] = {
+	{"players", OPT_INT, "2", 2, 4, NULL},
+	{"board", OPT_STRING, NULL, 0, 0, NULL},
+	{"open", OPT_BOOL, "0", 0, 1, NULL},
+	/* the defaults of these two depend on plain */
+	{"nodrop", OPT_BOOL, NULL, 0, 1, NULL},
+	{"penalty", OPT_ENUM, NULL, 0, 0, "1 2 4"},
+	{"plain", OPT_BOOL, "0", 0, 1, NULL},
+	{NULL, 0, NULL, 0, 0, NULL},
+};
 
 static int ta_players(const void *st)
 {
@@ -397,7 +598,7 @@ static int extend(struct gen *g, uint64_t occ, int sq, int len)
 		if (len >= MAX_CHAIN) /* impossible by parity; never overrun */
 			break;
 		g->dirs[len] = (uint8_t)d;
-		if (extend(g, occ & ~BIT(over_sq(sq, d)), land(sq, d),
+		if (extend(g, occ & ~BIT(sq + OFF[d]), sq + 2 * OFF[d],
 			   len + 1) < 0)
 			return -1;
 	}
@@ -412,20 +613,21 @@ static int extend(struct gen *g, uint64_t occ, int sq, int len)
 static int ta_moves(const void *st, struct move *out)
 {
 	const struct state *s = st;
-	if (is_over(s))
-		return 0;
-	int n = 0;
-	if (drop_allowed(s))
+	int removal = removal_phase(s), n = 0;
+	uint64_t jumps = removal ? 0 : all_jumpers(s->occ);
+	if (!removal && !jumps)
+		return 0; /* over */
+	if (!s->nodrop && nactive(s) > 1)
 		out[n++] = (struct move){{K_DROP}};
-	if (removal_phase(s)) {
+	if (removal) {
 		for (uint64_t b = s->occ & ~s->red & ~s->blue; b; b &= b - 1)
 			out[n++] = (struct move){
-				{K_REMOVE | (uint64_t)__builtin_ctzll(b) << 2}};
+				{K_REMOVE | (uint64_t)bit_first(b) << 2}};
 		return n;
 	}
 	struct gen g = {.out = out, .n = n, .cap = MAX_MOVES};
-	for (uint64_t b = all_jumpers(s->occ); b; b &= b - 1) {
-		g.start = __builtin_ctzll(b);
+	for (uint64_t b = jumps; b; b &= b - 1) {
+		g.start = bit_first(b);
 		if (extend(&g, s->occ & ~BIT(g.start), g.start, 0) < 0)
 			break;
 	}
@@ -449,172 +651,186 @@ static void capture(struct state *s, int sq)
 {
 	int p = s->to_move - 1;
 	s->points[p] = (int16_t)(s->points[p] + value(s, sq));
-	s->caps[p][colour(s, sq)]++;
+	if (!s->plain) /* plain pieces are all alike: points count them */
+		s->caps[p][colour(s, sq)]++;
 	s->occ &= ~BIT(sq);
 	s->red &= ~BIT(sq);
 	s->blue &= ~BIT(sq);
 }
 
+/* An opening removal: the white piece on sq goes to the mover. */
+static void remove_piece(struct state *s, int sq)
+{
+	capture(s, sq);
+	s->removals = (uint8_t)(s->removals + s->open);
+}
+
+/* Moves the piece on sq along dirs[0..len-1], capturing each piece it
+ * jumps; the jumper carries its colour along. */
+static void apply_chain(struct state *s, int sq, const uint8_t *dirs, int len)
+{
+	uint64_t red = s->red & BIT(sq), blue = s->blue & BIT(sq);
+	s->occ &= ~BIT(sq);
+	s->red &= ~BIT(sq);
+	s->blue &= ~BIT(sq);
+	for (int i = 0; i < len; i++) {
+		capture(s, sq + OFF[dirs[i]]);
+		sq += 2 * OFF[dirs[i]];
+	}
+	s->occ |= BIT(sq);
+	if (red)
+		s->red |= BIT(sq);
+	if (blue)
+		s->blue |= BIT(sq);
+}
+
 static void ta_play(void *st, const struct move *mv)
 {
 	struct state *s = st;
-	int sq = mv_square(mv);
+	uint8_t dirs[MAX_CHAIN];
+	int len = mv_len(mv);
 	switch (mv_kind(mv)) {
 	case K_DROP:
 		s->active &= (uint8_t) ~(1u << (s->to_move - 1));
 		break;
 	case K_REMOVE:
-		capture(s, sq);
-		s->removals++;
+		remove_piece(s, mv_square(mv));
 		break;
-	case K_JUMP: {
-		/* the jumper carries its colour along */
-		uint64_t red = s->red & BIT(sq), blue = s->blue & BIT(sq);
-		s->occ &= ~BIT(sq);
-		s->red &= ~BIT(sq);
-		s->blue &= ~BIT(sq);
-		for (int i = 0, len = mv_len(mv); i < len; i++) {
-			int d = mv_dir(mv, i);
-			capture(s, over_sq(sq, d));
-			sq = land(sq, d);
-		}
-		s->occ |= BIT(sq);
-		if (red)
-			s->red |= BIT(sq);
-		if (blue)
-			s->blue |= BIT(sq);
+	case K_JUMP:
+		for (int i = 0; i < len; i++)
+			dirs[i] = (uint8_t)mv_dir(mv, i);
+		apply_chain(s, mv_square(mv), dirs, len);
 		break;
-	}
 	}
 	next_player(s);
 }
 
 /* ---- move text ---- */
 
+/* "drop": allowed unless the variant forbids it or the mover is alone. */
+static int parse_drop(const struct state *s, struct move *mv, char *err)
+{
+	if (s->nodrop)
+		return game_fail(err, "dropping out is off in this game");
+	if (nactive(s) == 1)
+		return game_fail(err, "the last player left may not drop");
+	*mv = (struct move){{K_DROP}};
+	return 0;
+}
+
+/* Reads squares a1-h8 joined by '-' into sq[]; *n gets how many. */
+static int read_squares(const char *text, int *sq, int *n, char *err)
+{
+	const char *p = text;
+	char c[24];
+	for (*n = 0;; p++) {
+		int x, y;
+		const char *at = p;
+		if (square_read(&p, &x, &y) < 0 || x > 7 || y < 0 || y > 7) {
+			if (!*at)
+				return game_fail(err, "a square must follow -");
+			game_clean(at, c, sizeof c);
+			return game_fail(
+				err, "%s: expected a square a1-h8 or drop", c);
+		}
+		if (*n > MAX_CHAIN)
+			return game_fail(err, "a chain has at most %d jumps",
+					 MAX_CHAIN);
+		sq[(*n)++] = y * 8 + x;
+		if (!*p)
+			return 0;
+		if (*p != '-') {
+			game_clean(p, c, sizeof c);
+			return game_fail(
+				err, "%s: squares of a chain are joined by -",
+				c);
+		}
+	}
+}
+
+/* A single square in the removal phase: a white piece to take. */
+static int parse_removal(const struct state *s, const int *sq, int n,
+			 struct move *mv, char *err)
+{
+	char name[8];
+	square_name(sq[0] % 8, sq[0] / 8, name);
+	if (n > 1)
+		return game_fail(err,
+				 "no jumps yet: remove a white piece first");
+	if (!(s->occ & BIT(sq[0])) || colour(s, sq[0]) != 0)
+		return game_fail(err, "%s holds no white piece", name);
+	*mv = (struct move){{K_REMOVE | (uint64_t)sq[0] << 2}};
+	return 0;
+}
+
+/* The direction of the jump from a to b (squares two apart in a line), or
+ * -1 when b is not two steps from a. */
+static int jump_dir(int a, int b)
+{
+	int dx = b % 8 - a % 8, dy = b / 8 - a / 8;
+	for (int d = 0; d < 8; d++)
+		if (2 * DX[d] == dx && 2 * DY[d] == dy)
+			return d;
+	return -1;
+}
+
+/* A chain sq[0]-sq[1]-...: every step a jump over a piece onto an empty
+ * square, and the piece unable to go on at the end. */
+static int parse_chain(const struct state *s, const int *sq, int n,
+		       struct move *mv, char *err)
+{
+	char a[8], b[8];
+	square_name(sq[0] % 8, sq[0] / 8, a);
+	if (n == 1)
+		return game_fail(err,
+				 "a jump is written as its squares: %s-... "
+				 "(the board has an empty square, so no "
+				 "removal)",
+				 a);
+	if (!(s->occ & BIT(sq[0])))
+		return game_fail(err, "%s is empty", a);
+	uint64_t occ = s->occ & ~BIT(sq[0]);
+	uint8_t dirs[MAX_CHAIN];
+	for (int i = 1; i < n; i++) {
+		square_name(sq[i - 1] % 8, sq[i - 1] / 8, a);
+		square_name(sq[i] % 8, sq[i] / 8, b);
+		int d = jump_dir(sq[i - 1], sq[i]);
+		if (d < 0)
+			return game_fail(err,
+					 "%s-%s is not a jump: a jump goes "
+					 "exactly 2 squares in a line",
+					 a, b);
+		if (!(occ & BIT(sq[i - 1] + OFF[d])))
+			return game_fail(
+				err, "%s-%s jumps over an empty square", a, b);
+		if (occ & BIT(sq[i]))
+			return game_fail(err, "%s-%s lands on a piece", a, b);
+		dirs[i - 1] = (uint8_t)d;
+		occ &= ~BIT(sq[i - 1] + OFF[d]);
+	}
+	if (can_jump_any(occ, sq[n - 1]))
+		return game_fail(err,
+				 "the chain stops early: the piece on %s can "
+				 "still jump",
+				 b);
+	*mv = make_chain(sq[0], dirs, n - 1);
+	return 0;
+}
+
+/* The engine calls parse only while a move is due (never once the game is
+ * over), so the state always has a mover here. */
 static int ta_parse(const void *st, const char *text, struct move *mv,
 		    char *err)
 {
 	const struct state *s = st;
-	if (is_over(s)) {
-		snprintf(err, GAME_ERR_MAX, "the game is over");
+	if (strcmp(text, "drop") == 0)
+		return parse_drop(s, mv, err);
+	int sq[MAX_CHAIN + 1], n;
+	if (read_squares(text, sq, &n, err) < 0)
 		return -1;
-	}
-	if (strcmp(text, "drop") == 0) {
-		if (s->plain || s->nodrop)
-			snprintf(err, GAME_ERR_MAX,
-				 "dropping out is off in this game");
-		else if (nactive(s) == 1)
-			snprintf(err, GAME_ERR_MAX,
-				 "the last player left may not drop");
-		else {
-			*mv = (struct move){{K_DROP}};
-			return 0;
-		}
-		return -1;
-	}
-	int sq[MAX_CHAIN + 1], n = 0;
-	const char *p = text;
-	for (;;) {
-		int x, y;
-		const char *at = p;
-		if (square_read(&p, &x, &y) < 0 || x > 7 || y < 0 || y > 7) {
-			char c[24];
-			game_clean(at, c, sizeof c);
-			if (!*at)
-				snprintf(err, GAME_ERR_MAX,
-					 "a square must follow -");
-			else
-				snprintf(err, GAME_ERR_MAX,
-					 "%s: expected a square a1-h8 or drop",
-					 c);
-			return -1;
-		}
-		if (n > MAX_CHAIN) {
-			snprintf(err, GAME_ERR_MAX,
-				 "a chain has at most %d jumps", MAX_CHAIN);
-			return -1;
-		}
-		sq[n++] = y * 8 + x;
-		if (!*p)
-			break;
-		if (*p != '-') {
-			char c[24];
-			game_clean(p, c, sizeof c);
-			snprintf(err, GAME_ERR_MAX,
-				 "%s: squares of a chain are joined by -", c);
-			return -1;
-		}
-		p++;
-	}
-	char name[8];
-	square_name(sq[0] % 8, sq[0] / 8, name);
-	if (removal_phase(s)) {
-		if (n > 1) {
-			snprintf(err, GAME_ERR_MAX,
-				 "no jumps yet: remove a white piece first");
-			return -1;
-		}
-		if (!(s->occ & BIT(sq[0])) || colour(s, sq[0]) != 0) {
-			snprintf(err, GAME_ERR_MAX, "%s holds no white piece",
-				 name);
-			return -1;
-		}
-		*mv = (struct move){{K_REMOVE | (uint64_t)sq[0] << 2}};
-		return 0;
-	}
-	if (n == 1) {
-		snprintf(err, GAME_ERR_MAX,
-			 "a jump is written as its squares: %s-... (the board "
-			 "has an empty square, so no removal)",
-			 name);
-		return -1;
-	}
-	if (!(s->occ & BIT(sq[0]))) {
-		snprintf(err, GAME_ERR_MAX, "%s is empty", name);
-		return -1;
-	}
-	uint64_t occ = s->occ & ~BIT(sq[0]);
-	uint8_t dirs[MAX_CHAIN];
-	for (int i = 1; i < n; i++) {
-		int dx = sq[i] % 8 - sq[i - 1] % 8,
-		    dy = sq[i] / 8 - sq[i - 1] / 8;
-		char a[8], b[8];
-		square_name(sq[i - 1] % 8, sq[i - 1] / 8, a);
-		square_name(sq[i] % 8, sq[i] / 8, b);
-		int d = -1;
-		for (int k = 0; k < 8; k++)
-			if (2 * DX[k] == dx && 2 * DY[k] == dy)
-				d = k;
-		if (d < 0) {
-			snprintf(err, GAME_ERR_MAX,
-				 "%s-%s is not a jump: a jump goes exactly 2 "
-				 "squares in a line",
-				 a, b);
-			return -1;
-		}
-		if (!(occ & BIT(over_sq(sq[i - 1], d)))) {
-			snprintf(err, GAME_ERR_MAX,
-				 "%s-%s jumps over an empty square", a, b);
-			return -1;
-		}
-		if (occ & BIT(sq[i])) {
-			snprintf(err, GAME_ERR_MAX, "%s-%s lands on a piece", a,
-				 b);
-			return -1;
-		}
-		dirs[i - 1] = (uint8_t)d;
-		occ &= ~BIT(over_sq(sq[i - 1], d));
-	}
-	if (can_jump_any(occ, sq[n - 1])) {
-		square_name(sq[n - 1] % 8, sq[n - 1] / 8, name);
-		snprintf(
-			err, GAME_ERR_MAX,
-			"the chain stops early: the piece on %s can still jump",
-			name);
-		return -1;
-	}
-	*mv = make_chain(sq[0], dirs, n - 1);
-	return 0;
+	if (removal_phase(s))
+		return parse_removal(s, sq, n, mv, err);
+	return parse_chain(s, sq, n, mv, err);
 }
 
 static void ta_format(const void *st, const struct move *mv, char *buf)
@@ -630,7 +846,7 @@ static void ta_format(const void *st, const struct move *mv, char *buf)
 		return;
 	size_t at = strlen(buf);
 	for (int i = 0, len = mv_len(mv); i < len; i++) {
-		sq = land(sq, mv_dir(mv, i));
+		sq += 2 * OFF[mv_dir(mv, i)];
 		buf[at++] = '-';
 		square_name(sq % 8, sq / 8, buf + at);
 		at += strlen(buf + at);
@@ -639,11 +855,51 @@ static void ta_format(const void *st, const struct move *mv, char *buf)
 
 /* ---- drawing ---- */
 
+/* The line under the board: values, what is left, penalty or no drops. */
+static void show_rules(const struct state *s, struct text *out)
+{
+	if (s->plain) {
+		text_printf(out,
+			    "plain game: every piece is worth 1; on the board "
+			    "%d; ",
+			    board_value(s));
+		if (s->nodrop)
+			text_puts(out, "no dropping out\n");
+		else
+			text_printf(out, "penalty %dx\n", s->penalty);
+		return;
+	}
+	text_printf(out,
+		    "W white 1, R red 2, B blue 3; on the board %d; "
+		    "penalty %dx%s\n",
+		    board_value(s), s->penalty,
+		    s->nodrop ? ", no dropping out" : "");
+}
+
+/* One line a player: captures, score, dropped or to move. */
+static void show_players(const struct state *s, struct text *out)
+{
+	int pts[GAME_MAX_PLAYERS], over = is_over(s);
+	ta_score(s, pts);
+	for (int p = 0; p < s->nplayers; p++) {
+		if (s->plain)
+			text_printf(out, "player %d: captured %d, score %d",
+				    p + 1, s->points[p], pts[p]);
+		else
+			text_printf(out,
+				    "player %d: captured %dW %dR %dB, score %d",
+				    p + 1, s->caps[p][0], s->caps[p][1],
+				    s->caps[p][2], pts[p]);
+		text_puts(out, !(s->active >> p & 1) ? " (dropped)\n"
+			       : (!over && p + 1 == s->to_move)
+				       ? " <- to move\n"
+				       : "\n");
+	}
+}
+
 static void ta_show(const void *st, struct text *out)
 {
 	const struct state *s = st;
-	int pts[GAME_MAX_PLAYERS];
-	ta_score(s, pts);
 	text_puts(out, "   a b c d e f g h\n");
 	for (int y = 7; y >= 0; y--) {
 		text_printf(out, "%d ", y + 1);
@@ -656,24 +912,8 @@ static void ta_show(const void *st, struct text *out)
 		text_printf(out, "  %d\n", y + 1);
 	}
 	text_puts(out, "   a b c d e f g h\n");
-	if (s->plain)
-		text_puts(out, "plain game: every piece is worth 1\n");
-	else
-		text_printf(out,
-			    "W white 1, R red 2, B blue 3; on the board %d; "
-			    "penalty %dx%s\n",
-			    board_value(s), s->penalty,
-			    s->nodrop ? ", no dropping out" : "");
-	int over = is_over(s);
-	for (int p = 0; p < s->nplayers; p++) {
-		text_printf(out,
-			    "player %d: captured %dW %dR %dB, score %d%s\n",
-			    p + 1, s->caps[p][0], s->caps[p][1], s->caps[p][2],
-			    pts[p],
-			    !(s->active >> p & 1)            ? " (dropped)"
-			    : (!over && p + 1 == s->to_move) ? " <- to move"
-							     : "");
-	}
+	show_rules(s, out);
+	show_players(s, out);
 	struct game_status g = ta_status(s);
 	if (g.phase == GAME_PLAY) {
 		if (removal_phase(s))
@@ -694,48 +934,55 @@ static void ta_show(const void *st, struct text *out)
 	}
 }
 
-/* ---- for the AI ---- */
-
-/* A random chain: a random first jump among all of them, then a random jump
- * at each step while the piece can go on.  In the removal phase, a random
- * white piece.  Never drops: playouts then measure what the board is worth
- * when played out, which is what decides whether dropping pays. */
-static int ta_random_move(const void *st, struct rng *r, struct move *mv)
+/* The 64 cells, the words and the separator of the moves, then each
+ * board= letter with its value. */
+static void ta_geometry(const void *st, struct text *out)
 {
 	const struct state *s = st;
-	if (removal_phase(s)) {
-		uint64_t w = s->occ & ~s->red & ~s->blue;
-		if (!w)
-			return -1;
-		for (uint32_t k =
-			     rng_below(r, (uint32_t)__builtin_popcountll(w));
-		     k; k--)
-			w &= w - 1;
-		*mv = (struct move){
-			{K_REMOVE | (uint64_t)__builtin_ctzll(w) << 2}};
-		return 0;
+	for (int sq = 0; sq < 64; sq++) {
+		char name[4];
+		square_name(sq % 8, sq / 8, name);
+		text_printf(out, "cell %s %d %d\n", name, sq % 8, sq / 8);
 	}
+	if (!s->nodrop)
+		text_puts(out, "word drop\n");
+	text_puts(out, "sep -\n");
+	for (int c = 0; c < 3; c++)
+		text_printf(out, "piece %c %d\n", "wrb"[c],
+			    s -> plain ? 1 : c + 1);
+}
+
+/* ---- for the AI ---- */
+
+/* A random white piece of the set `white` (not empty), for a removal. */
+BITS_INLINE int draw_removal(uint64_t white, struct rng *r)
+{
+	return bit_select(white, (int)rng_below(r, (uint32_t)bit_count(white)));
+}
+
+/* A random chain on the board occ: a random first jump among all of them
+ * (a piece and a direction), then a random jump at each step while the
+ * piece can go on.  Writes the start square and the directions; returns
+ * the length, 0 when no piece can jump. */
+BITS_INLINE int draw_chain(uint64_t occ, struct rng *r, int *start,
+			   uint8_t *dirs)
+{
 	uint64_t j[8];
-	int total = 0;
-	for (int d = 0; d < 8; d++) {
-		j[d] = jumpers(s->occ, d);
-		total += __builtin_popcountll(j[d]);
-	}
+	int cnt[8], total = 0;
+	jumper_sets(occ, j);
+	for (int d = 0; d < 8; d++)
+		total += cnt[d] = bit_count(j[d]);
 	if (!total)
-		return -1;
+		return 0;
 	int k = (int)rng_below(r, (uint32_t)total), d = 0;
-	while (k >= __builtin_popcountll(j[d]))
-		k -= __builtin_popcountll(j[d++]);
-	uint64_t b = j[d];
-	for (; k; k--)
-		b &= b - 1;
-	int start = __builtin_ctzll(b), sq = start, len = 0;
-	uint8_t dirs[MAX_CHAIN];
-	uint64_t occ = s->occ & ~BIT(start);
+	while (k >= cnt[d])
+		k -= cnt[d++];
+	int sq = *start = bit_select(j[d], k), len = 0;
+	occ &= ~BIT(sq);
 	for (;;) {
 		dirs[len++] = (uint8_t)d;
-		occ &= ~BIT(over_sq(sq, d));
-		sq = land(sq, d);
+		occ &= ~BIT(sq + OFF[d]);
+		sq += 2 * OFF[d];
 		if (len >= MAX_CHAIN)
 			break;
 		int can[8], n = 0;
@@ -746,8 +993,82 @@ static int ta_random_move(const void *st, struct rng *r, struct move *mv)
 			break;
 		d = can[rng_below(r, (uint32_t)n)];
 	}
+	return len;
+}
+
+/* A random chain, or in the removal phase a random white piece.  Never
+ * drops: playouts then measure what the board is worth when played out,
+ * which is what decides whether dropping pays. */
+static BITS_HOT int ta_random_move(const void *st, struct rng *r,
+				   struct move *mv)
+{
+	const struct state *s = st;
+	if (removal_phase(s)) {
+		uint64_t w = s->occ & ~s->red & ~s->blue;
+		if (!w)
+			return -1;
+		*mv = (struct move){
+			{K_REMOVE | (uint64_t)draw_removal(w, r) << 2}};
+		return 0;
+	}
+	uint8_t dirs[MAX_CHAIN];
+	int start, len = draw_chain(s->occ, r, &start, dirs);
+	if (!len)
+		return -1;
 	*mv = make_chain(start, dirs, len);
 	return 0;
+}
+
+/* The playout of random_move and play in one loop over the state: the
+ * same draws from r, so the same games, without encoding and decoding
+ * each move or asking for the status in between. */
+static BITS_HOT int ta_playout(void *st, struct rng *r, int max_plies)
+{
+	struct state *s = st;
+	uint8_t dirs[MAX_CHAIN];
+	int plies = 0, start, len;
+	for (; plies < max_plies; plies++) {
+		if (removal_phase(s)) {
+			uint64_t w = s->occ & ~s->red & ~s->blue;
+			if (!w)
+				break;
+			remove_piece(s, draw_removal(w, r));
+		} else if ((len = draw_chain(s->occ, r, &start, dirs))) {
+			apply_chain(s, start, dirs, len);
+		} else {
+			break;
+		}
+		next_player(s);
+	}
+	return plies;
+}
+
+/* A 64-bit mix of x (the splitmix64 finaliser). */
+static uint64_t mix64(uint64_t x)
+{
+	x = (x ^ x >> 30) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ x >> 27) * 0x94d049bb133111ebULL;
+	return x ^ x >> 31;
+}
+
+/* What decides the rest of the game: the board, each player's points, who
+ * is to move, who is still in, the removals and the variant.  The colours
+ * of each player's captures are left out (only their value counts), so
+ * that a solver's table meets once the transpositions that differ only in
+ * who took which colour.  The board's 8 symmetries are no help: a game
+ * from a random board never meets a mirror image of its own position. */
+static uint64_t ta_key(const void *st)
+{
+	const struct state *s = st;
+	uint64_t pts = 0, small;
+	for (int p = 0; p < GAME_MAX_PLAYERS; p++)
+		pts |= (uint64_t)(uint16_t)s->points[p] << (16 * p);
+	small = (uint64_t)s->to_move | (uint64_t)s->active << 8 |
+		(uint64_t)s->removals << 16 | (uint64_t)s->nplayers << 24 |
+		(uint64_t)s->penalty << 32 | (uint64_t)s->open << 40 |
+		(uint64_t)s->nodrop << 41 | (uint64_t)s->plain << 42;
+	return mix64(s->occ ^ mix64(s->red ^ mix64(s->blue ^
+						   mix64(pts ^ mix64(small)))));
 }
 
 /* Each player's chance from the score lead over the best other player,
@@ -771,7 +1092,7 @@ static void ta_evaluate(const void *st, double *value)
 	if (nactive(s) == 1 && !is_over(s) && total > 0) {
 		double x = 1.0 - (double)left / total;
 		double share = 0.15 + 0.7 * x * x;
-		int p = __builtin_ctz(s->active);
+		int p = bit_first(s->active);
 		proj[p] += left * (1.0 - share) - s->penalty * share * left;
 	}
 	double scale = 4.0 + left / 6.0;
@@ -792,8 +1113,10 @@ const struct game game_takeitaway = {
 		   "penalty=2|4 plain",
 	.state_size = sizeof(struct state),
 	.max_moves = MAX_MOVES,
+	.options = ta_options,
 	.init = ta_init,
 	.describe = ta_describe,
+	.position = ta_position,
 	.players = ta_players,
 	.status = ta_status,
 	.moves = ta_moves,
@@ -802,6 +1125,9 @@ const struct game game_takeitaway = {
 	.format = ta_format,
 	.score = ta_score,
 	.show = ta_show,
+	.geometry = ta_geometry,
 	.random_move = ta_random_move,
+	.playout = ta_playout,
 	.evaluate = ta_evaluate,
+	.key = ta_key,
 };

@@ -167,35 +167,68 @@ static int legal_set(const struct state *s, uint64_t *set)
 	return s->squares - s->placed;
 }
 
-static int tt_init(void *st, struct game_options *opt, uint64_t seed, char *err)
+/* Adds a piece of player p on the empty cell c: it joins every group of
+ * p's it touches.  A flood fill over the pieces below the cap finds all of
+ * them (they touch the new piece or each other); capped groups stay
+ * capped, and a capped neighbour caps the whole new group. */
+static void put(struct state *s, int c, int p)
 {
-	struct state *s = st;
-	(void)seed; /* nothing in Tiptoe is random */
+	int nd;
+	const int *d = dirs(s, &nd);
+	int n = 0, total = 0;
+	uint64_t seen[NWORD] = {0};
+	uint16_t list[NCELL];
+	list[n++] = (uint16_t)c;
+	set_bit(seen, c);
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < nd; j++) {
+			int t = list[i] + d[j];
+			if (COLOUR(s->cell[t]) != p ||
+			    (seen[t / 64] >> (t % 64) & 1))
+				continue;
+			set_bit(seen, t);
+			if (GSIZE(s->cell[t]) == SIZE_CAP)
+				total = SIZE_CAP;
+			else
+				list[n++] = (uint16_t)t;
+		}
+	total += n;
+	if (total > SIZE_CAP)
+		total = SIZE_CAP;
+	for (int i = 0; i < n; i++)
+		s->cell[list[i]] = (uint8_t)(p | total << 2);
+	s->placed++;
+}
+
+/* After a placement: the set-up always has room (7 cells or more); a
+ * stepping player without a target loses at once. */
+static void judge(struct state *s)
+{
+	uint64_t set[NWORD];
+	if (!is_setup(s) && !step_targets(s, to_move(s), set, 1))
+		s->winner = (uint8_t)(3 - to_move(s));
+}
+
+/* The board's shape from the options: size, diagonal, hex. */
+static int read_shape(struct state *s, struct game_options *opt, char *err)
+{
 	int diagonal = 0, hex = 0;
-	if (opt_str(opt, "first")) {
-		snprintf(err, GAME_ERR_MAX,
-			 "tiptoe has no first= option: White (player 1) always "
-			 "starts");
-		return -1;
-	}
+	if (opt_str(opt, "first"))
+		return game_fail(err, "tiptoe has no first= option: White "
+				      "(player 1) always starts");
 	if (opt_flag(opt, "diagonal", &diagonal, err) < 0 ||
 	    opt_flag(opt, "hex", &hex, err) < 0)
 		return -1;
-	if (hex && diagonal) {
-		snprintf(err, GAME_ERR_MAX,
-			 "hex and diagonal cannot be combined: the hexagonal "
-			 "board has no diagonals");
-		return -1;
-	}
+	if (hex && diagonal)
+		return game_fail(err, "hex and diagonal cannot be combined: "
+				      "the hexagonal board has no diagonals");
 	long size = 8; /* the default, also the side of a hexagon */
 	if (hex) {
-		if (opt_int(opt, "size", 2, MAX_SIDE, &size, err) < 0) {
-			snprintf(err, GAME_ERR_MAX,
-				 "with hex, size is the side of the hexagon: a "
-				 "number from 2 to %d",
-				 MAX_SIDE);
-			return -1;
-		}
+		if (opt_int(opt, "size", 2, MAX_SIDE, &size, err) < 0)
+			return game_fail(err,
+					 "with hex, size is the side of the "
+					 "hexagon: a number from 2 to %d",
+					 MAX_SIDE);
 	} else if (opt_int(opt, "size", 4, 26, &size, err) < 0) {
 		return -1;
 	}
@@ -215,11 +248,155 @@ static int tt_init(void *st, struct game_options *opt, uint64_t seed, char *err)
 	return 0;
 }
 
+/* The board's name in messages: "the 8x8 board". */
+static const char *board_name(const struct state *s, char *buf, size_t n)
+{
+	if (s->hex)
+		snprintf(buf, n, "the hexagonal board of side %d", s->size);
+	else
+		snprintf(buf, n, "the %dx%d board", s->size, s->size);
+	return buf;
+}
+
+/* Whether w White and b Black pieces are what some number of placements
+ * leaves: players by placement 1 2 2 1 1 2 1 2 ... */
+static int counts_fit(int w, int b)
+{
+	return w == b || (w == b + 1 && w + b != 3) || (w == 1 && b == 2);
+}
+
+/* position's board=: rows from the top down, separated by '/', each row
+ * its cells from the left, o White, x Black, . empty.  Places the pieces
+ * in any order (the state does not depend on it). */
+static int read_board(struct state *s, const char *text, char *err)
+{
+	char where[48];
+	int n = span(s), count[2] = {0, 0};
+	board_name(s, where, sizeof where);
+	int rows = 1;
+	for (const char *p = text; *p; p++)
+		rows += *p == '/';
+	if (rows != n)
+		return game_fail(err,
+				 "board: %d row%s, but %s has %d (write them "
+				 "from the top down, separated by /)",
+				 rows, rows == 1 ? "" : "s", where, n);
+	const char *p = text;
+	for (int y = n - 1; y >= 0; y--, p++) {
+		int cells = 0, want = 0;
+		for (int x = 0; x < n; x++)
+			want += s->cell[cell_of(x, y)] != OFF;
+		for (; *p && *p != '/'; p++, cells++) {
+			if (*p != 'o' && *p != 'x' && *p != '.')
+				return game_fail(
+					err,
+					"board: '%c' in row %d is no cell: "
+					"write o for White, x for Black, . "
+					"for empty",
+					*p >= ' ' && *p < 127 ? *p : '?',
+					y + 1);
+			if (cells >= want || *p == '.')
+				continue;
+			int x = 0, k = cells;
+			while (s->cell[cell_of(x, y)] == OFF || k-- > 0)
+				x++;
+			put(s, cell_of(x, y), *p == 'o' ? WHITE : BLACK);
+			count[*p == 'x']++;
+		}
+		if (cells != want)
+			return game_fail(err,
+					 "board: row %d has %d cells, but on "
+					 "%s it has %d",
+					 y + 1, cells, where, want);
+	}
+	if (!counts_fit(count[0], count[1]))
+		return game_fail(
+			err,
+			"board: %d White and %d Black pieces, which no turn "
+			"order leaves: White places first, Black twice, White "
+			"twice, then they alternate, so White has as many "
+			"pieces as Black or one more (or 1 and 2 after the "
+			"third set-up piece)",
+			count[0], count[1]);
+	judge(s);
+	return 0;
+}
+
+static int tt_init(void *st, struct game_options *opt, uint64_t seed, char *err)
+{
+	struct state *s = st;
+	(void)seed; /* nothing in Tiptoe is random */
+	if (read_shape(s, opt, err) < 0)
+		return -1;
+	const char *board = opt_str(opt, "board");
+	return board ? read_board(s, board, err) : 0;
+}
+
 static void tt_describe(const void *st, struct text *out)
 {
 	const struct state *s = st;
 	text_printf(out, "size=%d diagonal=%d hex=%d", s->size, s->diagonal,
 		    s->hex);
+}
+
+/* The set-up options and board=, as read_board reads it. */
+static void tt_position(const void *st, struct text *out)
+{
+	const struct state *s = st;
+	static const char mark[] = {'.', 'o', 'x'};
+	tt_describe(st, out);
+	text_puts(out, " board=");
+	for (int y = span(s) - 1; y >= 0; y--) {
+		for (int x = 0; x < span(s); x++) {
+			int v = s->cell[cell_of(x, y)];
+			if (v != OFF)
+				text_putc(out, mark[COLOUR(v)]);
+		}
+		if (y > 0)
+			text_putc(out, '/');
+	}
+}
+
+/* A coordinate for geometry: at most 4 decimals, no trailing zeros. */
+static void coord(struct text *out, double v)
+{
+	char buf[32];
+	snprintf(buf, sizeof buf, "%.4f", v);
+	size_t n = strlen(buf);
+	while (buf[n - 1] == '0')
+		n--;
+	if (buf[n - 1] == '.')
+		n--;
+	buf[n] = '\0';
+	text_printf(out, " %s", strcmp(buf, "-0") ? buf : "0");
+}
+
+/* Every cell with its centre; then the shape and how cells link. */
+static void tt_geometry(const void *st, struct text *out)
+{
+	const struct state *s = st;
+	int m = s->size - 1;
+	for (int y = 0; y < span(s); y++)
+		for (int x = 0; x < span(s); x++) {
+			if (s->cell[cell_of(x, y)] == OFF)
+				continue;
+			char name[8];
+			square_name(x, y, name);
+			text_printf(out, "cell %s", name);
+			if (s->hex) { /* axial (q, r) = (x - m, y - m) */
+				coord(out, (x - m) + (y - m) / 2.0);
+				coord(out, (y - m) * 0.86602540378443865);
+			} else {
+				coord(out, x);
+				coord(out, y);
+			}
+			text_putc(out, '\n');
+		}
+	text_printf(out, "shape %s %d\nlinks %s\n", s->hex ? "hex" : "square",
+		    s->size,
+		    s->hex        ? "hex"
+		    : s->diagonal ? "diagonal"
+				  : "orthogonal");
 }
 
 static int tt_players(const void *st)
@@ -253,40 +430,8 @@ static int tt_moves(const void *st, struct move *out)
 static void tt_play(void *st, const struct move *mv)
 {
 	struct state *s = st;
-	int c = (int)mv->w[0], p = to_move(s), nd;
-	const int *d = dirs(s, &nd);
-	/* The new piece joins every group it touches.  A flood fill over the
-	 * pieces below the cap finds all of them (they touch the new piece
-	 * or each other); capped groups stay capped, and a capped neighbour
-	 * caps the whole new group. */
-	int n = 0, total = 0;
-	uint64_t seen[NWORD] = {0};
-	uint16_t list[NCELL];
-	list[n++] = (uint16_t)c;
-	set_bit(seen, c);
-	for (int i = 0; i < n; i++)
-		for (int j = 0; j < nd; j++) {
-			int t = list[i] + d[j];
-			if (COLOUR(s->cell[t]) != p ||
-			    (seen[t / 64] >> (t % 64) & 1))
-				continue;
-			set_bit(seen, t);
-			if (GSIZE(s->cell[t]) == SIZE_CAP)
-				total = SIZE_CAP;
-			else
-				list[n++] = (uint16_t)t;
-		}
-	total += n;
-	if (total > SIZE_CAP)
-		total = SIZE_CAP;
-	for (int i = 0; i < n; i++)
-		s->cell[list[i]] = (uint8_t)(p | total << 2);
-	s->placed++;
-	/* the set-up always has room (7 cells or more); a stepping player
-	 * without a target loses at once */
-	uint64_t set[NWORD];
-	if (!is_setup(s) && !step_targets(s, to_move(s), set, 1))
-		s->winner = (uint8_t)(3 - to_move(s));
+	put(s, (int)mv->w[0], to_move(s));
+	judge(s);
 }
 
 static const char *colour(int p)
@@ -301,42 +446,23 @@ static int tt_parse(const void *st, const char *text, struct move *mv,
 	int x, y;
 	const char *p = text;
 	char where[48];
-	if (s->hex)
-		snprintf(where, sizeof where, "the hexagonal board of side %d",
-			 s->size);
-	else
-		snprintf(where, sizeof where, "the %dx%d board", s->size,
-			 s->size);
+	board_name(s, where, sizeof where);
 	/* echo the text only once it has the shape of a square name */
-	if (square_read(&p, &x, &y) < 0 || *p) {
-		snprintf(err, GAME_ERR_MAX,
-			 "not a square name (write a column "
-			 "letter and a row number, as d4)");
-		return -1;
-	}
+	if (square_read(&p, &x, &y) < 0 || *p)
+		return game_fail(err, "not a square name (write a column "
+				      "letter and a row number, as d4)");
 	if (x >= span(s) || y < 0 || y >= span(s) ||
-	    s->cell[cell_of(x, y)] == OFF) {
-		snprintf(err, GAME_ERR_MAX, "%s is not on %s", text, where);
-		return -1;
-	}
-	if (s->winner) {
-		snprintf(err, GAME_ERR_MAX, "the game is over");
-		return -1;
-	}
+	    s->cell[cell_of(x, y)] == OFF)
+		return game_fail(err, "%s is not on %s", text, where);
 	int c = cell_of(x, y), who = to_move(s);
-	if (s->cell[c] != EMPTY) {
-		snprintf(err, GAME_ERR_MAX, "%s is occupied", text);
-		return -1;
-	}
-	if (!reaches(s, who, c)) {
-		snprintf(
-			err, GAME_ERR_MAX,
-			"no piece of %s's reaches %s (a piece steps exactly as "
-			"many squares as its group has pieces, over empty "
-			"squares only)",
-			colour(who), text);
-		return -1;
-	}
+	if (s->cell[c] != EMPTY)
+		return game_fail(err, "%s is occupied", text);
+	if (!reaches(s, who, c))
+		return game_fail(err,
+				 "no piece of %s's reaches %s (a piece steps "
+				 "exactly as many squares as its group has "
+				 "pieces, over empty squares only)",
+				 colour(who), text);
 	*mv = (struct move){{(uint64_t)c}};
 	return 0;
 }
@@ -507,14 +633,24 @@ static void tt_evaluate(const void *st, double *value)
 	value[1] = 1 - value[0];
 }
 
+static const struct game_option_spec tt_options[] = {
+	{"size", OPT_INT, "8", 2, 26, NULL}, /* hex: the side, 2 to 13 */
+	{"diagonal", OPT_BOOL, "0", 0, 0, NULL},
+	{"hex", OPT_BOOL, "0", 0, 0, NULL},
+	{NULL, 0, NULL, 0, 0, NULL},
+};
+
 const struct game game_tiptoe = {
 	.name = "tiptoe",
 	.title = "Tiptoe",
 	.summary = "2 players; options size=4..26 (hex: 2..13), diagonal, hex",
 	.state_size = sizeof(struct state),
 	.max_moves = 26 * 26,
+	.options = tt_options,
+	.marks = "OX",
 	.init = tt_init,
 	.describe = tt_describe,
+	.position = tt_position,
 	.players = tt_players,
 	.status = tt_status,
 	.moves = tt_moves,
@@ -523,6 +659,7 @@ const struct game game_tiptoe = {
 	.format = tt_format,
 	.score = tt_score,
 	.show = tt_show,
+	.geometry = tt_geometry,
 	.random_move = tt_random_move,
 	.evaluate = tt_evaluate,
 };

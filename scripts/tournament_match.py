@@ -9,19 +9,27 @@ random generators do.  Chance comes only from the referee (`roll`), and
 every player is told the value (`roll N`).  A player's move is checked on
 the referee before anyone else hears it.
 
-A game ends when the referee says `over P` or `over draw`, or when a player
-breaks a rule of the match (an illegal move, a crash, a malformed answer, a
-timeout, refusing a command every player must accept): that player
+Under a clock the runner tells each program the time control at the start
+of a game and its time left before each of its moves (or, to a program
+without the clock commands, a `set movetime` from its clock), times every
+`genmove` itself, and the program whose clock runs out loses.
+
+A game ends when the referee says `over P` or `over draw`, when --maxplies
+moves were played (a draw), or when a player breaks a rule of the match
+(an illegal move, a crash, a malformed answer, a timeout or its clock
+running out, refusing a command every player must accept): that player
 forfeits, the reason is recorded, and the match goes on.  Trouble with the
 referee itself aborts the game instead: it is nobody's loss.
 """
 
 import hashlib
+import itertools
 import os
 import re
 import shlex
 import time
 
+from tournament_clock import Clock, secs, settings_commands
 from tournament_proc import PlayerError, Program
 
 MOVE_RE = re.compile(r"\S+\Z")
@@ -32,33 +40,71 @@ class RefereeError(Exception):
 
 
 class Forfeit(Exception):
-    """Seat `seat` (1-based) loses the game; kind and reason say why."""
+    """Seat `seat` (1-based) loses the game; kind and reason say why;
+    cancelled when the program died as a cancelled job's programs do."""
 
-    def __init__(self, seat, kind, reason):
+    def __init__(self, seat, kind, reason, cancelled=False):
         super().__init__(reason)
         self.seat = seat
         self.kind = kind
+        self.cancelled = cancelled
+
+    @classmethod
+    def of(cls, seat, e):
+        """The forfeit for PlayerError e."""
+        return cls(seat, e.kind, str(e), e.cancelled())
 
 
-def game_seed(match_seed, game_no, nprog, repeat):
-    """The seed of game game_no (1-based).  With repeat, the nprog games of
-    one round share a seed (the same set-up and dice), played with the
-    programs in every seat: the fairest comparison.  Depends only on the
-    match seed and the game number, so shards of a match agree."""
-    group = (game_no - 1) // nprog if repeat else game_no - 1
-    h = hashlib.sha256(b"tournament %d %d" % (match_seed, group)).digest()
-    return int.from_bytes(h[:6], "big")
+def encounters(mode, nprog, k):
+    """The groups of programs (tuples of program indices, in order) that
+    meet: in a match the k programs given; in a round robin every group of
+    k; in a gauntlet every group of k that holds program 0."""
+    if mode == "match":
+        return [tuple(range(nprog))]
+    if mode == "gauntlet":
+        return [(0,) + c for c in itertools.combinations(range(1, nprog),
+                                                         k - 1)]
+    return list(itertools.combinations(range(nprog), k))
 
 
-def seat_programs(game_no, first, nprog):
-    """Which program sits in each seat: program (game_no - 1) mod nprog
-    takes the seat that moves first, the others follow in turn order, so
-    every program moves first equally often."""
-    r = (game_no - 1) % nprog
-    seats = [0] * nprog
-    for i in range(nprog):
-        seats[(first - 1 + i) % nprog] = (r + i) % nprog
-    return seats
+class Schedule:
+    """Which programs play game number g (from 1), with which seed and in
+    which seats.  Games come in blocks of k, one per seat rotation of one
+    encounter; a round is one block of every encounter in turn.  With
+    repeat every game of a round shares a seed (the same set-up and dice
+    for every encounter and seating: with 2 seats, games 2i-1 and 2i are a
+    pair with the seats swapped).  Depends only on the match seed and the
+    game number, so shards and resumed runs agree."""
+
+    def __init__(self, match_seed, groups, k, repeat):
+        self.match_seed = match_seed
+        self.groups = groups
+        self.k = k
+        self.repeat = repeat
+
+    def round_games(self):
+        return len(self.groups) * self.k
+
+    def group(self, g):
+        return self.groups[((g - 1) // self.k) % len(self.groups)]
+
+    def seed(self, g):
+        block = (g - 1) // self.k
+        key = block // len(self.groups) if self.repeat else g - 1
+        h = hashlib.sha256(b"tournament %d %d" %
+                           (self.match_seed, key)).digest()
+        return int.from_bytes(h[:6], "big")
+
+    def seats(self, g, first):
+        """The program in each seat: the group's program (g - 1) mod k
+        takes the seat that moves first, the others follow in turn order,
+        so within a block each moves first once."""
+        group = self.group(g)
+        r = (g - 1) % self.k
+        seats = [0] * self.k
+        for i in range(self.k):
+            seats[(first - 1 + i) % self.k] = group[(r + i) % self.k]
+        return seats
 
 
 def parse_status(text):
@@ -88,26 +134,33 @@ def parse_score(text):
 class Config:
     """What every game of the match shares."""
 
-    def __init__(self, game, options, match_seed, repeat, players,
-                 referee_argv, timeout, tmpdir):
+    def __init__(self, game, options, schedule, players, referee_argv,
+                 timeout, tmpdir, clock=None, margin=0.1, maxplies=None):
         self.game = game
         self.options = options          # list of key=value words
-        self.match_seed = match_seed
-        self.repeat = repeat
+        self.schedule = schedule
         self.players = players          # [{"name", "argv", "setup"}]
         self.referee_argv = referee_argv
         self.timeout = timeout
         self.tmpdir = tmpdir
-        self.setup_timeout = max(10.0, timeout)
+        self.setup_timeout = timeout
+        self.clock = clock              # tournament_clock settings or None
+        self.margin = margin            # seconds
+        self.maxplies = maxplies
 
     def newgame(self, seed):
         return " ".join(["newgame", self.game, "seed=%d" % seed] +
                         self.options)
 
 
-def start_player(prog, setup, timeout):
-    """(Re)start a program and send its set-up commands.  Raises
-    PlayerError with a reason people can act on."""
+# The commands a program may know that the runner uses when they are there.
+CLOCK_COMMANDS = ("time_settings", "kgs-time_settings", "time_left", "set")
+
+
+def start_player(prog, setup, timeout, clock=False):
+    """(Re)start a program and send its set-up commands; with a clock, ask
+    which clock commands it knows (prog.knows).  Raises PlayerError with a
+    reason people can act on."""
     prog.start()
     try:
         ok, text = prog.command("protocol_version", timeout)
@@ -122,28 +175,41 @@ def start_player(prog, setup, timeout):
             prog.kill()
             raise PlayerError("start", "set-up command %r failed: %s" %
                               (cmd, text))
+    prog.knows = set()
+    prog.movetime_ok = True
+    if clock:
+        for name in CLOCK_COMMANDS:
+            ok, text = prog.command("known_command %s" % name, timeout)
+            if ok and text.strip() == "true":
+                prog.knows.add(name)
+
+
+class Stopped(Exception):
+    """The match is shutting down: nothing may be (re)started."""
 
 
 class Table:
-    """One worker's processes: a referee and one process per program,
-    kept between games and restarted when they die."""
+    """One worker's processes: a referee and one process per program it
+    plays, kept between games and restarted when they die.  Programs not
+    seated in a game are stopped, so a round robin of many programs keeps
+    only one game's worth running per worker."""
 
-    def __init__(self, cfg, wid):
+    def __init__(self, cfg, wid, stopping):
         self.cfg = cfg
+        self.wid = wid
+        self.stopping = stopping
         self.referee = Program(cfg.referee_argv, "referee",
                                os.path.join(cfg.tmpdir, "referee-%d" % wid))
-        self.progs = [Program(p["argv"], p["name"],
-                              os.path.join(cfg.tmpdir, "p%d-%d" % (i, wid)))
-                      for i, p in enumerate(cfg.players)]
+        self.progs = {}
 
     def close(self):
-        for p in [self.referee] + self.progs:
+        for p in [self.referee] + list(self.progs.values()):
             p.stop()
 
     def signal_kill(self):
         """Kill every process without touching the pipes (another thread
         may be reading them): that thread then sees the programs exit."""
-        for p in [self.referee] + self.progs:
+        for p in [self.referee] + list(self.progs.values()):
             p.signal_kill()
 
     # ---- the referee ----
@@ -156,11 +222,8 @@ class Table:
         return text
 
     def ref_try(self, cmd):
-        if not self.referee.alive():
-            try:
-                self.referee.start()
-            except PlayerError as e:
-                raise RefereeError("referee: %s" % e)
+        """A referee command.  The referee is only (re)started at the start
+        of a game: one that died during a game takes that game with it."""
         try:
             return self.referee.command(cmd, max(60.0, self.cfg.timeout))
         except PlayerError as e:
@@ -170,11 +233,22 @@ class Table:
 
     def play(self, game_no):
         """Plays game game_no and returns its result dict.  Raises
-        RefereeError when the referee fails (the game is then aborted)."""
+        RefereeError when the referee fails (the game is then aborted),
+        Stopped when the match is shutting down.  Afterwards cancelled
+        says whether a player died as a cancelled job's programs do (the
+        result may then be the runner's own shutdown arriving late)."""
         cfg = self.cfg
-        k = len(self.progs)
+        sched = cfg.schedule
+        k = sched.k
         t0 = time.monotonic()
-        seed = game_seed(cfg.match_seed, game_no, k, cfg.repeat)
+        seed = sched.seed(game_no)
+        if not self.referee.alive():
+            if self.stopping.is_set():
+                raise Stopped()
+            try:
+                self.referee.start()
+            except PlayerError as e:
+                raise RefereeError("referee: %s" % e)
         self.ref(cfg.newgame(seed))
         start = next((l for l in self.ref("history").split("\n")
                       if l.startswith("newgame ")), None)
@@ -184,19 +258,39 @@ class Table:
         if phase == "over" or not 1 <= first <= k:
             raise RefereeError("game starts with status %s %d" %
                                (phase, first))
-        seats = seat_programs(game_no, first, k)
+        seats = sched.seats(game_no, first)
+        for i in list(self.progs):
+            if i not in seats:
+                self.progs.pop(i).stop()
         result = {"game": game_no, "seed": seed, "newgame": start,
-                  "seats": seats, "first": first, "moves": 0}
+                  "seats": seats, "first": first, "moves": 0, "times": []}
+        clocks = None
+        if cfg.clock:
+            clocks = [Clock(cfg.clock, cfg.margin) for _ in seats]
+            result["clock"] = [None] * k
+            result["left"] = []
+        self.cancelled = False
         try:
-            self._run(start, seats, result)
+            self._run(start, seats, result, clocks)
         except Forfeit as f:
             result["forfeit"] = {"seat": f.seat, "kind": f.kind,
                                  "reason": str(f)}
             result["status"] = "forfeit %d" % f.seat
+            self.cancelled = f.cancelled
         self._finish(result, k)
         result["record"] = self.ref("history")
         result["seconds"] = round(time.monotonic() - t0, 3)
         return result
+
+    def _prog(self, i):
+        prog = self.progs.get(i)
+        if prog is None:
+            pl = self.cfg.players[i]
+            prog = Program(pl["argv"], pl["name"],
+                           os.path.join(self.cfg.tmpdir,
+                                        "p%d-%d" % (i, self.wid)))
+            self.progs[i] = prog
+        return prog
 
     def _player(self, seat, seats, cmd, what):
         """Send cmd to the program in seat; forfeit on any failure.
@@ -205,25 +299,29 @@ class Table:
         try:
             ok, text = prog.command(cmd, self.cfg.timeout)
         except PlayerError as e:
-            raise Forfeit(seat, e.kind, str(e))
+            raise Forfeit.of(seat, e)
         if not ok:
             raise Forfeit(seat, "refused", "refused %s: %s" % (what, text))
         return text
 
-    def _run(self, start, seats, result):
+    def _run(self, start, seats, result, clocks):
         cfg = self.cfg
         k = len(seats)
         for seat in range(1, k + 1):
             i = seats[seat - 1]
-            prog = self.progs[i]
+            prog = self._prog(i)
             if not prog.alive():
+                if self.stopping.is_set():
+                    raise Stopped()
                 try:
                     start_player(prog, cfg.players[i]["setup"],
-                                 cfg.setup_timeout)
+                                 cfg.setup_timeout, clocks is not None)
                 except PlayerError as e:
                     raise Forfeit(seat, "start", "could not be (re)started: "
                                   "%s" % e)
             self._player(seat, seats, start, "the game's newgame line")
+            if clocks:
+                result["clock"][seat - 1] = self._tell_clock(seat, seats)
         while True:
             phase, p = parse_status(self.ref("status"))
             if phase == "over":
@@ -239,7 +337,12 @@ class Table:
                     self._player(seat, seats, "roll %s" % n,
                                  "the roll %s" % n)
                 continue
-            move = self._genmove(p, seats)
+            if cfg.maxplies is not None and result["moves"] >= cfg.maxplies:
+                result["status"] = "adjudicated draw"
+                result["adjudicated"] = {"reason": "maxplies",
+                                         "plies": cfg.maxplies}
+                return
+            move = self._genmove(p, seats, result, clocks)
             ok, why = self.ref_try("play %s" % move)
             if not ok:
                 raise Forfeit(p, "illegal", "illegal move %s: %s" %
@@ -250,12 +353,52 @@ class Table:
                     self._player(seat, seats, "play %s" % move,
                                  "player %d's move %s" % (p, move))
 
-    def _genmove(self, p, seats):
+    def _tell_clock(self, seat, seats):
+        """Sends the time control to the program in seat at the start of a
+        game.  Returns "clock" when it takes the clock commands, else
+        "fallback" (it will get `set movetime` before each move)."""
+        prog = self.progs[seats[seat - 1]]
+        if "time_left" not in prog.knows:
+            return "fallback"
+        for cmd in settings_commands(self.cfg.clock, prog.knows):
+            try:
+                ok, _ = prog.command(cmd, self.cfg.timeout)
+            except PlayerError as e:
+                raise Forfeit.of(seat, e)
+            if ok:
+                return "clock"
+        return "fallback"
+
+    def _genmove(self, p, seats, result, clocks):
+        cfg = self.cfg
         prog = self.progs[seats[p - 1]]
+        timeout = cfg.timeout
+        clock = clocks[p - 1] if clocks else None
+        if clock:
+            if result["clock"][p - 1] == "clock":
+                left, stones = clock.time_left()
+                self._player(p, seats, "time_left %d %s %d" %
+                             (p, secs(left), stones), "time_left")
+            elif "set" in prog.knows and prog.movetime_ok:
+                try:
+                    ok, _ = prog.command("set movetime %d" %
+                                         clock.fallback_ms(), cfg.timeout)
+                except PlayerError as e:
+                    raise Forfeit.of(p, e)
+                # A program with its own `set` but no movetime simply
+                # thinks as it likes: not worth asking it every move.
+                prog.movetime_ok = ok
+            timeout = clock.limit() + cfg.margin
+        t0 = time.monotonic()
         try:
-            ok, text = prog.command("genmove", self.cfg.timeout)
+            ok, text = prog.command("genmove", timeout)
         except PlayerError as e:
-            raise Forfeit(p, e.kind, str(e))
+            if clock and e.kind == "timeout":
+                raise Forfeit(p, "time", "lost on time: no move within the "
+                              "%s s its clock had (margin %d ms)" %
+                              (secs(clock.limit()), round(cfg.margin * 1000)))
+            raise Forfeit.of(p, e)
+        elapsed = time.monotonic() - t0
         move = text.strip()
         if not ok:
             raise Forfeit(p, "refused", "genmove failed: %s" % text)
@@ -265,6 +408,15 @@ class Table:
             prog.kill()
             raise Forfeit(p, "malformed", "answered genmove with %r, which "
                           "is not one move" % text[:60])
+        if clock:
+            limit = clock.limit()
+            if not clock.spend(elapsed):
+                raise Forfeit(p, "time", "lost on time: took %.3f s with "
+                              "%s s on its clock (margin %d ms)" %
+                              (elapsed, secs(limit),
+                               round(cfg.margin * 1000)))
+            result["left"].append(round(1000 * clock.time_left()[0]))
+        result["times"].append([p, round(1000 * elapsed)])
         return move
 
     def _finish(self, result, k):
@@ -281,6 +433,10 @@ class Table:
             result["outcome"] = ["loss" if s == f["seat"] else
                                  ("win" if rest == 1 else "draw")
                                  for s in range(1, k + 1)]
+            return
+        if result.get("adjudicated"):
+            result["points"] = [1.0 / k] * k
+            result["outcome"] = ["draw"] * k
             return
         _, p = parse_status(result["status"])
         if p:

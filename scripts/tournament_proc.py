@@ -28,12 +28,29 @@ MAX_ANSWER = 1 << 20
 RESPONSE_LINE = re.compile(r"([=?])(\d*)(?:[ \t](.*))?\Z", re.S)
 
 
-class PlayerError(Exception):
-    """A program broke the protocol; kind is a short word, str() the reason."""
+# How a program ends when someone cancels the match around it (Slurm's
+# scancel, a terminal closing): these signals, or an exit status a program
+# that catches them tends to give.
+CANCEL_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP,
+                  signal.SIGKILL, signal.SIGQUIT)
 
-    def __init__(self, kind, reason):
+
+class PlayerError(Exception):
+    """A program broke the protocol; kind is a short word, str() the reason.
+    code is its exit status when it died (negative: killed by a signal)."""
+
+    def __init__(self, kind, reason, code=None):
         super().__init__(reason)
         self.kind = kind
+        self.code = code
+
+    def cancelled(self):
+        """True when the program ended as a cancelled job's programs do,
+        so the match may be shutting down under it."""
+        c = self.code
+        if c is None or self.kind != "exited":
+            return False
+        return c == 0 or c >= 128 or -c in CANCEL_SIGNALS
 
 
 def describe_exit(code):
@@ -166,7 +183,7 @@ class Program:
         if tail:
             msg += " (stderr: %s)" % tail[-300:]
         self.kill()
-        return PlayerError("exited", msg)
+        return PlayerError("exited", msg, code)
 
     # ---- commands ----
 

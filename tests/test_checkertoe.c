@@ -44,6 +44,31 @@ START_TEST(test_start)
 }
 END_TEST
 
+/* Messages a person meets: the board's letters name players, and bad move
+ * text is echoed cleaned. */
+START_TEST(test_messages)
+{
+	struct session *s = quiet_session();
+	ok(s, "newgame checkertoe seed=1 first=1");
+	ck_assert_str_eq(bad(s, "play X e5"),
+			 "no player x: the board's X is player 1; write 1 (or "
+			 "b)\n\n");
+	ck_assert_str_eq(bad(s, "play O e5"),
+			 "no player o: the board's O is player 2; write 2 (or "
+			 "w)\n\n");
+	ck_assert_str_eq(bad(s, "play c\x01\xff"
+				"3"),
+			 "illegal move: c?3 is not a square of the 5x5 "
+			 "board\n\n");
+	ck_assert_str_eq(bad(s, "play f1"),
+			 "illegal move: f1 is not a square of the 5x5 "
+			 "board\n\n");
+	ok(s, "play c3");
+	ck_assert_str_eq(bad(s, "play c3"), "illegal move: c3 is occupied\n\n");
+	session_free(s);
+}
+END_TEST
+
 START_TEST(test_lines_of_three)
 {
 	/* player 2's checkers are scattered so that they form no line */
@@ -202,16 +227,232 @@ START_TEST(test_ai_beats_random)
 }
 END_TEST
 
+/* Two sessions answer alike: the answers a GUI reads. */
+static void same_answers(struct session *a, struct session *b)
+{
+	static const char *const cmds[] = {"status",    "moves",    "score",
+					   "showboard", "geometry", "position"};
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+		char x[2048];
+		KEEP(x, ok(a, cmds[i]));
+		ck_assert_msg(!strcmp(x, ok(b, cmds[i])), "%s: %s / %s",
+			      cmds[i], x, ok(b, cmds[i]));
+	}
+}
+
+START_TEST(test_position_round_trip)
+{
+	struct session *s = quiet_session(), *t = quiet_session();
+	ok(s, "newgame checkertoe seed=3 first=2");
+	ck_assert_str_eq(ok(s, "position"),
+			 "checkertoe first=2 size=5 float=0 exchange=0 "
+			 "board=...../...../...../...../.....");
+	play_both(s, "c3 e5", "a1");
+	/* rows from the top (row 5) down; O (player 2) started */
+	ck_assert_str_eq(ok(s, "position"),
+			 "checkertoe first=2 size=5 float=0 exchange=0 "
+			 "board=....o/...../..o../...../x....");
+	/* another seed, capitals: the same game, played on alike to the end */
+	ok(t, "newgame checkertoe seed=99 FIRST=2 size=5 float=0 exchange=0 "
+	      "board=....O/...../..o../...../X....");
+	same_answers(s, t);
+	ck_assert(strstr(ok(t, "history"),
+			 "newgame checkertoe seed=99 first=2 size=5 float=0 "
+			 "exchange=0 board=....o/...../..o../...../x...."));
+	ok(s, "set seed 5");
+	ok(t, "set seed 5");
+	ok(s, "set playouts 200");
+	ok(t, "set playouts 200");
+	while (!strncmp(ok(s, "status"), "play", 4)) {
+		char mv[16];
+		KEEP(mv, ok(s, "genmove"));
+		ck_assert_str_eq(ok(t, "genmove"), mv);
+		same_answers(s, t);
+	}
+	/* a finished game: X has 12, O 12 and one square is empty */
+	char pos[256], cmd[300];
+	KEEP(pos, ok(s, "position"));
+	snprintf(cmd, sizeof cmd, "newgame %s", pos);
+	ok(t, cmd);
+	same_answers(s, t);
+	ck_assert_str_eq(ok(t, "moves"), "");
+	session_free(s);
+	session_free(t);
+}
+END_TEST
+
+/* Hand-written bad positions: each refused with its reason, the game kept. */
+START_TEST(test_bad_positions)
+{
+	static const struct {
+		const char *opts, *reason;
+	} cases[] = {
+		{"first=1 board=xo.../...../...../.....",
+		 "board= has 4 rows: the 5x5 board has 5, from the top row "
+		 "down, separated by /"},
+		{"first=1 board=xo.../...../...../...../...../.....",
+		 "board= has more than 5 rows: the 5x5 board has 5"},
+		{"first=1 board=xo../...../...../...../.....",
+		 "board= row 5 has 4 squares: every row of the 5x5 board has "
+		 "5"},
+		{"first=1 board=...../...../..x.o./...../.....",
+		 "board= row 3 has 6 squares: every row of the 5x5 board has "
+		 "5"},
+		{"first=1 board=...../...../..z../...../.....",
+		 "board= row 3: z is neither x (player 1), o (player 2) nor . "
+		 "(empty)"},
+		{"first=1 board=xxxxx/xxxxx/xxx../ooooo/ooooo",
+		 "board= has 13 x checkers: each player has 12"},
+		{"first=1 board=o..../...../...../...../.....",
+		 "board= has 0 x and 1 o checkers: players place in turn from "
+		 "player 1 (first=1), so x has as many as o or one more"},
+		{"first=2 board=xx.../...../...../...../..o..",
+		 "board= has 2 x and 1 o checkers: players place in turn from "
+		 "player 2 (first=2), so o has as many as x or one more"},
+		{"first=1 turns=1", "turns= and locked= are the exchange "
+				    "turns: they need exchange"},
+		{"first=1 locked=a1,b1", "turns= and locked= are the exchange "
+					 "turns: they need exchange"},
+		{"first=1 exchange turns=1 board=xo.../...../...../...../.....",
+		 "turns=1: the exchange turns begin once all 24 checkers are "
+		 "placed, and the board has 2"},
+		{"first=1 exchange turns=3",
+		 "turns must be a number from 0 to 2"},
+		{"first=1 exchange board=xoxox/oxoxo/xo.ox/oxoxo/xoxox "
+		 "locked=a1,b1",
+		 "locked= needs the first exchange made: turns=1 or turns=2"},
+		{"first=1 exchange turns=1 "
+		 "board=xoxox/oxoxo/xo.ox/oxoxo/xoxox locked=a1,c1",
+		 "locked= a1,c1: after an exchange its two squares hold one x "
+		 "and one o"},
+		{"first=1 exchange turns=1 "
+		 "board=xoxox/oxoxo/xo.ox/oxoxo/xoxox locked=a1,c3",
+		 "locked= a1,c3: after an exchange its two squares hold one x "
+		 "and one o"},
+		{"first=1 exchange turns=2 "
+		 "board=xoxox/oxoxo/xo.ox/oxoxo/xoxox locked=a1",
+		 "locked= names the two squares of the first exchange: "
+		 "locked=c3,d4"},
+		{"first=1 exchange turns=2 "
+		 "board=xoxox/oxoxo/xo.ox/oxoxo/xoxox locked=a1,a1",
+		 "locked= names the two squares of the first exchange: "
+		 "locked=c3,d4"},
+		{"first=1 exchange turns=2 "
+		 "board=xoxox/oxoxo/xo.ox/oxoxo/xoxox locked=a1,f1",
+		 "locked= names the two squares of the first exchange: "
+		 "locked=c3,d4"},
+	};
+	struct session *s = quiet_session();
+	ok(s, "newgame checkertoe seed=1 first=2");
+	ok(s, "play c3");
+	char before[256];
+	KEEP(before, ok(s, "position"));
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char cmd[256], want[256];
+		snprintf(cmd, sizeof cmd, "newgame checkertoe %s",
+			 cases[i].opts);
+		snprintf(want, sizeof want, "%s\n\n", cases[i].reason);
+		ck_assert_str_eq(bad(s, cmd), want);
+		ck_assert_str_eq(ok(s, "position"), before);
+	}
+	session_free(s);
+}
+END_TEST
+
+START_TEST(test_geometry)
+{
+	struct session *s = quiet_session();
+	ok(s, "newgame checkertoe seed=1");
+	char geo[2048], want[2048] = "";
+	KEEP(geo, ok(s, "geometry"));
+	for (int y = 0; y < 5; y++)
+		for (int x = 0; x < 5; x++) {
+			char line[64];
+			snprintf(line, sizeof line, "%scell %c%d %d %d",
+				 *want ? "\n" : "", 'a' + x, y + 1, x, y);
+			strcat(want, line);
+		}
+	/* the answer starts on the line after "= " */
+	ck_assert_str_eq(geo + 1, want);
+	/* the contents do not change the shape */
+	ok(s, "play c3");
+	ck_assert_str_eq(ok(s, "geometry") + 1, want);
+	session_free(s);
+}
+END_TEST
+
+/* random_move draws moves()[k] for k uniform (one rng_below), and the
+ * playout hook plays the very games that random_move and play would, from
+ * the same generator: a uniformly random legal move every ply.  From
+ * starts part-way through, with ply limits, in every variant. */
+START_TEST(test_playout_is_random_move)
+{
+	static const char *const variants[] = {
+		"first=1",  "first=2",        "size=6",         "float",
+		"exchange", "float exchange", "size=6 exchange"};
+	const struct game *g = game_find("checkertoe");
+	char err[GAME_ERR_MAX];
+	for (int v = 0; v < 7; v++)
+		for (int seed = 0; seed < 300; seed++) {
+			void *a = game_new_state(g, variants[v], 1, err);
+			ck_assert_msg(a != NULL, "%s", err);
+			void *b = malloc(g->state_size);
+			struct rng r1, r2;
+			rng_seed(&r1, (uint64_t)seed);
+			/* a start part-way through, up to the end itself */
+			int skip = (int)rng_below(&r1, 40);
+			for (int i = 0; i < skip; i++) {
+				/* random_move is moves()[k], k uniform */
+				struct move mv, list[18 * 18 + 1];
+				int nm = g->moves(a, list);
+				struct rng copy = r1;
+				if (g->random_move(a, &r1, &mv) < 0) {
+					ck_assert_int_eq(nm, 0);
+					break;
+				}
+				ck_assert(move_equal(
+					&mv,
+					&list[rng_below(&copy, (uint32_t)nm)]));
+				g->play(a, &mv);
+			}
+			int limit =
+				seed % 3 ? 1 << 30 : (int)rng_below(&r1, 12);
+			memcpy(b, a, g->state_size);
+			r2 = r1;
+			int n = g->playout(a, &r1, limit), m = 0;
+			struct move mv;
+			while (m < limit && g->random_move(b, &r2, &mv) == 0) {
+				g->play(b, &mv);
+				m++;
+			}
+			ck_assert_int_eq(n, m);
+			ck_assert_msg(!memcmp(a, b, g->state_size),
+				      "%s seed %d: playout ends elsewhere",
+				      variants[v], seed);
+			ck_assert(!memcmp(&r1, &r2, sizeof r1));
+			if (limit == 1 << 30)
+				ck_assert(g->status(a).phase == GAME_OVER);
+			free(a);
+			free(b);
+		}
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *su = suite_create("checkertoe");
 	TCase *tc = tcase_create("rules");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_start);
+	tcase_add_test(tc, test_messages);
 	tcase_add_test(tc, test_lines_of_three);
 	tcase_add_test(tc, test_empty_square_counts_for_both);
 	tcase_add_test(tc, test_random_games_against_oracle);
 	tcase_add_test(tc, test_ai_beats_random);
+	tcase_add_test(tc, test_position_round_trip);
+	tcase_add_test(tc, test_bad_positions);
+	tcase_add_test(tc, test_geometry);
+	tcase_add_test(tc, test_playout_is_random_move);
 	suite_add_tcase(su, tc);
 	return su;
 }

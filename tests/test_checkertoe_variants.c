@@ -397,6 +397,449 @@ START_TEST(test_history_replays)
 }
 END_TEST
 
+/* The game's own lines of geometry: those after the shared cell, word and
+ * sep lines. */
+static const char *own_lines(const char *geo)
+{
+	static char buf[256];
+	buf[0] = '\0';
+	for (const char *p = geo; *p; p = strchr(p, '\n') + 1) {
+		size_t n = strcspn(p, "\n");
+		if (strncmp(p, "cell ", 5) && strncmp(p, "word ", 5) &&
+		    strncmp(p, "sep ", 4) && n) {
+			strncat(buf, p, n);
+			strcat(buf, "\n");
+		}
+		if (!p[n])
+			break;
+	}
+	return buf;
+}
+
+static int count_lines(const char *text, const char *prefix)
+{
+	int n = 0;
+	for (const char *p = text; (p = strstr(p, prefix)); p++)
+		n += p == text || p[-1] == '\n';
+	return n;
+}
+
+START_TEST(test_geometry_variants)
+{
+	struct session *s = quiet_session();
+	ok(s, "newgame checkertoe seed=1 first=1 size=6 exchange");
+	const char *g = ok(s, "geometry");
+	ck_assert_int_eq(count_lines(g, "cell "), 36);
+	ck_assert(strstr(g, "\ncell f6 5 5\nword pass\nsep :"));
+	ck_assert_str_eq(own_lines(g), "");
+
+	/* float: 64 squares; where a checker may go, and the layout so far */
+	ok(s, "newgame checkertoe seed=1 first=1 float");
+	g = ok(s, "geometry");
+	ck_assert_int_eq(count_lines(g, "cell "), 64);
+	ck_assert(strstr(g, "\ncell h8 7 7\n"));
+	ck_assert_int_eq(count_lines(g, "word "), 0);
+	ck_assert_str_eq(own_lines(g), "reach d4 e5\n");
+	ok(s, "play d4");
+	ck_assert_str_eq(own_lines(ok(s, "geometry")),
+			 "reach a1 h8\nlayout d4 d4\n");
+	ok(s, "play h4");
+	ck_assert_str_eq(own_lines(ok(s, "geometry")),
+			 "reach d1 h8\nlayout d4 h4\n");
+	ok(s, "play e8");
+	ck_assert_str_eq(own_lines(ok(s, "geometry")),
+			 "reach d4 h8\nlayout d4 h8\n");
+	/* at the end only the layout is left */
+	ok(s, "newgame checkertoe seed=1 first=1 float exchange");
+	play_both(s, "d4 f4 h4 e5 g5 d6 h6 e7 g7 d8 f8 h8",
+		  "e4 g4 d5 f5 h5 e6 g6 d7 f7 h7 e8 g8");
+	g = ok(s, "geometry");
+	ck_assert(strstr(g, "\nword pass\nsep :\n"));
+	ck_assert_str_eq(own_lines(g), "layout d4 h8\n");
+	session_free(s);
+}
+END_TEST
+
+/* Positions of the variants: written, read back by a fresh engine, which
+ * then plays on alike. */
+START_TEST(test_position_variants)
+{
+	struct session *s = quiet_session(), *t = quiet_session();
+	ok(s, "newgame checkertoe seed=1 first=1 exchange");
+	play_both(s, pat_x, pat_o);
+	ck_assert_str_eq(ok(s, "position"),
+			 "checkertoe first=1 size=5 float=0 exchange=1 "
+			 "board=xoxox/oxoxo/xo.ox/oxoxo/xoxox turns=0");
+	ok(s, "play a1:b1");
+	ck_assert_str_eq(ok(s, "position"),
+			 "checkertoe first=1 size=5 float=0 exchange=1 "
+			 "board=xoxox/oxoxo/xo.ox/oxoxo/oxxox turns=1 "
+			 "locked=a1,b1");
+	ok(t, "newgame checkertoe first=1 size=5 float=0 exchange=1 "
+	      "board=xoxox/oxoxo/xo.ox/oxoxo/oxxox turns=1 locked=b1,a1");
+	ck_assert_str_eq(ok(t, "status"), "play 2");
+	ck_assert(strstr(bad(t, "play a1:c1"), "exchanged"));
+	ck_assert_str_eq(ok(t, "moves"), ok(s, "moves"));
+	ck_assert(strstr(ok(t, "showboard"),
+			 "exchanged, not to be used again: a1 b1"));
+	ok(s, "play d1:c1");
+	ok(t, "play d1:c1");
+	ck_assert_str_eq(ok(t, "position"),
+			 "checkertoe first=1 size=5 float=0 exchange=1 "
+			 "board=xoxox/oxoxo/xo.ox/oxoxo/oxoxx turns=2 "
+			 "locked=a1,b1");
+	ck_assert_str_eq(ok(t, "score"), ok(s, "score"));
+	ck_assert_str_eq(ok(t, "status"), ok(s, "status"));
+	/* a first-turn pass locks nothing */
+	ok(t, "newgame checkertoe first=1 size=5 float=0 exchange=1 "
+	      "board=xoxox/oxoxo/xo.ox/oxoxo/oxxox turns=1");
+	ck_assert_int_eq(count_words(ok(t, "moves")), 12 * 12 + 1);
+
+	/* float: the 8x8 board; the box follows from the checkers; player 2
+	 * (o) starts */
+	ok(s, "newgame checkertoe seed=1 first=2 float");
+	play_both(s, "d4 e8", "h4");
+	ck_assert_str_eq(ok(s, "position"),
+			 "checkertoe first=2 size=5 float=1 exchange=0 "
+			 "board=....o.../......../......../......../"
+			 "...o...x/......../......../........");
+	char pos[256], cmd[300];
+	KEEP(pos, ok(s, "position"));
+	snprintf(cmd, sizeof cmd, "newgame %s", pos);
+	ok(t, cmd);
+	ck_assert_str_eq(ok(t, "moves"), ok(s, "moves"));
+	ck_assert(strstr(bad(t, "play e3"), "6 rows"));
+	ck_assert(strstr(bad(t, "newgame checkertoe first=1 float "
+				"board=......../......../......../......../"
+				"..x....o/......../......../........"),
+			 "board=: the smallest rectangle around the checkers "
+			 "is 6x1 (columns x rows), and with float it is at "
+			 "most 5x5"));
+	ck_assert(strstr(bad(t, "newgame checkertoe first=1 float "
+				"board=...../...../..x../...../....."),
+			 "board= row 8 has 5 squares: every row of the 8x8 "
+			 "board has 8"));
+
+	/* 6x6: six rows of six, 18 checkers each */
+	ok(t, "newgame checkertoe first=1 size=6 "
+	      "board=xxxxoo/ooxoxo/xoxoox/xoxxoo/oxoxxo/xxooxo");
+	ck_assert_str_eq(ok(t, "status"), "over 1");
+	ck_assert_str_eq(ok(t, "score"), "8 5");
+	ck_assert(strstr(bad(t, "newgame checkertoe first=1 size=6 "
+				"board=...../...../..x../...../....."),
+			 "board= row 6 has 5 squares: every row of the 6x6 "
+			 "board has 6"));
+	session_free(s);
+	session_free(t);
+}
+END_TEST
+
+/* ---- key(): symmetric positions share a key, others do not ---- */
+
+/* A position line (position() without the game name) with its board= read
+ * into grid[y][x], y = 0 the bottom row, n the side. */
+struct pos {
+	char line[512];
+	char grid[8][8];
+	int n;
+};
+
+static void pos_read(struct pos *p, const char *line)
+{
+	snprintf(p->line, sizeof p->line, "%s", line);
+	const char *b = strstr(line, "board=") + 6;
+	p->n = (int)strcspn(b, "/");
+	for (int y = p->n - 1; y >= 0; y--, b++)
+		for (int x = 0; x < p->n; x++)
+			p->grid[y][x] = *b++;
+}
+
+/* Square (x, y) under symmetry g: bit 0 swaps x and y, bit 1 mirrors the
+ * columns, bit 2 the rows; then moved by (dx, dy). */
+static void move_square(int g, int n, int dx, int dy, int *x, int *y)
+{
+	if (g & 1) {
+		int t = *x;
+		*x = *y;
+		*y = t;
+	}
+	if (g & 2)
+		*x = n - 1 - *x;
+	if (g & 4)
+		*y = n - 1 - *y;
+	*x += dx;
+	*y += dy;
+}
+
+/* The line of p's image under g, moved by (dx, dy): board= and locked=
+ * rewritten, every other key kept. */
+static void pos_image(const struct pos *p, int g, int dx, int dy, char *out)
+{
+	char grid[8][8];
+	memset(grid, '.', sizeof grid);
+	for (int y = 0; y < p->n; y++)
+		for (int x = 0; x < p->n; x++) {
+			int u = x, v = y;
+			move_square(g, p->n, dx, dy, &u, &v);
+			if (p->grid[y][x] != '.')
+				grid[v][u] = p->grid[y][x];
+		}
+	const char *b = strstr(p->line, "board=");
+	int at = (int)(b - p->line) + 6;
+	memcpy(out, p->line, (size_t)at);
+	for (int y = p->n - 1; y >= 0; y--) {
+		memcpy(out + at, grid[y], (size_t)p->n);
+		at += p->n;
+		out[at++] = y ? '/' : '\0';
+	}
+	const char *l = strstr(p->line, " locked=");
+	if (!strstr(p->line, " turns="))
+		return;
+	sprintf(out + at - 1, " turns=%c", strstr(p->line, " turns=")[7]);
+	if (!l)
+		return;
+	int sq[2][2];
+	sscanf(l, " locked=%c%d,%c%d", (char *)&sq[0][0], &sq[0][1],
+	       (char *)&sq[1][0], &sq[1][1]);
+	strcat(out, " locked=");
+	for (int i = 0; i < 2; i++) {
+		int x = (char)sq[i][0] - 'a', y = sq[i][1] - 1;
+		move_square(g, p->n, dx, dy, &x, &y);
+		sprintf(out + strlen(out), "%s%c%d", i ? "," : "", 'a' + x,
+			y + 1);
+	}
+}
+
+static uint64_t key_of(const char *line)
+{
+	const struct game *g = game_find("checkertoe");
+	char err[GAME_ERR_MAX];
+	void *st = game_new_state(g, line, 1, err);
+	ck_assert_msg(st != NULL, "%s: %s", line, err);
+	uint64_t k = g->key(st);
+	free(st);
+	return k;
+}
+
+/* The position lines of random games of a variant, every ply. */
+static int random_lines(const char *opts, int games, char (*lines)[512],
+			int max)
+{
+	const struct game *g = game_find("checkertoe");
+	char err[GAME_ERR_MAX];
+	struct rng r;
+	rng_seed(&r, 42);
+	int n = 0;
+	for (int i = 0; i < games; i++) {
+		void *st = game_new_state(g, opts, (uint64_t)i, err);
+		ck_assert_msg(st != NULL, "%s", err);
+		for (;;) {
+			struct text t;
+			text_init(&t);
+			g->position(st, &t);
+			if (n < max)
+				snprintf(lines[n++], 512, "%s", t.s);
+			text_free(&t);
+			struct move mv;
+			if (g->random_move(st, &r, &mv) < 0)
+				break;
+			g->play(st, &mv);
+		}
+		free(st);
+	}
+	return n;
+}
+
+/* The columns (or rows) p's checkers span. */
+static void span(const struct pos *p, int rows, int *lo, int *hi)
+{
+	*lo = 8, *hi = -1;
+	for (int y = 0; y < p->n; y++)
+		for (int x = 0; x < p->n; x++)
+			if (p->grid[y][x] != '.') {
+				int v = rows ? y : x;
+				*lo = v < *lo ? v : *lo;
+				*hi = v > *hi ? v : *hi;
+			}
+}
+
+START_TEST(test_key_symmetries)
+{
+	static const char *const variants[] = {"",         "size=6",
+					       "exchange", "size=6 exchange",
+					       "float",    "float exchange"};
+	static char lines[2000][512];
+	for (int v = 0; v < 6; v++) {
+		int n = random_lines(variants[v], 12, lines, 2000);
+		for (int i = 0; i < n; i++) {
+			struct pos p;
+			char img[512];
+			pos_read(&p, lines[i]);
+			uint64_t k = key_of(lines[i]);
+			for (int g = 1; g < 8; g++) {
+				pos_image(&p, g, 0, 0, img);
+				ck_assert_msg(key_of(img) == k,
+					      "%s and its image %s: other keys",
+					      lines[i], img);
+			}
+			if (p.n != 8)
+				continue;
+			/* float: moved while spanning both centre lines */
+			int lo, hi;
+			for (int rows = 0; rows < 2; rows++) {
+				span(&p, rows, &lo, &hi);
+				if (!(lo <= 3 && hi >= 4))
+					continue;
+				for (int d = 4 - hi; d <= 3 - lo; d++) {
+					pos_image(&p, 0, rows ? 0 : d,
+						  rows ? d : 0, img);
+					ck_assert_msg(key_of(img) == k,
+						      "%s and %s moved: other "
+						      "keys",
+						      lines[i], img);
+				}
+			}
+		}
+	}
+}
+END_TEST
+
+struct keyed {
+	uint64_t key;
+	char canon[512]; /* the smallest line of the 8 images */
+};
+
+static int by_key(const void *a, const void *b)
+{
+	uint64_t x = ((const struct keyed *)a)->key,
+		 y = ((const struct keyed *)b)->key;
+	return x < y ? -1 : x > y;
+}
+
+static int by_canon(const void *a, const void *b)
+{
+	return strcmp(((const struct keyed *)a)->canon,
+		      ((const struct keyed *)b)->canon);
+}
+
+/* On the square boards, two positions share a key exactly when one is an
+ * image of the other: no two classes of thousands of random positions
+ * collide, and every class has one key. */
+START_TEST(test_key_classes)
+{
+	static const char *const variants[] = {"", "size=6 first=2",
+					       "exchange first=1"};
+	static char lines[3000][512];
+	static struct keyed k[3 * 3000];
+	int nk = 0;
+	for (int v = 0; v < 3; v++) {
+		int n = random_lines(variants[v], 120, lines, 3000);
+		for (int i = 0; i < n; i++, nk++) {
+			struct pos p;
+			char img[512];
+			pos_read(&p, lines[i]);
+			k[nk].key = key_of(lines[i]);
+			strcpy(k[nk].canon, lines[i]); /* < 512 bytes */
+			for (int g = 1; g < 8; g++) {
+				pos_image(&p, g, 0, 0, img);
+				if (strcmp(img, k[nk].canon) < 0)
+					strcpy(k[nk].canon, img);
+			}
+		}
+	}
+	int classes = 0;
+	qsort(k, (size_t)nk, sizeof *k, by_canon);
+	for (int i = 1; i < nk; i++) {
+		classes += strcmp(k[i].canon, k[i - 1].canon) != 0;
+		if (!strcmp(k[i].canon, k[i - 1].canon))
+			ck_assert(k[i].key == k[i - 1].key);
+	}
+	qsort(k, (size_t)nk, sizeof *k, by_key);
+	for (int i = 1; i < nk; i++)
+		if (k[i].key == k[i - 1].key)
+			ck_assert_msg(!strcmp(k[i].canon, k[i - 1].canon),
+				      "%s and %s share a key", k[i].canon,
+				      k[i - 1].canon);
+	/* the test means something: many positions, shared and not */
+	ck_assert_int_gt(classes, 3000);
+	ck_assert_int_lt(classes, nk - 500);
+}
+END_TEST
+
+/* Hand-picked float positions: moves that keep the centre lines spanned
+ * share the key, those that do not (or that change whose turn it is)
+ * do not. */
+START_TEST(test_key_float)
+{
+	const char *f1 = "float ";
+	char a[256], b[256];
+#define FLOAT_KEY(buf, opts, board)                                            \
+	(snprintf(buf, sizeof buf, "%s%sboard=%s", f1, opts, board),           \
+	 key_of(buf))
+	/* x d4, o h4 (columns d-h) = x a4, o e4 = x c4, o g4 */
+	uint64_t k = FLOAT_KEY(a, "first=1 ",
+			       "......../......../......../......../"
+			       "...x...o/......../......../........");
+	ck_assert(k == FLOAT_KEY(b, "first=1 ",
+				 "......../......../......../"
+				 "......../x...o.../......../"
+				 "......../........"));
+	ck_assert(k == FLOAT_KEY(b, "first=1 ",
+				 "......../......../......../"
+				 "......../..x...o./......../"
+				 "......../........"));
+	/* and row 5 is row 4 mirrored */
+	ck_assert(k == FLOAT_KEY(b, "first=1 ",
+				 "......../......../......../"
+				 "...x...o/......../......../"
+				 "......../........"));
+	/* row 3 touches no centre row: another game */
+	ck_assert(k != FLOAT_KEY(b, "first=1 ",
+				 "......../......../......../"
+				 "......../......../...x...o/"
+				 "......../........"));
+	/* a lone checker on c4 spans no centre column: not d4's class */
+	ck_assert(FLOAT_KEY(a, "first=2 ",
+			    "......../......../......../"
+			    "......../..o...../......../"
+			    "......../........") !=
+		  FLOAT_KEY(b, "first=2 ",
+			    "......../......../......../"
+			    "......../...o..../......../"
+			    "......../........"));
+	/* the same checkers with o to move */
+	ck_assert(k != FLOAT_KEY(b, "first=2 ",
+				 "......../......../......../"
+				 "......../...x...o/"
+				 "......../......../........"));
+#undef FLOAT_KEY
+}
+END_TEST
+
+/* The exchange phase: the turns taken and the locked pair are part of the
+ * key, and locked squares turn with the board. */
+START_TEST(test_key_exchange)
+{
+	const char *pat =
+		"first=1 exchange board=xoxox/oxoxo/xo.ox/oxoxo/oxxox";
+	char a[256], b[256];
+	snprintf(a, sizeof a, "%s turns=0", pat);
+	snprintf(b, sizeof b, "%s turns=2", pat);
+	/* the same mover, but the game is over after two turns */
+	ck_assert(key_of(a) != key_of(b));
+	snprintf(a, sizeof a, "%s turns=1", pat);
+	snprintf(b, sizeof b, "%s turns=1 locked=a1,b1", pat);
+	ck_assert(key_of(a) != key_of(b));
+	/* mirrored columns: a1,b1 become e1,d1 */
+	ck_assert(key_of(b) == key_of("first=1 exchange "
+				      "board=xoxox/oxoxo/xo.ox/oxoxo/xoxxo "
+				      "turns=1 locked=d1,e1"));
+	ck_assert(key_of(b) != key_of("first=1 exchange "
+				      "board=xoxox/oxoxo/xo.ox/oxoxo/xoxxo "
+				      "turns=1 locked=a1,b1"));
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *su = suite_create("checkertoe_variants");
@@ -411,6 +854,12 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_exchange_pass_then_free);
 	tcase_add_test(tc, test_exchange_combines);
 	tcase_add_test(tc, test_history_replays);
+	tcase_add_test(tc, test_geometry_variants);
+	tcase_add_test(tc, test_position_variants);
+	tcase_add_test(tc, test_key_symmetries);
+	tcase_add_test(tc, test_key_classes);
+	tcase_add_test(tc, test_key_float);
+	tcase_add_test(tc, test_key_exchange);
 	suite_add_tcase(su, tc);
 	return su;
 }

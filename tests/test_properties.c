@@ -41,6 +41,7 @@
  * it)".  die: the faces a roll shows (0: the game never rolls). */
 #define BOUND_CLAIMS 0
 #define WINLOSS 1 /* no points: score is 1 for the winner, 0 otherwise */
+#define TEAMS 2   /* 1 and 3 against 2 and 4: partners share the score */
 
 struct variant {
 	const char *game;
@@ -66,6 +67,15 @@ static const struct variant variants[] = {
 	{"takebacktoe", "", 6, 2000, 6, 0},
 	{"takebacktoe", "maxturns=40", 80, 80, 6, 0},
 	{"takebacktoe", "first=2 maxturns=12", 60, 24, 6, 0},
+	/* from positions: a roll due, and a die showing (its move is the
+	 * first step) */
+	{"takebacktoe",
+	 "board=0,5,0,3/4,6,5,7/5,0,3,2 turns=10 maxturns=60 last=b2-a2:4", 40,
+	 100, 6, 0},
+	{"takebacktoe",
+	 "board=0,5,0,3/4,6,5,7/5,0,3,2 turns=10 maxturns=60 die=4 "
+	 "last=b2-a2:4",
+	 40, 99, 6, 0},
 	/* every play captures a piece, except drops (one per player, the
 	 * last one left never drops): pieces + players - 1 */
 	{"takeitaway", "", 40, 65, 0, 0},
@@ -74,12 +84,18 @@ static const struct variant variants[] = {
 	{"takeitaway", "nodrop", 20, 64, 0, 0},
 	{"takeitaway", "penalty=4 players=3", 15, 66, 0, 0},
 	{"takeitaway", "plain", 20, 63, 0, 0},
+	{"takeitaway", "plain nodrop=0", 20, 64, 0, 0},
+	{"takeitaway", "plain nodrop=0 penalty=4", 10, 64, 0, 0},
+	{"takeitaway", "open", 15, 65, 0, 0},
 	/* one claim per region until none is vacant */
 	{"abstractoe", "", 100, BOUND_CLAIMS, 0, 0},
 	{"abstractoe", "players=3", 30, BOUND_CLAIMS, 0, 0},
 	{"abstractoe", "players=4", 30, BOUND_CLAIMS, 0, 0},
 	{"abstractoe", "players=1", 30, BOUND_CLAIMS, 0, 0},
 	{"abstractoe", "draw=1", 50, BOUND_CLAIMS, 0, 0},
+	{"abstractoe", "players=4 teams", 30, BOUND_CLAIMS, 0, TEAMS},
+	{"abstractoe", "players=4 teams draw=1", 20, BOUND_CLAIMS, 0, TEAMS},
+	{"abstractoe", "players=1 draw=1", 20, BOUND_CLAIMS, 0, 0},
 	/* one piece per step, on an empty square */
 	{"tiptoe", "", 80, 64, 0, WINLOSS},
 	{"tiptoe", "size=4", 150, 16, 0, WINLOSS},
@@ -87,6 +103,9 @@ static const struct variant variants[] = {
 	{"tiptoe", "hex size=4", 100, 37, 0, WINLOSS},
 	{"tiptoe", "hex", 20, 169, 0, WINLOSS},
 	{"tiptoe", "size=12", 10, 144, 0, WINLOSS},
+	{"tiptoe", "diagonal", 20, 64, 0, WINLOSS},
+	{"tiptoe", "hex size=2", 60, 7, 0, WINLOSS},
+	{"tiptoe", "size=26", 1, 676, 0, WINLOSS},
 };
 #define NVARIANTS (sizeof variants / sizeof variants[0])
 
@@ -452,8 +471,6 @@ static void twin_hint(struct session *s, struct session *t, struct rng *r)
 static struct session *position_step(struct session *s, const struct game *g,
 				     struct rng *r, int follow)
 {
-	if (!g->position || !g->geometry)
-		return NULL; /* checked in test_table_sane */
 	char *geo = ask(s, "geometry"), *moves = ask(s, "moves");
 	struct names nm;
 	geometry_names(geo, &nm);
@@ -856,7 +873,8 @@ static void final_checks(struct session *s, const struct game *g,
 	for (int i = 0; i < np; i++)
 		ntop += pts[i] == top;
 	if (st.player)
-		CHECK(pts[st.player - 1] == top && ntop == 1,
+		CHECK(pts[st.player - 1] == top &&
+			      ntop == (v->flags & TEAMS ? 2 : 1),
 		      "player %d won without the strictly highest score",
 		      st.player);
 	else
@@ -1080,6 +1098,7 @@ START_TEST(test_table_sane)
 		const struct game *g = game_table[i];
 		ck_assert(g->name && g->title && g->summary);
 		ck_assert(g->state_size > 0 && g->max_moves > 0);
+		ck_assert(g->position && g->geometry && g->options);
 		ck_assert(g->init && g->describe && g->players && g->status &&
 			  g->moves && !g->chance == !g->roll && g->play &&
 			  g->parse && g->format && g->score && g->show);

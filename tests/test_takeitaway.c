@@ -212,6 +212,51 @@ START_TEST(test_plain_values)
 }
 END_TEST
 
+/* The plain game's drop-out variation: the pieces left count against the
+ * last player at their plain value, times the penalty. */
+START_TEST(test_plain_dropout)
+{
+	static const struct {
+		const char *opts, *score;
+	} cases[] = {
+		/* a1-c1 takes b1, player 2 drops, e5-e7 takes e6: 2 points,
+		 * and c1, e7, h1, h8 stay: 4 pieces */
+		{"plain nodrop=0", "-2 0"},           /* 2 - 4 */
+		{"plain nodrop=0 penalty=2", "-6 0"}, /* 2 - 2 * 4 */
+		{"plain nodrop=0 penalty=4", "-14 0"} /* 2 - 4 * 4 */
+	};
+	struct session *s = quiet_session();
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		newgame(s, "a1w b1b e5r e6w h1r h8b", cases[i].opts);
+		ck_assert_str_eq(ok(s, "moves"), "drop a1-c1 e5-e7 e6-e4");
+		ok(s, "play a1-c1");
+		ok(s, "play drop");
+		/* the penalty counts only at the end */
+		ck_assert_str_eq(ok(s, "score"), "1 0");
+		ck_assert_str_eq(ok(s, "moves"), "e5-e7 e6-e4");
+		ck_assert(strstr(bad(s, "play drop"), "last player"));
+		ok(s, "play e5-e7");
+		ck_assert_str_eq(ok(s, "status"), "over 2");
+		ck_assert_str_eq(ok(s, "score"), cases[i].score);
+	}
+	/* both still in at the end: nobody pays */
+	newgame(s, "a1w b1b e5r e6w h1r h8b", "plain nodrop=0");
+	ok(s, "play a1-c1");
+	ok(s, "play e5-e7");
+	ck_assert_str_eq(ok(s, "score"), "1 1");
+	ck_assert_str_eq(ok(s, "status"), "over draw");
+	/* the default plain board, with dropping out */
+	ok(s, "newgame takeitaway plain nodrop=0");
+	ck_assert_str_eq(ok(s, "moves"), "drop a6-a8 c6-a8 c8-a8");
+	ok(s, "play drop");
+	ck_assert_str_eq(ok(s, "status"), "play 2");
+	ck_assert(strstr(ok(s, "showboard"), "on the board 63; penalty 1x\n"
+					     "player 1: captured 0, score 0 "
+					     "(dropped)"));
+	session_free(s);
+}
+END_TEST
+
 /* Plays the first listed move that is not drop. */
 static void play_any(struct session *s)
 {
@@ -411,6 +456,13 @@ START_TEST(test_options)
 		{w35, "35 white"},
 		{b11, "11 blue"},
 		{full, "empty"}, /* plain needs an empty square */
+		{"penalty=1", "plain"},
+		{"plain penalty=3", "1, 2 or 4"},
+		{"penalty=5", "2 or 4"},
+		/* a penalty with nobody able to drop would do nothing */
+		{"nodrop penalty=4", "leave out nodrop"},
+		{"plain penalty=4", "nodrop=0"},
+		{"plain nodrop penalty=2", "nodrop=0"},
 	};
 	for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
 		snprintf(line, sizeof line, "newgame takeitaway %s",
@@ -420,8 +472,10 @@ START_TEST(test_options)
 			      refused[i].opts, e);
 	}
 	/* accepted */
-	ok(s, "newgame takeitaway players=4 nodrop penalty=4");
+	ok(s, "newgame takeitaway players=4 nodrop penalty=2");
 	ck_assert(!has_word(ok(s, "moves"), "drop"));
+	ok(s, "newgame takeitaway plain nodrop=0 penalty=4");
+	ck_assert(has_word(ok(s, "moves"), "drop"));
 	ok(s, "newgame takeitaway plain players=2 nodrop");
 	snprintf(line, sizeof line, "newgame takeitaway %s", plain_ok);
 	ok(s, line);
@@ -461,6 +515,17 @@ START_TEST(test_history_rebuilds)
 }
 END_TEST
 
+/* Is mv one of the moves moves() lists in st? */
+static int listed(const void *st, const struct move *mv)
+{
+	struct move *list = malloc(sizeof *list * (size_t)G->max_moves);
+	int n = G->moves(st, list), found = 0;
+	for (int i = 0; i < n && !found; i++)
+		found = move_equal(&list[i], mv);
+	free(list);
+	return found;
+}
+
 /* Random games through struct game: every listed move formats, parses back
  * to the same bits, and undo by copy gives the same bytes. */
 START_TEST(test_moves_round_trip)
@@ -490,7 +555,7 @@ START_TEST(test_moves_round_trip)
 			}
 			struct move mv;
 			ck_assert_int_eq(G->random_move(st, &r, &mv), 0);
-			ck_assert(game_is_legal(G, st, &mv));
+			ck_assert(listed(st, &mv));
 			/* mostly random chains; a drop now and then */
 			if (rng_below(&r, 20) == 0)
 				mv = list[0];
@@ -543,6 +608,282 @@ START_TEST(test_moves_capped)
 }
 END_TEST
 
+/* playout() is the loop of random_move and play, only faster: from the
+ * same state with the same generator it plays the same game (same bytes,
+ * same draws), also when cut short by max_plies. */
+START_TEST(test_playout_is_random_moves)
+{
+	static const char *const opts[] = {"", "players=3 open", "plain",
+					   "players=4"};
+	for (int v = 0; v < 4; v++)
+		for (int game = 0; game < 40; game++) {
+			void *a = new_state(G, opts[v], (uint64_t)game);
+			void *b = new_state(G, opts[v], (uint64_t)game);
+			struct rng ra, rb;
+			rng_seed(&ra, (uint64_t)game);
+			rng_seed(&rb, (uint64_t)game);
+			int max = game % 4 ? 1000 : game % 30, plies = 0;
+			struct move mv;
+			while (plies < max &&
+			       G->random_move(a, &ra, &mv) == 0) {
+				G->play(a, &mv);
+				plies++;
+			}
+			ck_assert_int_eq(G->playout(b, &rb, max), plies);
+			ck_assert(!memcmp(a, b, G->state_size));
+			ck_assert(rng_next(&ra) == rng_next(&rb));
+			if (max == 1000)
+				ck_assert_int_eq(G->status(b).phase, GAME_OVER);
+			free(a);
+			free(b);
+		}
+}
+END_TEST
+
+/* key() leaves out only the colours of the captures: equal points, board,
+ * mover and players in give equal keys; a change in any of them another
+ * key. */
+START_TEST(test_key)
+{
+	static const char *const same[] = {
+		"captured=1:1:0,0:0:1 turn=2", /* 3 and 3 points */
+		"captured=0:0:1,3:0:0 turn=2",
+	};
+	static const char *const other[] = {
+		"captured=1:1:0,0:0:1 turn=1",
+		"captured=1:1:0,0:0:2 turn=2",
+		"captured=0:0:1,0:0:1 turn=2 dropped=1",
+		"captured=1:1:0,0:0:1 turn=2 penalty=4",
+		"captured=1:1:0,0:0:1,0:0:0 turn=2 players=3",
+	};
+	char opts[256];
+	const char *pieces = board("a1w b1r c2b e5w e6w");
+	uint64_t k[2];
+	for (int i = 0; i < 2; i++) {
+		snprintf(opts, sizeof opts, "board=%s %s", pieces, same[i]);
+		void *st = new_state(G, opts, 0);
+		k[i] = G->key(st);
+		free(st);
+	}
+	ck_assert(k[0] == k[1]);
+	for (size_t i = 0; i < sizeof other / sizeof *other; i++) {
+		snprintf(opts, sizeof opts, "board=%s %s", pieces, other[i]);
+		void *st = new_state(G, opts, 0);
+		ck_assert_msg(G->key(st) != k[0], "%s", other[i]);
+		free(st);
+	}
+	/* another board: a piece moved */
+	snprintf(opts, sizeof opts, "board=%s %s", board("a1w b1r c2b e5w e7w"),
+		 same[0]);
+	void *st = new_state(G, opts, 0);
+	ck_assert(G->key(st) != k[0]);
+	free(st);
+}
+END_TEST
+
+/* The answers a frontend compares: a twin built from `position` must give
+ * the same. */
+static void same_answers(struct session *a, struct session *b)
+{
+	static const char *const cmds[] = {"status",    "moves",    "score",
+					   "showboard", "geometry", "position"};
+	for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
+		char *x = strdup(ok(a, cmds[i]));
+		ck_assert_msg(!strcmp(x, ok(b, cmds[i])), "%s differs:\n%s\n%s",
+			      cmds[i], x, ok(b, cmds[i]));
+		free(x);
+	}
+}
+
+/* A fresh session started from s's position. */
+static struct session *twin(struct session *s)
+{
+	const char *pos = ok(s, "position");
+	char line[512] = "newgame ";
+	ck_assert(strlen(pos) < sizeof line - 8);
+	strcat(line, pos);
+	struct session *t = quiet_session();
+	ok(t, line);
+	same_answers(s, t);
+	return t;
+}
+
+START_TEST(test_position_written)
+{
+	struct session *s = quiet_session();
+	/* a1-c1 (blue b1 for player 1), player 2 drops, e5-e7 (white e6
+	 * for player 3) */
+	newgame(s, "a1w b1b e5r e6w g6w g7w h1r a8b", "players=3 penalty=4");
+	ok(s, "play a1-c1");
+	ok(s, "play drop");
+	ok(s, "play e5-e7");
+	char want[256];
+	snprintf(want, sizeof want,
+		 "takeitaway players=3 board=%s open=0 nodrop=0 penalty=4 "
+		 "plain=0 captured=0:0:1,0:0:0,1:0:0 dropped=2 turn=1",
+		 board("c1w e7r g6w g7w h1r a8b"));
+	ck_assert_str_eq(ok(s, "position"), want);
+	/* read back, the twin plays on alike: player 1 drops, player 3 is
+	 * alone, takes g6 and pays 4 x 9 for c1, e7, g5, h1 and a8 */
+	struct session *t = twin(s);
+	ck_assert_str_eq(ok(t, "moves"), "drop g6-g8 g7-g5");
+	for (int i = 0; i < 2; i++) {
+		const char *line = i ? "play g7-g5" : "play drop";
+		ok(s, line);
+		ok(t, line);
+		same_answers(s, t);
+	}
+	ck_assert_str_eq(ok(t, "score"), "3 0 -34");
+	ck_assert_str_eq(ok(t, "status"), "over 1");
+	session_free(t);
+
+	/* the plain game writes counts of pieces */
+	ok(s, "newgame takeitaway plain nodrop=0");
+	ok(s, "play a6-a8");
+	ok(s, "play drop");
+	/* a6-a8 took a7: a6 and a7 are empty, a8 holds the jumper */
+	char b[65];
+	memset(b, 'w', 64);
+	b[8] = b[16] = '.';
+	b[64] = '\0';
+	snprintf(want, sizeof want,
+		 "takeitaway players=2 board=%s open=0 nodrop=0 penalty=1 "
+		 "plain=1 captured=1,0 dropped=2 turn=1",
+		 b);
+	ck_assert_str_eq(ok(s, "position"), want);
+	t = twin(s);
+	session_free(t);
+
+	/* the open game writes its removals, and a twin in the opening
+	 * phase goes on removing */
+	ok(s, "newgame takeitaway seed=4 open");
+	play_any(s);
+	play_any(s);
+	ck_assert(strstr(ok(s, "position"), " turn=1 removals=2"));
+	t = twin(s);
+	for (int i = 0; i < 7; i++) {
+		play_any(s);
+		play_any(t);
+		same_answers(s, t);
+	}
+	ck_assert(strchr(ok(t, "moves"), '-'));
+	session_free(t);
+	session_free(s);
+}
+END_TEST
+
+START_TEST(test_position_keys)
+{
+	struct session *s = quiet_session();
+	/* an open game in its opening phase with empty squares: fine as a
+	 * position (a fresh open game needs a full board) */
+	newgame(s, "a1w b1w c1r d1w e1b",
+		"open removals=3 captured=2:0:0,1:0:0 turn=2");
+	ck_assert_str_eq(ok(s, "status"), "play 2");
+	ck_assert_str_eq(ok(s, "moves"), "drop a1 b1 d1");
+	ck_assert(strstr(ok(s, "showboard"), "(open game: removal 4 of 8)"));
+	ck_assert_str_eq(ok(s, "score"), "2 1");
+	/* after the 8th removal, jumps */
+	newgame(s, "a1w b1w c1r d1w e1b",
+		"open removals=8 captured=6:0:0,2:1:0 turn=1");
+	ck_assert_str_eq(ok(s, "moves"), "drop d1-f1");
+	ck_assert_str_eq(ok(s, "score"), "6 4");
+	/* a finished position with one player left: the penalty counts */
+	newgame(s, "a1w c1r", "captured=3:0:1,2:2:0 dropped=2");
+	ck_assert_str_eq(ok(s, "status"), "over 2");
+	ck_assert_str_eq(ok(s, "score"), "0 6"); /* 6 - 2 x 3 */
+	/* the turn of a 4-player game with two out */
+	newgame(s, "a1w b1w", "players=4 dropped=1,3 turn=4");
+	ck_assert_str_eq(ok(s, "status"), "play 4");
+	play_any(s);
+	ck_assert_str_eq(ok(s, "status"), "over 4");
+	session_free(s);
+}
+END_TEST
+
+START_TEST(test_bad_positions)
+{
+	struct session *s = quiet_session();
+	char few[80], many[80], nowhite[80], full62[80];
+	snprintf(few, sizeof few, "board=%s", board("a1w b1w c1r d1w e1b"));
+	snprintf(many, sizeof many, "board=%s",
+		 board("a1b b1b c1b d1b e1b f1b g1b h1b a2b b2b"));
+	snprintf(nowhite, sizeof nowhite, "board=%s", board("a1r b1r"));
+	snprintf(full62, sizeof full62, "board=..%.62s",
+		 "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
+		 "w");
+	const struct {
+		const char *board, *opts, *why;
+	} refused[] = {
+		{few, "captured=1:0:0", "captured=2:1:0,1:0:1"},
+		{few, "captured=1:0,0:0:0", "white, red and blue"},
+		{few, "captured=1:0:0,0:0:0,0:0:0", "separated by commas"},
+		{few, "captured=1:0:0,0:0:0x", "captured="},
+		{few, "captured=1:0:0,0:0:999", "captured="},
+		{few, "captured=1:-1:0,0:0:0", "captured="},
+		{few, "plain captured=1:0:0,0:0:0", "captured=3,2"},
+		{"", "captured=1:0:0,0:0:0",
+		 "35 white pieces; the set has only "
+		 "34"},
+		{many, "captured=0:0:1,0:0:0", "11 blue"},
+		{full62, "plain captured=1,1",
+		 "64 pieces; the plain game has 63"},
+		{few, "dropped=3", "players 1 to 2"},
+		{few, "dropped=0", "players 1 to 2"},
+		{few, "dropped=", "players 1 to 2"},
+		{few, "dropped=1,1", "twice"},
+		{few, "dropped=1,2", "every player"},
+		{few, "nodrop dropped=1", "off"},
+		{few, "plain dropped=1", "off"},
+		{few, "turn=3", "turn must be a number from 1 to 2"},
+		{few, "dropped=2 turn=2", "dropped out"},
+		{few, "removals=3", "not open"},
+		{few, "open", "full board"},
+		{few, "open removals=9",
+		 "removals must be a number from 0 to 8"},
+		{few, "open removals=3 captured=1:0:0,1:0:0", "holds 2 pieces"},
+		{few, "open removals=2 captured=1:1:0,0:0:0",
+		 "just the 2 white pieces"},
+		{few, "open removals=8 captured=3:0:0,2:0:0", "only 5"},
+		{nowhite, "open removals=2 captured=1:0:0,1:0:0",
+		 "no white piece"},
+	};
+	for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+		char line[256];
+		snprintf(line, sizeof line, "newgame takeitaway %s %s",
+			 refused[i].board, refused[i].opts);
+		const char *e = bad(s, line);
+		ck_assert_msg(strstr(e, refused[i].why), "%s: %s", line, e);
+	}
+	session_free(s);
+}
+END_TEST
+
+START_TEST(test_geometry)
+{
+	struct session *s = quiet_session();
+	ok(s, "newgame takeitaway");
+	const char *g = ok(s, "geometry");
+	/* 64 cells, a1 at the origin, h8 at (7, 7), row by row */
+	ck_assert(!strncmp(g, "\ncell a1 0 0\ncell b1 1 0\n", 25));
+	ck_assert(strstr(g, "\ncell h1 7 0\ncell a2 0 1\n"));
+	ck_assert(strstr(g, "\ncell h8 7 7\nword drop\nsep -\npiece w 1\n"
+			    "piece r 2\npiece b 3"));
+	int cells = 0;
+	for (const char *p = g; (p = strstr(p, "cell ")); p++)
+		cells++;
+	ck_assert_int_eq(cells, 64);
+	/* no drop word where nobody may drop; plain pieces are worth 1 */
+	ok(s, "newgame takeitaway plain");
+	g = ok(s, "geometry");
+	ck_assert(!strstr(g, "drop"));
+	ck_assert(strstr(g, "\nsep -\npiece w 1\npiece r 1\npiece b 1"));
+	ok(s, "newgame takeitaway plain nodrop=0");
+	ck_assert(strstr(ok(s, "geometry"), "word drop"));
+	session_free(s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("takeitaway");
@@ -556,6 +897,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_no_jump_over_empty);
 	tcase_add_test(tc, test_values_and_penalty);
 	tcase_add_test(tc, test_plain_values);
+	tcase_add_test(tc, test_plain_dropout);
 	tcase_add_test(tc, test_turn_order_after_drop);
 	tcase_add_test(tc, test_first_removal);
 	tcase_add_test(tc, test_open_removals);
@@ -564,6 +906,12 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_history_rebuilds);
 	tcase_add_test(tc, test_moves_round_trip);
 	tcase_add_test(tc, test_moves_capped);
+	tcase_add_test(tc, test_playout_is_random_moves);
+	tcase_add_test(tc, test_key);
+	tcase_add_test(tc, test_position_written);
+	tcase_add_test(tc, test_position_keys);
+	tcase_add_test(tc, test_bad_positions);
+	tcase_add_test(tc, test_geometry);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -458,6 +458,130 @@ START_TEST(test_showboard)
 }
 END_TEST
 
+/* ---- positions and geometry ---- */
+
+START_TEST(test_position_round_trip)
+{
+	/* a 5x5 game after the set-up and one step, written and read back */
+	struct session *s = position("size=5", "c3 a1 e5 b2 b3");
+	static const char *const want = "tiptoe size=5 diagonal=0 hex=0 "
+					"board=....x/...../.oo../.o.../x....";
+	ck_assert_str_eq(ok(s, "position"), want);
+	char moves[256], board[1024], line[256];
+	KEEP(moves, ok(s, "moves"));
+	KEEP(board, ok(s, "showboard"));
+	snprintf(line, sizeof line, "newgame %s", want);
+	struct session *t = quiet_session();
+	ok(t, line);
+	ck_assert_str_eq(ok(t, "position"), want);
+	ck_assert_str_eq(ok(t, "moves"), moves);
+	ck_assert_str_eq(ok(t, "showboard"), board);
+	ck_assert_str_eq(ok(t, "status"), "play 2");
+	/* history starts from the position, not from an empty board */
+	ok(t, "play a2");
+	ck_assert(strstr(ok(t, "history"), "board=....x/...../.oo../.o.../"
+					   "x....\nplay a2"));
+	session_free(t);
+	session_free(s);
+
+	/* the set-up order follows from the counts: 1 White and 2 Black is
+	 * White's last set-up piece, placed anywhere */
+	s = quiet_session();
+	ok(s, "newgame tiptoe size=4 board=..../x.x./..../o...");
+	ck_assert_str_eq(ok(s, "status"), "play 1");
+	ck_assert(strstr(ok(s, "showboard"), "set-up piece 4 of 4"));
+	/* a finished game reads back finished: White's b4-c4 cannot step */
+	ok(s, "newgame tiptoe size=4 board=.oo./..x./.x../....");
+	ck_assert_str_eq(ok(s, "status"), "over 2");
+	ck_assert_str_eq(ok(s, "moves"), "");
+	ck_assert_str_eq(ok(s, "score"), "0 1");
+	/* hex rows hold only their cells: 2, 3 and 2 on side 2 */
+	ok(s, "newgame tiptoe hex size=2 board=o./.x./..");
+	ck_assert_str_eq(ok(s, "position"),
+			 "tiptoe size=2 diagonal=0 hex=1 board=o./.x./..");
+	ck_assert_str_eq(ok(s, "status"), "play 2");
+	ck_assert_str_eq(ok(s, "moves"), "b1 c1 a2 c2 b3");
+	session_free(s);
+}
+END_TEST
+
+START_TEST(test_position_refused)
+{
+	static const char *const cases[][2] = {
+		{"size=4 board=..../..../....", "3 rows, but the 4x4 board "
+						"has 4"},
+		{"size=4 board=..../..../....//", "5 rows"},
+		{"size=4 board=", "1 row, but the 4x4 board has 4"},
+		{"size=4 board=..../...../..../....", "row 3 has 5 cells, but "
+						      "on the 4x4 board it "
+						      "has 4"},
+		{"size=4 board=..../..../..../...", "row 1 has 3 cells"},
+		{"size=4 board=w.../..../..../....", "'w' in row 4 is no "
+						     "cell: write o for "
+						     "White, x for Black"},
+		{"size=4 board=oo../..../..../....", "2 White and 0 Black "
+						     "pieces, which no turn "
+						     "order leaves"},
+		{"size=4 board=oo../x.../..../....", "2 White and 1 Black"},
+		{"size=4 board=x.../..../..../....", "0 White and 1 Black"},
+		{"size=4 board=o.../xxx./..../....", "1 White and 3 Black"},
+		{"hex size=2 board=.../.../..", "row 3 has 3 cells, but on "
+						"the hexagonal board of side "
+						"2 it has 2"},
+		{"hex size=2 board=../.../.", "row 1 has 1 cells"},
+		{"hex diagonal board=../.../..", "cannot be combined"},
+		{"size=27 board=.", "size"},
+	};
+	struct session *s = quiet_session();
+	ok(s, "newgame tiptoe size=5");
+	ok(s, "play c3");
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char line[256];
+		snprintf(line, sizeof line, "newgame tiptoe %s", cases[i][0]);
+		const char *why = bad(s, line);
+		ck_assert_msg(strstr(why, cases[i][1]), "%s: %s", line, why);
+		/* the game in progress is kept */
+		ck_assert_str_eq(ok(s, "position"),
+				 "tiptoe size=5 diagonal=0 hex=0 "
+				 "board=...../...../..o../...../.....");
+	}
+	session_free(s);
+}
+END_TEST
+
+START_TEST(test_geometry)
+{
+	struct session *s = quiet_session();
+	ok(s, "newgame tiptoe size=4");
+	const char *g = ok(s, "geometry");
+	ck_assert(!strncmp(g,
+			   "\ncell a1 0 0\ncell b1 1 0\ncell c1 2 0\n"
+			   "cell d1 3 0\ncell a2 0 1\n",
+			   43));
+	ck_assert(strstr(g, "\ncell d4 3 3\nshape square 4\nlinks "
+			    "orthogonal"));
+	ok(s, "newgame tiptoe size=6 diagonal");
+	g = ok(s, "geometry");
+	ck_assert(strstr(g, "\ncell f6 5 5\nshape square 6\nlinks diagonal"));
+	/* hex cell (q, r) at (q + r/2, r * sqrt(3)/2): b2 is the centre */
+	ok(s, "newgame tiptoe hex size=2");
+	ck_assert_str_eq(ok(s, "geometry"), "\n"
+					    "cell b1 -0.5 -0.866\n"
+					    "cell c1 0.5 -0.866\n"
+					    "cell a2 -1 0\n"
+					    "cell b2 0 0\n"
+					    "cell c2 1 0\n"
+					    "cell a3 -0.5 0.866\n"
+					    "cell b3 0.5 0.866\n"
+					    "shape hex 2\n"
+					    "links hex");
+	/* the shape only: pieces change nothing */
+	ok(s, "play b2");
+	ck_assert(strstr(ok(s, "geometry"), "cell b2 0 0\n"));
+	session_free(s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *su = suite_create("tiptoe");
@@ -477,6 +601,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_random_hex);
 	tcase_add_test(tc, test_transposition_same_bytes);
 	tcase_add_test(tc, test_showboard);
+	tcase_add_test(tc, test_position_round_trip);
+	tcase_add_test(tc, test_position_refused);
+	tcase_add_test(tc, test_geometry);
 	suite_add_tcase(su, tc);
 	return su;
 }

@@ -1,0 +1,1813 @@
+// The reference GUI's page (issue 16). It knows how each game LOOKS, but
+// no rule: the games, their options, the board's shape and contents, the
+// legal moves, whose turn it is and the scores all come from the engine
+// (list_games, list_options, geometry, position, moves, status, score,
+// history, analyze), through scripts/gui. An illegal click is sent to the
+// engine anyway, so that the engine's own message explains it.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const SVGNS = "http://www.w3.org/2000/svg";
+const ANALYZE_MS = 250; // how often analyze reports: lively, yet cheap
+// Player colours, used by every game unless it has its own pieces.
+const COLOURS = ["#c0392b", "#1f5fa8", "#2e8b3e", "#d9822b"];
+const PALE = ["#f4c4bd", "#bfd3ee", "#c3e3c8", "#f6d8b8"];
+
+const S = {
+    session: null,
+    games: [], // {name, title, players: [min, max]}
+    specs: {}, // game name -> [{key, type, def, min, max, values}]
+    settings: {}, // setting name -> spec, from list_settings
+    game: null,
+    nplayers: 2,
+    seats: [], // {kind: "person" | "engine", level, movetime}
+    clock: { kind: "none", main: 300, inc: 5 },
+    left: [], // seconds left per player, with a clock
+    turnStart: 0,
+    geo: null,
+    pos: {},
+    status: null, // {kind: "play" | "roll" | "over", player}
+    moves: [],
+    score: [],
+    history: [],
+    prefix: [], // names clicked so far towards a move
+    line: [], // lattice points clicked for a drawn line
+    analysis: { on: false, gen: 0, cands: [], text: "" },
+    epoch: 0, // bumped by new game, undo and load: stale loops stop
+    thinking: false,
+    driving: null, // the engine loop's promise while it runs
+    acting: 0, // actions of the person under way
+    recordDirty: false,
+};
+
+// ---------------------------------------------------------------- server
+
+class ApiError extends Error {
+    constructor(message, dead) {
+        super(message);
+        this.dead = dead;
+    }
+}
+
+async function api(path, body) {
+    let r;
+    try {
+        r = await fetch(path, {
+            method: "POST",
+            headers: { "Content-Type": "application/json" },
+            body: JSON.stringify(body),
+        });
+    } catch (e) {
+        throw new ApiError("the GUI server does not answer (was it stopped?)", true);
+    }
+    let j;
+    try {
+        j = await r.json();
+    } catch (e) {
+        throw new ApiError("the server's answer was not JSON (HTTP " + r.status + ")");
+    }
+    if (!r.ok) throw new ApiError(j.error || "HTTP " + r.status, !!j.dead);
+    return j;
+}
+
+async function run(commands, stopOnError) {
+    const j = await api("/api/run", {
+        session: S.session,
+        commands,
+        stop_on_error: !!stopOnError,
+    });
+    return j.answers;
+}
+
+async function ask(command) {
+    return (await run([command]))[0];
+}
+
+// ask() for commands that must succeed: a failure is the engine's message.
+async function must(command) {
+    const a = await ask(command);
+    if (!a.ok) throw new ApiError(command.split(" ")[0] + ": " + a.text);
+    return a.text;
+}
+
+// ---------------------------------------------------------------- parsing
+
+function parseGames(text) {
+    return text
+        .split("\n")
+        .filter((l) => l.trim())
+        .map((l) => {
+            const name = l.split(" ")[0];
+            const rest = l.slice(name.length + 1);
+            const m = /(\d+)(?:-(\d+))? players/.exec(rest);
+            const lo = m ? +m[1] : 2;
+            return {
+                name,
+                title: rest.split(":")[0],
+                line: rest,
+                players: [lo, m && m[2] ? +m[2] : lo],
+            };
+        });
+}
+
+// "KEY type T [default D] [min A max B] [values V ...]" (list_options and
+// list_settings share the form)
+function parseSpecs(text) {
+    return text
+        .split("\n")
+        .filter((l) => l.trim())
+        .map((l) => {
+            const w = l.trim().split(/\s+/);
+            const s = { key: w[0], type: w[2], def: null, min: null, max: null, values: [] };
+            for (let i = 3; i < w.length; i++) {
+                if (w[i] === "default") s.def = w[++i];
+                else if (w[i] === "min") s.min = w[++i];
+                else if (w[i] === "max") s.max = w[++i];
+                else if (w[i] === "values") {
+                    s.values = w.slice(i + 1);
+                    break;
+                }
+            }
+            return s;
+        });
+}
+
+function parsePosition(text) {
+    const pos = {};
+    const w = text.trim().split(/\s+/);
+    for (const kv of w.slice(1)) {
+        const i = kv.indexOf("=");
+        if (i > 0) pos[kv.slice(0, i)] = kv.slice(i + 1);
+        else pos[kv] = "1";
+    }
+    return pos;
+}
+
+// geometry: the shared lines (cell, point, word, sep), then the game's own
+// lines, kept by their first word (and all of them in order, for maps).
+function parseGeometry(text) {
+    const g = { cells: new Map(), points: new Map(), words: [], seps: [], own: {}, lines: [] };
+    for (const l of text.split("\n")) {
+        const w = l.trim().split(/\s+/);
+        if (!w[0]) continue;
+        if (w[0] === "cell") g.cells.set(w[1], { x: +w[2], y: +w[3] });
+        else if (w[0] === "point") g.points.set(w[1], { x: +w[2], y: +w[3] });
+        else if (w[0] === "word") g.words.push(w[1]);
+        else if (w[0] === "sep") g.seps.push(w[1]);
+        else {
+            if (!(w[0] in g.own)) g.own[w[0]] = [];
+            g.own[w[0]].push(w.slice(1));
+        }
+        g.lines.push(w);
+    }
+    return g;
+}
+
+function parseStatus(text) {
+    const [kind, who] = text.trim().split(/\s+/);
+    return { kind, player: who === "draw" ? 0 : +who };
+}
+
+// One analyze line: a group per root move, "info move M visits N value V
+// [proven R] order K pv M1 M2 ...".
+function parseInfo(line) {
+    return line
+        .split(/\binfo\s+/)
+        .filter((g) => g.trim())
+        .map((g) => {
+            const w = g.trim().split(/\s+/);
+            const c = { move: "", visits: 0, value: 0, proven: null, order: 0, pv: [] };
+            for (let i = 0; i < w.length; i++) {
+                if (w[i] === "move") c.move = w[++i];
+                else if (w[i] === "visits") c.visits = +w[++i];
+                else if (w[i] === "value") c.value = +w[++i];
+                else if (w[i] === "proven") c.proven = w[++i];
+                else if (w[i] === "order") c.order = +w[++i];
+                else if (w[i] === "pv") {
+                    c.pv = w.slice(i + 1);
+                    break;
+                }
+            }
+            return c;
+        })
+        .filter((c) => c.move);
+}
+
+// A move's names: the cells, points or words that the geometry's seps join.
+function names(move) {
+    if (!S.geo || !S.geo.seps.length) return [move];
+    const re = new RegExp("[" + S.geo.seps.map((c) => "\\" + c).join("") + "]");
+    return move.split(re);
+}
+
+function sepOf(move) {
+    for (const ch of move) if (S.geo.seps.includes(ch)) return ch;
+    return S.geo.seps[0] || "-";
+}
+
+// The cells in the order of a board= value: rows from the top down, each
+// row from the left (the order checkertoe, takeitaway and tiptoe write).
+function cellsTopDown() {
+    const rows = new Map();
+    for (const [name, c] of S.geo.cells) {
+        const y = c.y.toFixed(3);
+        if (!rows.has(y)) rows.set(y, []);
+        rows.get(y).push({ name, x: c.x });
+    }
+    return [...rows.entries()]
+        .sort((a, b) => b[0] - a[0])
+        .map(([, r]) => r.sort((a, b) => a.x - b.x).map((c) => c.name));
+}
+
+// board=ROW/ROW (or 64 letters): cell name -> character
+function boardCells(value) {
+    const out = new Map();
+    if (!value) return out;
+    const rows = cellsTopDown();
+    const chars = value.includes("/") ? value.split("/") : null;
+    let flat = value.replace(/\//g, "");
+    let k = 0;
+    rows.forEach((row, i) => {
+        row.forEach((name, j) => {
+            out.set(name, chars ? (chars[i] || "")[j] || "." : flat[k] || ".");
+            k++;
+        });
+    });
+    return out;
+}
+
+// ---------------------------------------------------------------- state
+
+async function refresh() {
+    const a = await run(["status", "moves", "position", "geometry", "score", "history"]);
+    S.status = parseStatus(a[0].text);
+    S.moves = a[1].text.trim() ? a[1].text.trim().split(" ") : [];
+    S.pos = parsePosition(a[2].text);
+    S.game = a[2].text.split(" ")[0];
+    S.geo = parseGeometry(a[3].text);
+    S.score = a[4].text.trim().split(/\s+/).map(Number);
+    S.history = a[5].text.split("\n").filter((l) => l.trim());
+    S.prefix = [];
+    S.line = [];
+    render();
+}
+
+function seatOf(p) {
+    return S.seats[p - 1] || { kind: "person", level: 2, movetime: 1000 };
+}
+
+function personToMove() {
+    const st = S.status;
+    return st && st.kind !== "over" && seatOf(st.player).kind === "person";
+}
+
+// Sets the seats to the game's player count (from score), keeping those
+// there are.
+function fitSeats(n) {
+    S.nplayers = n;
+    while (S.seats.length < n)
+        S.seats.push({ kind: S.seats.length ? "engine" : "person", level: 2, movetime: 1000 });
+    S.seats.length = n;
+    S.left = S.seats.map(() => S.clock.main);
+    S.turnStart = performance.now();
+}
+
+// The engine plays while an engine seat is to move (or to roll); then the
+// analysis starts if it is on and a person is to move.
+function drive() {
+    if (S.driving) return S.driving;
+    const p = driveLoop().finally(() => {
+        if (S.driving === p) S.driving = null;
+        S.thinking = false;
+        buttons();
+    });
+    S.driving = p;
+    return p;
+}
+
+async function driveLoop() {
+    const epoch = S.epoch;
+    try {
+        for (;;) {
+            const st = S.status;
+            if (!st || st.kind === "over" || seatOf(st.player).kind !== "engine") break;
+            if (st.kind === "roll") {
+                const r = await ask("roll");
+                if (!r.ok) throw new ApiError("roll: " + r.text);
+                chargeClock(st.player, false);
+            } else {
+                await engineMove(st.player);
+            }
+            if (epoch !== S.epoch) return;
+            await refresh();
+        }
+    } catch (e) {
+        report(e);
+        return;
+    }
+    if (epoch === S.epoch) startAnalysis();
+}
+
+async function engineMove(p) {
+    const seat = seatOf(p);
+    const set = ["set level " + seat.level];
+    if (S.clock.kind === "none") set.push("set movetime " + seat.movetime);
+    else set.push("time_left " + p + " " + Math.max(0, clockLeft(p)).toFixed(1) + " 0");
+    for (const a of await run(set)) if (!a.ok) throw new ApiError(a.text);
+    S.thinking = true;
+    buttons();
+    message("player " + p + " (engine) is thinking...");
+    const a = await ask("genmove");
+    S.thinking = false;
+    if (!a.ok) throw new ApiError("genmove: " + a.text);
+    chargeClock(p, true);
+    message("player " + p + " played " + a.text);
+}
+
+// Stops the engine's thinking and waits for its loop to end, so that an
+// undo or a new game does not race a genmove.
+async function quiesce() {
+    S.epoch++;
+    stopAnalysis();
+    if (S.thinking) await ask("stop");
+    if (S.driving) await S.driving;
+}
+
+// ---------------------------------------------------------------- clocks
+
+function clockLeft(p) {
+    let left = S.left[p - 1];
+    const st = S.status;
+    if (st && st.kind !== "over" && st.player === p)
+        left -= (performance.now() - S.turnStart) / 1000;
+    return left;
+}
+
+function chargeClock(p, moved) {
+    if (S.clock.kind === "none") return;
+    S.left[p - 1] = clockLeft(p);
+    if (moved && S.clock.kind === "fischer") S.left[p - 1] += S.clock.inc;
+    S.turnStart = performance.now();
+}
+
+function clockCommand(c) {
+    if (c.kind === "absolute") return "kgs-time_settings absolute " + c.main;
+    if (c.kind === "fischer") return "kgs-time_settings fischer " + c.main + " " + c.inc;
+    return "kgs-time_settings none";
+}
+
+function fmtClock(s) {
+    if (s <= 0) return "0:00 (time is up)";
+    const m = Math.floor(s / 60);
+    const sec = Math.floor(s % 60);
+    return m + ":" + String(sec).padStart(2, "0");
+}
+
+setInterval(() => {
+    if (S.clock.kind === "none" || !S.status) return;
+    for (let p = 1; p <= S.nplayers; p++) {
+        const el = document.querySelector('#players tr[data-player="' + p + '"] .clock');
+        if (!el) continue;
+        const left = clockLeft(p);
+        el.textContent = fmtClock(left);
+        el.classList.toggle("low", left < 10);
+    }
+}, 250);
+
+// ---------------------------------------------------------------- actions
+
+function message(text, isError) {
+    const m = $("message");
+    m.textContent = text || "";
+    m.className = isError ? "error" : "";
+}
+
+function report(e) {
+    if (e instanceof ApiError && e.dead) {
+        $("dead-text").textContent = e.message.charAt(0).toUpperCase() + e.message.slice(1) + ".";
+        $("dead").hidden = false;
+        document.body.dataset.state = "dead";
+    } else {
+        message(e.message || String(e), true);
+    }
+}
+
+// Runs an action, showing its failure; the page reads as busy meanwhile.
+function guard(fn) {
+    return async (...args) => {
+        S.acting++;
+        buttons();
+        try {
+            await fn(...args);
+        } catch (e) {
+            report(e);
+        }
+        S.acting--;
+        buttons();
+    };
+}
+
+async function play(move) {
+    await quiesce();
+    const p = S.status ? S.status.player : 0;
+    const a = await ask("play " + move);
+    if (!a.ok) {
+        message(a.text, true);
+        S.prefix = [];
+        S.line = [];
+        render();
+        drive();
+        return;
+    }
+    chargeClock(p, true);
+    message("player " + p + " played " + move);
+    await refresh();
+    drive();
+}
+
+async function roll(face) {
+    await quiesce();
+    const p = S.status ? S.status.player : 0;
+    const a = await ask(face === undefined ? "roll" : "roll " + face);
+    if (!a.ok) {
+        message(a.text, true);
+        drive();
+        return;
+    }
+    chargeClock(p, false);
+    message("player " + p + " rolled " + a.text);
+    await refresh();
+    drive();
+}
+
+// Undo takes back moves until a person is to move again (so the engine's
+// reply and the person's move go together); with no person seated, one.
+async function undo() {
+    await quiesce();
+    const anyPerson = S.seats.some((s) => s.kind === "person");
+    let undone = 0;
+    for (;;) {
+        const a = await ask("undo");
+        if (!a.ok) {
+            if (!undone) message(a.text, true);
+            break;
+        }
+        undone++;
+        const st = parseStatus(await must("status"));
+        if (!anyPerson || seatOf(st.player).kind === "person") break;
+    }
+    if (undone) message("took back " + undone + (undone === 1 ? " step" : " steps"));
+    await refresh();
+    drive();
+}
+
+async function stop() {
+    if (S.thinking) {
+        await ask("stop");
+    } else if (S.analysis.gen) {
+        stopAnalysis();
+        await ask("stop"); // any line ends the analyze stream
+        render();
+    }
+}
+
+// A click on a cell, point or region named NAME.
+function clickName(name) {
+    if (!S.status) return;
+    if (S.status.kind !== "over" && !personToMove()) {
+        message("it is the engine's turn: switch its seat to a person to play it", true);
+        return;
+    }
+    // after the end every click goes to the engine, which says why not
+    if (S.geo.points.has(name) && !S.geo.cells.has(name)) {
+        // a second click on the last point takes it back
+        if (S.line.length && S.line[S.line.length - 1] === name) S.line.pop();
+        else S.line.push(name);
+        render();
+        return;
+    }
+    const next = continuations();
+    if (S.prefix.length && name === S.prefix[S.prefix.length - 1]) {
+        S.prefix.pop(); // a second click on the last name takes it back
+        render();
+        return;
+    }
+    const tried = S.prefix.concat([name]);
+    if (next.has(name)) {
+        S.prefix = tried;
+        const cands = candidates();
+        const exact = cands.filter((m) => names(m).length === tried.length);
+        if (exact.length && cands.length === exact.length) return guard(play)(exact[0]);
+        render();
+        return;
+    }
+    // Not a legal continuation. Where every move joins two or more names, a
+    // first click only starts one, so the engine can judge the whole move.
+    const multi = S.moves.filter((m) => !S.geo.words.includes(m));
+    if (!S.prefix.length && multi.length && multi.every((m) => names(m).length > 1)) {
+        S.prefix = [name];
+        render();
+        message("no legal move starts at " + name + "; click where it should go for the reason");
+        return;
+    }
+    const sep = S.moves.length ? sepOf(S.moves.find((m) => names(m).length > 1) || "") : "-";
+    return guard(play)(tried.join(sep));
+}
+
+// The moves that start with the names clicked so far.
+function candidates() {
+    return S.moves.filter((m) => {
+        const n = names(m);
+        return n.length >= S.prefix.length && S.prefix.every((p, i) => n[i] === p);
+    });
+}
+
+function continuations() {
+    const k = S.prefix.length;
+    const out = new Set();
+    for (const m of candidates()) {
+        const n = names(m);
+        if (n.length > k && !S.geo.words.includes(m)) out.add(n[k]);
+    }
+    return out;
+}
+
+// ---------------------------------------------------------------- analysis
+
+async function startAnalysis() {
+    if (!S.analysis.on || !S.status || S.status.kind !== "play" || !S.moves.length) {
+        renderAnalysis();
+        return;
+    }
+    if (!personToMove() || S.analysis.gen) return;
+    const epoch = S.epoch;
+    let j;
+    try {
+        j = await api("/api/analyze", { session: S.session, ms: ANALYZE_MS });
+    } catch (e) {
+        report(e);
+        return;
+    }
+    if (epoch !== S.epoch) return;
+    if (!j.ok) {
+        S.analysis.text = j.text;
+        renderAnalysis();
+        return;
+    }
+    S.analysis.gen = j.gen;
+    S.analysis.cands = [];
+    S.analysis.text = "thinking...";
+    buttons();
+    let seq = j.seq;
+    while (S.analysis.gen === j.gen) {
+        let r;
+        try {
+            const q = "/api/analysis?session=" + encodeURIComponent(S.session) + "&after=" + seq;
+            r = await (await fetch(q)).json();
+        } catch (e) {
+            break;
+        }
+        if (r.gen !== j.gen || S.analysis.gen !== j.gen) break;
+        seq = r.seq;
+        if (r.line) {
+            S.analysis.cands = parseInfo(r.line);
+            S.analysis.text = "";
+            renderAnalysis();
+        }
+        if (!r.running) break;
+    }
+    if (S.analysis.gen === j.gen) S.analysis.gen = 0;
+    buttons();
+}
+
+function stopAnalysis() {
+    S.analysis.gen = 0;
+    S.analysis.cands = [];
+    S.analysis.text = "";
+}
+
+// ---------------------------------------------------------------- drawing
+
+function el(name, attrs, parent) {
+    const e = document.createElementNS(SVGNS, name);
+    for (const k in attrs) e.setAttribute(k, attrs[k]);
+    if (parent) parent.appendChild(e);
+    return e;
+}
+
+function text(parent, x, y, s, attrs) {
+    const t = el(
+        "text",
+        Object.assign({ x, y, "text-anchor": "middle", "dominant-baseline": "central" }, attrs),
+        parent,
+    );
+    t.textContent = s;
+    return t;
+}
+
+// geometry's y grows upwards, SVG's downwards
+const X = (x) => x;
+const Y = (y) => -y;
+
+function at(name) {
+    return S.geo.cells.get(name) || S.geo.points.get(name);
+}
+
+function kindOfBoard() {
+    if (S.geo.own.regions) return "regions";
+    if (S.geo.own.shape && S.geo.own.shape[0][0] === "hex") return "hex";
+    for (const c of S.geo.cells.values())
+        if (!Number.isInteger(c.x) || !Number.isInteger(c.y)) return "dots";
+    return "square";
+}
+
+function hexPath(c, r) {
+    let d = "";
+    for (let k = 0; k < 6; k++) {
+        const a = (Math.PI / 3) * k + Math.PI / 6;
+        d +=
+            (k ? "L" : "M") +
+            (X(c.x) + r * Math.cos(a)).toFixed(3) +
+            " " +
+            (Y(c.y) + r * Math.sin(a)).toFixed(3);
+    }
+    return d + "Z";
+}
+
+function render() {
+    const svg = $("board");
+    svg.textContent = "";
+    if (!S.geo) return;
+    const kind = kindOfBoard();
+    const board = el("g", { class: "look" }, svg);
+    const look = LOOKS[S.game] || lookGeneric;
+    const box = look(board, kind) || bounds();
+    svg.setAttribute("viewBox", [box.x0, box.y0, box.x1 - box.x0, box.y1 - box.y0].join(" "));
+    // a small board (Take-Back-Toe's 4 by 3) is not blown up to the window
+    svg.style.maxWidth = Math.round((box.x1 - box.x0) * 80) + "px";
+    drawHits(el("g", { class: "hits" }, svg), kind);
+    drawAnalysis(el("g", { class: "overlay", id: "analysis-layer" }, svg));
+    renderSide();
+    buttons();
+}
+
+// The board's extent in SVG units, with room for labels.
+function bounds(pad) {
+    pad = pad === undefined ? 1 : pad;
+    let x0 = Infinity,
+        x1 = -Infinity,
+        y0 = Infinity,
+        y1 = -Infinity;
+    for (const c of [...S.geo.cells.values(), ...S.geo.points.values()]) {
+        x0 = Math.min(x0, X(c.x));
+        x1 = Math.max(x1, X(c.x));
+        y0 = Math.min(y0, Y(c.y));
+        y1 = Math.max(y1, Y(c.y));
+    }
+    return { x0: x0 - pad, x1: x1 + pad, y0: y0 - pad, y1: y1 + pad };
+}
+
+// Column letters below and row numbers to the left of a square board.
+function drawLabels(g) {
+    const cols = new Map();
+    const rows = new Map();
+    for (const [name, c] of S.geo.cells) {
+        const m = /^([a-z]+)(\d+)$/.exec(name);
+        if (!m) continue;
+        cols.set(m[1], c.x);
+        rows.set(m[2], c.y);
+    }
+    const ys = [...rows.values()];
+    const xs = [...cols.values()];
+    const ymin = Math.min(...ys);
+    const xmin = Math.min(...xs);
+    for (const [l, x] of cols) text(g, X(x), Y(ymin - 0.78), l, { class: "label" });
+    for (const [n, y] of rows) text(g, X(xmin - 0.78), Y(y), n, { class: "label" });
+}
+
+function squares(g, fill) {
+    for (const [name, c] of S.geo.cells) {
+        el(
+            "rect",
+            {
+                x: X(c.x) - 0.5,
+                y: Y(c.y) - 0.5,
+                width: 1,
+                height: 1,
+                fill: fill(name, c),
+                stroke: "#8a7f6a",
+                "stroke-width": 0.02,
+            },
+            g,
+        );
+    }
+}
+
+function disc(g, c, r, fill, stroke, extra) {
+    return el(
+        "circle",
+        Object.assign(
+            { cx: X(c.x), cy: Y(c.y), r, fill, stroke, "stroke-width": 0.05 },
+            extra || {},
+        ),
+        g,
+    );
+}
+
+function lookGeneric(g, kind) {
+    for (const [name, c] of S.geo.cells) {
+        if (kind === "hex")
+            el(
+                "path",
+                { d: hexPath(c, 0.577), fill: "#efe6cf", stroke: "#8a7f6a", "stroke-width": 0.03 },
+                g,
+            );
+        else disc(g, c, 0.45, "#efe6cf", "#8a7f6a");
+        text(g, X(c.x), Y(c.y), name, { class: "label" });
+    }
+}
+
+// checkertoe: checkers on a checkerboard; float's reach and layout;
+// exchange's locked squares.
+function lookCheckertoe(g) {
+    squares(g, (n, c) => ((c.x + c.y) % 2 ? "#f0dcb4" : "#9c6b43"));
+    drawLabels(g);
+    const own = S.geo.own;
+    const rect = (a, b) => {
+        const p = at(a),
+            q = at(b);
+        return { x: X(p.x) - 0.5, y: Y(q.y) - 0.5, width: q.x - p.x + 1, height: q.y - p.y + 1 };
+    };
+    if (own.reach) {
+        const r = rect(own.reach[0][0], own.reach[0][1]);
+        const dim = el("path", { d: "", fill: "rgba(40,40,40,0.45)", "fill-rule": "evenodd" }, g);
+        const b = bounds(0.5);
+        dim.setAttribute(
+            "d",
+            `M${b.x0} ${b.y0}H${b.x1}V${b.y1}H${b.x0}Z M${r.x} ${r.y}h${r.width}v${r.height}h${-r.width}Z`,
+        );
+    }
+    if (own.layout) {
+        const r = rect(own.layout[0][0], own.layout[0][1]);
+        el(
+            "rect",
+            Object.assign(r, {
+                fill: "none",
+                stroke: "#1d6fb8",
+                "stroke-width": 0.08,
+                "stroke-dasharray": "0.2 0.1",
+            }),
+            g,
+        );
+    }
+    const cells = boardCells(S.pos.board);
+    for (const [name, ch] of cells) {
+        const c = at(name);
+        if (ch === "x") {
+            disc(g, c, 0.4, "#c0392b", "#7d1f16");
+            disc(g, c, 0.27, "none", "#e57368");
+        } else if (ch === "o") {
+            disc(g, c, 0.4, "#2b2b2b", "#000");
+            disc(g, c, 0.27, "none", "#666");
+        }
+    }
+    for (const sq of (S.pos.locked || "").split(",").filter(Boolean)) {
+        if (at(sq))
+            disc(g, at(sq), 0.46, "none", "#f2b705", {
+                "stroke-width": 0.07,
+                "stroke-dasharray": "0.1 0.06",
+            });
+    }
+    return bounds();
+}
+
+// takebacktoe: stacks of chips with their counts; the owned rows tinted.
+function lookTakebacktoe(g) {
+    const rowOf = new Map();
+    for (const [kw, rows] of Object.entries(S.geo.own)) {
+        for (const w of rows) {
+            if (kw === "home") w.slice(1).forEach((n) => rowOf.set(n, +w[0]));
+            if (kw === "neutral") w.forEach((n) => rowOf.set(n, 0));
+        }
+    }
+    for (const [name, c] of S.geo.cells) {
+        const p = rowOf.get(name) || 0;
+        el(
+            "rect",
+            {
+                x: X(c.x) - 0.46,
+                y: Y(c.y) - 0.46,
+                width: 0.92,
+                height: 0.92,
+                rx: 0.08,
+                fill: p ? PALE[p - 1] : "#e9e2d2",
+                stroke: "#8a7f6a",
+                "stroke-width": 0.02,
+            },
+            g,
+        );
+    }
+    drawLabels(g);
+    const rowsLabelled = new Set();
+    for (const [name, c] of S.geo.cells) {
+        const p = rowOf.get(name);
+        if (p === undefined || rowsLabelled.has(c.y)) continue;
+        rowsLabelled.add(c.y);
+        let maxx = -Infinity;
+        for (const d of S.geo.cells.values()) if (d.y === c.y) maxx = Math.max(maxx, d.x);
+        text(g, X(maxx + 0.6), Y(c.y), p ? "player " + p + "'s row" : "neutral", {
+            class: "label",
+            "text-anchor": "start",
+            style: "font-size: 0.26px",
+        });
+    }
+    // board=ROW/ROW/... with counts separated by commas, top row first
+    const rows = cellsTopDown();
+    (S.pos.board || "").split("/").forEach((r, i) => {
+        r.split(",").forEach((n, j) => {
+            const name = rows[i] && rows[i][j];
+            if (name) stack(g, at(name), +n);
+        });
+    });
+    const last = /^([a-z]\d+)-([a-z]\d+):(\d+)$/.exec(S.pos.last || "");
+    if (last && at(last[1]) && at(last[2])) arrow(g, at(last[1]), at(last[2]), "#555", last[3]);
+    const b = bounds(0.9);
+    b.x1 += 2.4; // the rows' labels
+    return b;
+}
+
+function stack(g, c, n) {
+    const shown = Math.min(n, 12);
+    for (let k = 0; k < shown; k++) {
+        const y = Y(c.y) + 0.3 - k * 0.045;
+        el(
+            "ellipse",
+            {
+                cx: X(c.x) + 0.08,
+                cy: y,
+                rx: 0.27,
+                ry: 0.09,
+                fill: k % 2 ? "#2a7f7a" : "#f5efe0",
+                stroke: "#1c4b48",
+                "stroke-width": 0.02,
+            },
+            g,
+        );
+    }
+    text(g, X(c.x) - 0.28, Y(c.y) - 0.27, String(n), {
+        "font-size": 0.3,
+        "font-weight": 700,
+        fill: n ? "#222" : "#999",
+    });
+}
+
+function arrow(g, a, b, colour, label) {
+    const dx = b.x - a.x,
+        dy = b.y - a.y;
+    const len = Math.hypot(dx, dy) || 1;
+    const ux = dx / len,
+        uy = dy / len;
+    const x1 = X(a.x + ux * 0.25),
+        y1 = Y(a.y + uy * 0.25);
+    const x2 = X(b.x - ux * 0.25),
+        y2 = Y(b.y - uy * 0.25);
+    el(
+        "line",
+        {
+            x1,
+            y1,
+            x2,
+            y2,
+            stroke: colour,
+            "stroke-width": 0.05,
+            "stroke-linecap": "round",
+            opacity: 0.7,
+        },
+        g,
+    );
+    const hx = -ux * 0.14,
+        hy = uy * 0.14; // back along the arrow, in SVG's y
+    el(
+        "path",
+        {
+            d: `M${x2} ${y2} l${hx - uy * 0.09} ${hy - ux * 0.09} M${x2} ${y2} l${hx + uy * 0.09} ${hy + ux * 0.09}`,
+            stroke: colour,
+            "stroke-width": 0.05,
+            fill: "none",
+            opacity: 0.7,
+        },
+        g,
+    );
+    if (label)
+        text(g, (x1 + x2) / 2 + 0.1, (y1 + y2) / 2 - 0.1, label, {
+            "font-size": 0.22,
+            fill: colour,
+        });
+}
+
+// takeitaway: white, red and blue pieces on the 8x8.
+const PIECE = { w: ["#f7f3e8", "#8a8170"], r: ["#c8352b", "#6e1711"], b: ["#2456a6", "#0f2a57"] };
+
+function lookTakeitaway(g) {
+    squares(g, (n, c) => ((c.x + c.y) % 2 ? "#efe6d2" : "#ddd0b3"));
+    drawLabels(g);
+    for (const [name, ch] of boardCells(S.pos.board)) {
+        const p = PIECE[ch];
+        if (!p) continue;
+        disc(g, at(name), 0.38, p[0], p[1]);
+    }
+    return bounds();
+}
+
+// abstractoe: the cut-up figure, regions in their real shapes, claims.
+function lookAbstractoe(g) {
+    const own = S.geo.own;
+    const [W, H] = own.lattice[0].map(Number);
+    const map = []; // map[y][x], y from 0 at the bottom
+    const i = S.geo.lines.findIndex((w) => w[0] === "regions");
+    for (let r = 0; r < H; r++) map[H - 1 - r] = S.geo.lines[i + 1 + r].map(Number);
+    const owners = (own.owners ? own.owners[0] : []).map(Number);
+    const reg = (x, y) => (x < 0 || y < 0 || x >= W || y >= H ? 0 : map[y][x]);
+    for (let y = 0; y < H; y++) {
+        for (let x = 0; x < W; x++) {
+            const r = reg(x, y);
+            if (!r) continue;
+            const o = owners[r - 1];
+            el(
+                "rect",
+                {
+                    x: X(x) - 0.5,
+                    y: Y(y) - 0.5,
+                    width: 1.02,
+                    height: 1.02,
+                    fill: o ? PALE[o - 1] : "#fffdf6",
+                },
+                g,
+            );
+        }
+    }
+    const vl = new Set(own.vlines[0].map(Number));
+    const hl = new Set(own.hlines[0].map(Number));
+    // Every lattice edge between two different regions (or a region and the
+    // outside) is a border; straight lines and the outline drawn heavier.
+    let thin = "",
+        outline = "",
+        straight = "";
+    for (let y = 0; y <= H; y++) {
+        for (let x = 0; x <= W; x++) {
+            if (reg(x, y) !== reg(x - 1, y)) {
+                const seg = `M${x - 0.5} ${-(y - 0.5)}v-1`;
+                if (!reg(x, y) || !reg(x - 1, y)) outline += seg;
+                else if (vl.has(x)) straight += seg;
+                else thin += seg;
+            }
+            if (reg(x, y) !== reg(x, y - 1)) {
+                const seg = `M${x - 0.5} ${-(y - 0.5)}h1`;
+                if (!reg(x, y) || !reg(x, y - 1)) outline += seg;
+                else if (hl.has(y)) straight += seg;
+                else thin += seg;
+            }
+        }
+    }
+    el("path", { d: thin, stroke: "#9a8f7a", "stroke-width": 0.06, fill: "none" }, g);
+    el(
+        "path",
+        {
+            d: straight,
+            stroke: "#333",
+            "stroke-width": 0.14,
+            fill: "none",
+            "stroke-linecap": "square",
+        },
+        g,
+    );
+    el(
+        "path",
+        {
+            d: outline,
+            stroke: "#222",
+            "stroke-width": 0.18,
+            fill: "none",
+            "stroke-linecap": "square",
+        },
+        g,
+    );
+    const line = own.line && own.line[0][0] !== "none" ? own.line[0].map(Number) : [];
+    if (line.length) {
+        let d = "";
+        for (let k = 0; k < line.length; k += 2)
+            d += (k ? "L" : "M") + (line[k] - 0.5) + " " + -(line[k + 1] - 0.5);
+        el(
+            "path",
+            {
+                d,
+                stroke: "#b3261e",
+                "stroke-width": 0.16,
+                fill: "none",
+                "stroke-linejoin": "round",
+            },
+            g,
+        );
+    }
+    for (const [name, c] of S.geo.cells) {
+        const o = owners[+name - 1];
+        if (o) disc(g, c, 0.48, COLOURS[o - 1], "#222", { "stroke-width": 0.04 });
+        text(g, X(c.x), Y(c.y), name, {
+            "font-size": 0.55,
+            "font-weight": 700,
+            fill: o ? "#fff" : "#333",
+        });
+    }
+    // the line being drawn
+    if (S.line.length) {
+        const pts = S.line.map(at);
+        el(
+            "polyline",
+            {
+                points: pts.map((p) => X(p.x) + "," + Y(p.y)).join(" "),
+                stroke: "#b3261e",
+                "stroke-width": 0.14,
+                fill: "none",
+                "stroke-dasharray": "0.3 0.15",
+            },
+            g,
+        );
+    }
+    return { x0: -1.2, x1: W - 0.3, y0: -(H - 0.3), y1: 1.2 };
+}
+
+// tiptoe: White and Black pieces on the square or the hexagonal board.
+function lookTiptoe(g, kind) {
+    if (kind === "hex") {
+        // a hex board has no edge to write its coordinates on: each empty
+        // cell shows its name
+        const cells = boardCells(S.pos.board);
+        for (const [name, c] of S.geo.cells) {
+            el(
+                "path",
+                { d: hexPath(c, 0.577), fill: "#ecdcb4", stroke: "#8a7052", "stroke-width": 0.03 },
+                g,
+            );
+            if (cells.get(name) === ".")
+                text(g, X(c.x), Y(c.y) + 0.28, name, { class: "label", style: "font-size: 0.2px" });
+        }
+    } else {
+        squares(g, () => "#ecdcb4");
+        drawLabels(g);
+    }
+    for (const [name, ch] of boardCells(S.pos.board)) {
+        if (ch === "o") disc(g, at(name), 0.36, "#fafafa", "#333");
+        else if (ch === "x") disc(g, at(name), 0.36, "#1e1e1e", "#000");
+    }
+    return bounds();
+}
+
+const LOOKS = {
+    checkertoe: lookCheckertoe,
+    takebacktoe: lookTakebacktoe,
+    takeitaway: lookTakeitaway,
+    abstractoe: lookAbstractoe,
+    tiptoe: lookTiptoe,
+};
+
+// The clickable layer: one element per cell (regions: their cells), per
+// lattice point in a draw turn; legal next names marked and tabbable.
+function drawHits(g, kind) {
+    const next = personToMove() ? continuations() : new Set();
+    const hits = new Map();
+    const add = (name, node) => {
+        node.setAttribute(
+            "class",
+            "hit" +
+                (next.has(name) ? " target" : "") +
+                (S.prefix.includes(name) ? " selected" : ""),
+        );
+        node.dataset.name = name;
+        node.setAttribute("role", "button");
+        node.setAttribute("aria-label", name + (next.has(name) ? " (legal)" : ""));
+        node.setAttribute("tabindex", next.has(name) ? "0" : "-1");
+        const c = at(name); // where a click surely lands on it (tests use it)
+        node.dataset.x = X(c.x);
+        node.dataset.y = Y(c.y);
+        hits.set(name, node);
+    };
+    if (kind === "regions") {
+        const own = S.geo.own;
+        const [W, H] = own.lattice[0].map(Number);
+        const i = S.geo.lines.findIndex((w) => w[0] === "regions");
+        const paths = new Map();
+        for (let r = 0; r < H; r++) {
+            const row = S.geo.lines[i + 1 + r];
+            const y = H - 1 - r;
+            row.forEach((v, x) => {
+                if (v === "0") return;
+                paths.set(v, (paths.get(v) || "") + `M${x - 0.5} ${-y - 0.5}h1v1h-1Z`);
+            });
+        }
+        for (const [name, d] of paths) add(name, el("path", { d }, g));
+    } else {
+        for (const [name, c] of S.geo.cells) {
+            if (kind === "hex") add(name, el("path", { d: hexPath(c, 0.577) }, g));
+            else if (kind === "square")
+                add(name, el("rect", { x: X(c.x) - 0.5, y: Y(c.y) - 0.5, width: 1, height: 1 }, g));
+            else add(name, el("circle", { cx: X(c.x), cy: Y(c.y), r: 0.45 }, g));
+        }
+    }
+    for (const [name, c] of S.geo.points) {
+        const p = el("circle", { cx: X(c.x), cy: Y(c.y), r: 0.22 }, g);
+        add(name, p);
+        p.classList.add("point");
+        if (S.line.includes(name)) p.classList.add("on");
+    }
+    const marks = el("g", { class: "overlay" }, g);
+    // legal places: a dot on a cell, a tint over a whole region
+    for (const name of next) {
+        const c = S.geo.cells.get(name);
+        if (c && kind !== "regions")
+            disc(marks, c, 0.12, "#f2b705", "#7a5b00", { class: "dot", "stroke-width": 0.03 });
+        else if (c) hits.get(name).classList.add("region");
+    }
+    for (const name of S.prefix) {
+        const c = at(name);
+        if (c) disc(marks, c, 0.44, "none", "#1d6fb8", { class: "ring", "stroke-width": 0.09 });
+    }
+    for (const [name, node] of hits) {
+        node.addEventListener("click", () => clickName(name));
+        node.addEventListener("keydown", (e) => {
+            if (e.key === "Enter" || e.key === " ") {
+                e.preventDefault();
+                clickName(name);
+            }
+        });
+    }
+}
+
+function valueText(v) {
+    return S.nplayers === 1 ? v.toFixed(1) : Math.round(v * 100) + "%";
+}
+
+function valueColour(v, best) {
+    const t = S.nplayers === 1 ? (best > 0 ? v / best : 0) : v;
+    return "hsl(" + Math.round(Math.max(0, Math.min(1, t)) * 120) + ",75%,32%)";
+}
+
+// Each candidate's value on its target (the last name it clicks), the best
+// line numbered on its cells.
+function drawAnalysis(g) {
+    const cands = S.analysis.on ? S.analysis.cands : [];
+    if (!cands.length) return;
+    const best = Math.max(...cands.map((c) => c.value));
+    const seen = new Set();
+    cands.forEach((c, k) => {
+        const n = names(c.move).filter((x) => at(x));
+        if (!n.length) return;
+        const target = n[n.length - 1];
+        if (k === 0 && n.length > 1) {
+            for (let i = 1; i < n.length; i++) arrow(g, at(n[i - 1]), at(n[i]), "#1d6fb8");
+        }
+        if (seen.has(target)) return;
+        seen.add(target);
+        let p = at(target);
+        if (kindOfBoard() === "regions") p = { x: p.x, y: p.y - 0.45 }; // under the number
+        el(
+            "rect",
+            {
+                x: X(p.x) - 0.34,
+                y: Y(p.y) + 0.06,
+                width: 0.68,
+                height: 0.34,
+                rx: 0.08,
+                fill: "rgba(255,255,255,0.88)",
+                stroke: k === 0 ? "#1d6fb8" : "none",
+                "stroke-width": 0.05,
+            },
+            g,
+        );
+        const t = text(g, X(p.x), Y(p.y) + 0.23, valueText(c.value), {
+            class: "cand",
+            fill: valueColour(c.value, best),
+        });
+        t.dataset.move = c.move;
+    });
+    const pv = cands[0].pv;
+    pv.slice(0, 8).forEach((m, i) => {
+        const n = names(m).filter((x) => at(x));
+        if (!n.length) return;
+        const p = at(n[n.length - 1]);
+        const cx = X(p.x) + 0.3,
+            cy = Y(p.y) - 0.3;
+        el(
+            "circle",
+            {
+                cx,
+                cy,
+                r: 0.17,
+                fill: i % 2 ? "#fff" : "#1d6fb8",
+                stroke: "#1d6fb8",
+                "stroke-width": 0.03,
+            },
+            g,
+        );
+        text(g, cx, cy, String(i + 1), {
+            "font-size": 0.22,
+            fill: i % 2 ? "#1d6fb8" : "#fff",
+            "font-weight": 700,
+        });
+    });
+}
+
+function renderAnalysis() {
+    const box = $("analysis-box");
+    box.hidden = !S.analysis.on;
+    const ol = $("candidates");
+    ol.textContent = "";
+    const cands = S.analysis.on ? S.analysis.cands : [];
+    $("analysis-note").textContent = S.analysis.on
+        ? S.analysis.text ||
+          (cands.length
+              ? "best first; the best line is numbered on the board"
+              : personToMove()
+                ? ""
+                : "analysis runs while a person is to move")
+        : "";
+    cands.forEach((c, k) => {
+        const li = document.createElement("li");
+        if (k === 0) li.className = "best";
+        li.textContent =
+            c.move +
+            "  " +
+            valueText(c.value) +
+            (c.proven ? " (" + c.proven + ")" : "") +
+            "  " +
+            c.visits +
+            " visits" +
+            (k === 0 ? "  line: " + c.pv.join(" ") : "");
+        ol.appendChild(li);
+    });
+    const old = $("analysis-layer");
+    if (old && S.geo) {
+        old.textContent = "";
+        drawAnalysis(old);
+    }
+}
+
+// ---------------------------------------------------------------- side
+
+function gameTitle() {
+    const g = S.games.find((x) => x.name === S.game);
+    return g ? g.title : S.game;
+}
+
+function statusText() {
+    const st = S.status;
+    if (!st) return "";
+    const who = (p) => "player " + p + (seatOf(p).kind === "engine" ? " (engine)" : "");
+    let s;
+    if (st.kind === "over")
+        s = st.player ? "game over: player " + st.player + " won" : "game over: a draw";
+    else if (st.kind === "roll") s = who(st.player) + " to roll";
+    else if (!S.moves.length && S.geo.points.size) s = who(st.player) + " to draw the line";
+    else s = who(st.player) + " to move";
+    const p = S.pos;
+    if (S.game === "takebacktoe" && p.turns)
+        s += "; turn " + (+p.turns + (st.kind === "over" ? 0 : 1)) + " of " + p.maxturns;
+    if (S.game === "checkertoe" && S.moves.some((m) => m.includes(":")))
+        s += "; exchange turn " + (+p.turns + 1);
+    if (S.game === "takeitaway" && +p.open && p.removals !== undefined)
+        s += "; opening removals made: " + p.removals;
+    return s;
+}
+
+function seatSwatch(p) {
+    const svg = el("svg", { viewBox: "-1 -1 2 2", width: 18, height: 18, "aria-hidden": "true" });
+    const c = { x: 0, y: 0 };
+    if (S.game === "tiptoe")
+        disc(svg, c, 0.8, p === 1 ? "#fafafa" : "#1e1e1e", "#333", { "stroke-width": 0.15 });
+    else if (S.game === "checkertoe")
+        disc(svg, c, 0.8, p === 1 ? "#c0392b" : "#2b2b2b", "#000", { "stroke-width": 0.15 });
+    else disc(svg, c, 0.8, COLOURS[p - 1], "#222", { "stroke-width": 0.15 });
+    return svg;
+}
+
+function extraText(p) {
+    const pos = S.pos;
+    if (S.game === "takeitaway") {
+        const cap = (pos.captured || "").split(",")[p - 1] || "";
+        const dropped = (pos.dropped || "none").split(",").includes(String(p));
+        const parts = cap.split(":");
+        const s =
+            parts.length === 3
+                ? "captured " + parts[0] + " white, " + parts[1] + " red, " + parts[2] + " blue"
+                : "captured " + cap;
+        return s + (dropped ? " (dropped out)" : "");
+    }
+    if (S.game === "takebacktoe") {
+        const home = (S.geo.own.home || []).find((w) => +w[0] === p);
+        return home ? "home row " + home.slice(1).join(" ") : "";
+    }
+    if (S.game === "tiptoe") return p === 1 ? "White" : "Black";
+    return "";
+}
+
+function renderSide() {
+    $("title").textContent = S.game ? gameTitle() : "";
+    $("title").title = S.history[0] || "";
+    $("status").textContent = statusText();
+    document.body.dataset.status = S.status ? S.status.kind + " " + S.status.player : "";
+    const t = $("players");
+    t.textContent = "";
+    for (let p = 1; p <= S.nplayers; p++) {
+        const tr = t.insertRow();
+        tr.dataset.player = p;
+        if (S.status && S.status.kind !== "over" && S.status.player === p) tr.className = "mover";
+        tr.insertCell().appendChild(seatSwatch(p));
+        const name = tr.insertCell();
+        name.textContent = "player " + p;
+        const extra = extraText(p);
+        if (extra) {
+            const d = document.createElement("div");
+            d.className = "extra";
+            d.textContent = extra;
+            name.appendChild(d);
+        }
+        const sel = document.createElement("select");
+        sel.setAttribute("aria-label", "player " + p + " is played by");
+        for (const k of ["person", "engine"])
+            sel.add(
+                new Option(k === "person" ? "a person" : "the engine, level " + seatOf(p).level, k),
+            );
+        sel.value = seatOf(p).kind;
+        sel.addEventListener("change", () => {
+            S.seats[p - 1].kind = sel.value;
+            render();
+            drive();
+        });
+        tr.insertCell().appendChild(sel);
+        const clock = tr.insertCell();
+        clock.className = "clock";
+        if (S.clock.kind !== "none") clock.textContent = fmtClock(clockLeft(p));
+        const sc = tr.insertCell();
+        sc.className = "score";
+        sc.textContent = S.score[p - 1] === undefined ? "" : S.score[p - 1];
+        sc.title = "score";
+    }
+    const st = S.status;
+    $("result").textContent =
+        st && st.kind === "over"
+            ? (st.player ? "Player " + st.player + " won. " : "A draw. ") +
+              "Final score: " +
+              S.score.join(" : ")
+            : "";
+    const ol = $("move-list");
+    ol.textContent = "";
+    for (const l of S.history.slice(1)) {
+        const li = document.createElement("li");
+        li.textContent = l.replace(/^play /, "");
+        if (l.startsWith("roll")) li.className = "roll";
+        ol.appendChild(li);
+    }
+    ol.scrollTop = ol.scrollHeight;
+    if (!S.recordDirty) $("record").value = S.history.join("\n");
+    renderControls();
+    renderAnalysis();
+}
+
+function renderControls() {
+    const st = S.status;
+    const mine = personToMove();
+    const words = $("words");
+    words.textContent = "";
+    for (const w of S.geo ? S.geo.words : []) {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.textContent = w;
+        b.dataset.word = w;
+        b.disabled = !mine;
+        if (S.moves.includes(w)) b.classList.add("legal");
+        b.addEventListener(
+            "click",
+            guard(() => play(w)),
+        );
+        words.appendChild(b);
+    }
+    $("dice").hidden = !(st && st.kind === "roll") && !(S.pos.die && +S.pos.die > 0);
+    $("roll-btn").disabled = !(st && st.kind === "roll" && mine);
+    $("face-btn").disabled = $("roll-btn").disabled;
+    drawDie(+S.pos.die || 0);
+    const drawing = mine && !S.moves.length && S.geo && S.geo.points.size > 0;
+    $("line-tools").hidden = !drawing;
+    $("line-text").textContent = S.line.join(S.geo && S.geo.seps[0] ? S.geo.seps[0] : "-");
+    $("line-play").disabled = S.line.length < 2;
+    const legal = S.moves.length;
+    $("legal").textContent =
+        st && st.kind === "play"
+            ? legal +
+              (legal === 1 ? " legal move" : " legal moves") +
+              (S.prefix.length ? "; chosen so far: " + S.prefix.join(" ") : "")
+            : "";
+}
+
+const PIPS = {
+    1: [[0, 0]],
+    2: [
+        [-1, -1],
+        [1, 1],
+    ],
+    3: [
+        [-1, -1],
+        [0, 0],
+        [1, 1],
+    ],
+    4: [
+        [-1, -1],
+        [1, -1],
+        [-1, 1],
+        [1, 1],
+    ],
+    5: [
+        [-1, -1],
+        [1, -1],
+        [0, 0],
+        [-1, 1],
+        [1, 1],
+    ],
+    6: [
+        [-1, -1],
+        [1, -1],
+        [-1, 0],
+        [1, 0],
+        [-1, 1],
+        [1, 1],
+    ],
+};
+
+function drawDie(n) {
+    const svg = $("die");
+    svg.textContent = "";
+    el(
+        "rect",
+        {
+            x: -0.5,
+            y: -0.5,
+            width: 1,
+            height: 1,
+            rx: 0.15,
+            fill: "#fff",
+            stroke: "#333",
+            "stroke-width": 0.05,
+        },
+        svg,
+    );
+    if (PIPS[n])
+        for (const [x, y] of PIPS[n])
+            el("circle", { cx: x * 0.27, cy: y * 0.27, r: 0.09, fill: "#222" }, svg);
+    else text(svg, 0, 0, n ? String(n) : "?", { "font-size": 0.6 });
+}
+
+function buttons() {
+    const st = S.status;
+    $("stop-btn").disabled = !(S.thinking || S.analysis.gen);
+    $("undo-btn").disabled = !S.history || S.history.length < 2;
+    document.body.dataset.state = !$("dead").hidden
+        ? "dead"
+        : S.thinking
+          ? "thinking"
+          : S.driving || S.acting
+            ? "busy"
+            : st
+              ? st.kind === "over"
+                  ? "over"
+                  : personToMove()
+                    ? "person"
+                    : "busy"
+              : "idle";
+    document.body.dataset.analysis = S.analysis.gen ? "running" : "off";
+}
+
+// ---------------------------------------------------------------- new game
+
+function optionInput(spec) {
+    const label = document.createElement("label");
+    label.append(spec.key + " ");
+    let input;
+    if (spec.type === "bool" && spec.def !== null) {
+        input = document.createElement("input");
+        input.type = "checkbox";
+        input.checked = spec.def === "1";
+    } else if (
+        spec.type === "enum" ||
+        spec.type === "bool" ||
+        (spec.key === "first" && spec.min !== null)
+    ) {
+        input = document.createElement("select");
+        input.add(
+            new Option(
+                spec.key === "first"
+                    ? "chance"
+                    : spec.def === null
+                      ? "the game's default"
+                      : spec.def,
+                "",
+            ),
+        );
+        let vals = spec.values;
+        if (spec.type === "bool") vals = ["1", "0"];
+        if (spec.key === "first") vals = range(+spec.min, +spec.max).map(String);
+        for (const v of vals) if (v !== spec.def) input.add(new Option(v, v));
+    } else {
+        input = document.createElement("input");
+        input.type = spec.type === "int" ? "number" : "text";
+        if (spec.min !== null) input.min = spec.min;
+        if (spec.max !== null) input.max = spec.max;
+        if (spec.def !== null) input.value = spec.def;
+        input.placeholder =
+            spec.key === "seed" ? "random" : spec.def === null ? "from the seed" : "";
+    }
+    input.dataset.key = spec.key;
+    input.dataset.def = spec.def === null ? "" : spec.def;
+    input.id = "opt-" + spec.key;
+    label.appendChild(input);
+    const hint = document.createElement("span");
+    hint.className = "hint";
+    hint.textContent = spec.type + (spec.min !== null ? " " + spec.min + " to " + spec.max : "");
+    label.appendChild(hint);
+    return label;
+}
+
+function range(a, b) {
+    const out = [];
+    for (let i = a; i <= b; i++) out.push(i);
+    return out;
+}
+
+function buildOptions() {
+    const name = $("game-select").value;
+    const fs = $("options");
+    fs.querySelectorAll("label").forEach((l) => l.remove());
+    for (const spec of S.specs[name] || []) fs.appendChild(optionInput(spec));
+    const players = $("opt-players");
+    if (players) players.addEventListener("input", buildSeats);
+    buildSeats();
+}
+
+function dialogPlayers() {
+    const name = $("game-select").value;
+    const players = $("opt-players");
+    const g = S.games.find((x) => x.name === name);
+    const n = players && players.value ? +players.value : g ? g.players[0] : 2;
+    return Math.max(1, Math.min(n || 1, 8));
+}
+
+function buildSeats() {
+    const fs = $("seats");
+    fs.querySelectorAll(".seat").forEach((l) => l.remove());
+    const lv = S.settings.level || { min: "0", max: "2", def: "2" };
+    const mt = S.settings.movetime || { min: "1", max: "3600000", def: "1000" };
+    for (let p = 1; p <= dialogPlayers(); p++) {
+        const old = S.seats[p - 1];
+        const row = document.createElement("div");
+        row.className = "seat";
+        row.innerHTML = `<span>player ${p}</span>
+      <select data-seat="${p}" aria-label="player ${p} is played by"><option value="person">a person</option><option value="engine">the engine</option></select>
+      <label>level <select data-level="${p}"></select></label>
+      <label>movetime (ms) <input type="number" data-movetime="${p}" min="${mt.min}" max="${mt.max}" size="6"></label>`;
+        const kind = row.querySelector("[data-seat]");
+        kind.value = old ? old.kind : p === 1 ? "person" : "engine";
+        const level = row.querySelector("[data-level]");
+        for (const v of range(+lv.min, +lv.max)) level.add(new Option(String(v), String(v)));
+        level.value = old ? old.level : lv.def;
+        row.querySelector("[data-movetime]").value = old ? old.movetime : mt.def;
+        fs.appendChild(row);
+    }
+}
+
+function openNewGame() {
+    $("new-error").textContent = "";
+    if (S.game) $("game-select").value = S.game;
+    buildOptions();
+    $("new-dialog").showModal();
+}
+
+function newgameLine() {
+    const name = $("game-select").value;
+    const parts = ["newgame", name];
+    for (const input of $("options").querySelectorAll("[data-key]")) {
+        const key = input.dataset.key;
+        let v;
+        if (input.type === "checkbox") v = input.checked ? "1" : "0";
+        else v = input.value.trim();
+        if (v === "" || v === input.dataset.def) continue;
+        if (/\s/.test(v)) throw new ApiError(key + ": no spaces in a value");
+        parts.push(key + "=" + v);
+    }
+    return parts.join(" ");
+}
+
+async function startNewGame(ev) {
+    ev.preventDefault();
+    const line = newgameLine();
+    const clock = {
+        kind: $("clock-kind").value,
+        main: +$("clock-main").value || 300,
+        inc: +$("clock-inc").value || 0,
+    };
+    const seats = [];
+    for (let p = 1; p <= dialogPlayers(); p++) {
+        seats.push({
+            kind: document.querySelector(`[data-seat="${p}"]`).value,
+            level: +document.querySelector(`[data-level="${p}"]`).value,
+            movetime: +document.querySelector(`[data-movetime="${p}"]`).value || 1000,
+        });
+    }
+    await quiesce();
+    const a = await run([line, clockCommand(clock), "score"]);
+    if (!a[0].ok) {
+        $("new-error").textContent = a[0].text;
+        return;
+    }
+    if (!a[1].ok) {
+        $("new-error").textContent = a[1].text;
+        return;
+    }
+    $("new-dialog").close();
+    S.clock = clock;
+    S.seats = seats;
+    fitSeats(a[2].text.trim().split(/\s+/).length);
+    S.recordDirty = false;
+    message("");
+    await refresh();
+    drive();
+}
+
+// ---------------------------------------------------------------- record
+
+async function loadRecord() {
+    const lines = $("record")
+        .value.split("\n")
+        .map((l) => l.trim())
+        .filter((l) => l && !l.startsWith("#"));
+    const bad = lines.findIndex((l) => !/^(newgame|play|roll)\s/.test(l + " "));
+    if (!lines.length || !lines[0].startsWith("newgame ")) {
+        $("record-note").textContent = "a record starts with a newgame line";
+        return;
+    }
+    if (bad >= 0) {
+        $("record-note").textContent =
+            "line " + (bad + 1) + ": a record holds only newgame, play and roll lines";
+        return;
+    }
+    await quiesce();
+    const a = await run(lines, true);
+    const failed = a.findIndex((x) => !x.ok);
+    $("record-note").textContent =
+        failed >= 0
+            ? "line " + (failed + 1) + ": " + a[failed].text + " (loaded up to there)"
+            : "loaded " + lines.length + " lines";
+    if (failed === 0) return;
+    S.recordDirty = false;
+    fitSeats((await must("score")).trim().split(/\s+/).length);
+    await refresh();
+    drive();
+}
+
+async function copyRecord() {
+    const text = S.history.join("\n");
+    const area = $("record");
+    area.value = text;
+    S.recordDirty = false;
+    area.select();
+    // execCommand works wherever the page has the focus; the clipboard API
+    // may wait for a permission that never comes, so it gets a second.
+    let done = false;
+    try {
+        done = document.execCommand("copy");
+    } catch (e) {
+        done = false;
+    }
+    if (!done && navigator.clipboard) {
+        const timeout = new Promise((_, reject) => setTimeout(reject, 1000));
+        done = await Promise.race([navigator.clipboard.writeText(text), timeout]).then(
+            () => true,
+            () => false,
+        );
+    }
+    $("record-note").textContent = done ? "copied" : "selected: copy it with Ctrl+C";
+}
+
+// A new engine for this tab, and the record replayed into it.
+async function restart() {
+    const old = S.history.slice();
+    api("/api/close", { session: S.session }).catch(() => {});
+    $("dead").hidden = true;
+    S.thinking = false;
+    S.analysis.gen = 0;
+    buttons();
+    await connect();
+    if (old.length) {
+        await run([clockCommand(S.clock)].concat(old), true);
+        await refresh();
+        drive();
+    }
+}
+
+// ---------------------------------------------------------------- start
+
+async function connect() {
+    const j = await api("/api/new", {});
+    S.session = j.session;
+    const a = await run(["list_games", "list_settings"]);
+    S.games = parseGames(a[0].text);
+    S.settings = {};
+    for (const s of parseSpecs(a[1].text)) S.settings[s.key] = s;
+    const o = await run(S.games.map((g) => "list_options " + g.name));
+    S.games.forEach((g, i) => (S.specs[g.name] = o[i].ok ? parseSpecs(o[i].text) : []));
+    const sel = $("game-select");
+    sel.textContent = "";
+    for (const g of S.games) sel.add(new Option(g.title + " (" + g.name + ")", g.name));
+    $("title").textContent = "quintet " + j.version;
+}
+
+function wire() {
+    $("new-btn").addEventListener("click", openNewGame);
+    $("new-cancel").addEventListener("click", () => $("new-dialog").close());
+    $("new-form").addEventListener("submit", guard(startNewGame));
+    $("game-select").addEventListener("change", buildOptions);
+    $("undo-btn").addEventListener("click", guard(undo));
+    $("stop-btn").addEventListener("click", guard(stop));
+    $("roll-btn").addEventListener(
+        "click",
+        guard(() => roll()),
+    );
+    $("face-btn").addEventListener(
+        "click",
+        guard(() => roll($("face").value.trim() || "?")),
+    );
+    $("face").addEventListener("keydown", (e) => {
+        if (e.key === "Enter") guard(() => roll($("face").value.trim() || "?"))();
+    });
+    $("line-play").addEventListener(
+        "click",
+        guard(() => play(S.line.join(S.geo.seps[0] || "-"))),
+    );
+    $("line-back").addEventListener("click", () => {
+        S.line.pop();
+        render();
+    });
+    $("line-clear").addEventListener("click", () => {
+        S.line = [];
+        render();
+    });
+    $("move-form").addEventListener("submit", (e) => {
+        e.preventDefault();
+        const m = $("move-input").value.trim().toLowerCase();
+        if (!m) return;
+        $("move-input").value = "";
+        guard(play)(m);
+    });
+    $("analysis-toggle").addEventListener(
+        "change",
+        guard(async () => {
+            S.analysis.on = $("analysis-toggle").checked;
+            if (S.analysis.on) {
+                renderAnalysis();
+                await startAnalysis();
+            } else {
+                await stop();
+                renderAnalysis();
+            }
+        }),
+    );
+    $("copy-btn").addEventListener("click", guard(copyRecord));
+    $("load-btn").addEventListener("click", guard(loadRecord));
+    $("record").addEventListener("input", () => (S.recordDirty = true));
+    $("restart-btn").addEventListener("click", guard(restart));
+    document.addEventListener("keydown", (e) => {
+        if (e.ctrlKey || e.metaKey || e.altKey) return;
+        if (/^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName) || $("new-dialog").open) return;
+        const k = e.key;
+        if (k === "n") openNewGame();
+        else if (k === "u") guard(undo)();
+        else if (k === "a") $("analysis-toggle").click();
+        else if (k === "s" || k === "Escape") guard(stop)();
+        else if (k === "r" && !$("roll-btn").disabled) guard(() => roll())();
+        else if (k === "m") $("move-input").focus();
+        else return;
+        e.preventDefault();
+    });
+    window.addEventListener("pagehide", () => {
+        if (!S.session) return;
+        fetch("/api/close", {
+            method: "POST",
+            keepalive: true,
+            headers: { "Content-Type": "application/json" },
+            body: JSON.stringify({ session: S.session }),
+        });
+    });
+}
+
+wire();
+guard(async () => {
+    await connect();
+    document.body.dataset.state = "idle";
+    openNewGame();
+})();

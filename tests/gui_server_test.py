@@ -1,0 +1,357 @@
+#!/usr/bin/env python3
+"""gui_server_test.py [ENGINE]: scripts/gui's server alone, over HTTP.
+
+Bad requests are refused with a reason and reach no engine; an engine
+that dies fails its tab's requests with how it died, and the tab can
+start a new one; two tabs at once have two engines that do not wait for
+each other; stop reaches a thinking genmove; analyze streams to the poll
+and the next command ends it.  Takes a few seconds.
+"""
+
+import http.client
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ENGINE = os.path.abspath(os.environ.get("ENGINE") or
+                         os.path.join(ROOT, "engine"))
+GUI = os.path.join(ROOT, "scripts", "gui")
+
+# An engine that answers version, dies on "die" with last words on stderr,
+# and echoes anything else.
+FAKE = r"""
+import sys
+for line in sys.stdin:
+    n, _, cmd = line.strip().partition(" ")
+    if cmd == "die":
+        sys.stderr.write("fake: dying on purpose\n")
+        sys.stderr.flush()
+        sys.exit(3)
+    if cmd == "garble":
+        sys.stdout.write("what?\n\n")
+    else:
+        sys.stdout.write("=%s %s\n\n" % (n, "0.1" if cmd == "version" else cmd))
+    sys.stdout.flush()
+"""
+
+
+def children(pid):
+    """The processes whose parent is PID (Linux's /proc)."""
+    out = []
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open("/proc/%s/stat" % d) as f:
+                    stat = f.read()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                out.append(int(d))
+    return out
+
+
+class Server:
+    """scripts/gui on a free port, with the engine command ENGINE."""
+
+    def __init__(self, engine):
+        self.proc = subprocess.Popen(
+            [sys.executable, GUI, "--no-browser", "--port", "0",
+             "--engine", engine], stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT, text=True)
+        line = self.proc.stdout.readline()
+        if "serving http://127.0.0.1:" not in line:
+            raise RuntimeError("the server did not start: %r" % line)
+        self.port = int(line.split("127.0.0.1:")[1].split("/")[0])
+
+    def request(self, method, path, body=None, headers=None, raw=None):
+        """(status, decoded JSON or text) of one request."""
+        c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        h = {"Content-Type": "application/json"}
+        h.update(headers or {})
+        data = raw if raw is not None else (
+            None if body is None else json.dumps(body).encode())
+        c.request(method, path, body=data, headers=h)
+        r = c.getresponse()
+        text = r.read().decode()
+        c.close()
+        if r.getheader("Content-Type", "").startswith("application/json"):
+            return r.status, json.loads(text)
+        return r.status, text
+
+    def post(self, path, body):
+        return self.request("POST", path, body)
+
+    def new(self):
+        status, j = self.post("/api/new", {})
+        assert status == 200, j
+        return j["session"]
+
+    def run(self, sid, *commands, **kw):
+        status, j = self.post("/api/run", dict(session=sid,
+                                               commands=list(commands), **kw))
+        return status, j
+
+    def close(self):
+        self.proc.terminate()
+        self.proc.wait(10)
+        self.proc.stdout.close()
+
+
+class GuiServerTest(unittest.TestCase):
+
+    @classmethod
+    def setUpClass(cls):
+        cls.srv = Server(ENGINE)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.srv.close()
+
+    def test_page_and_files(self):
+        status, text = self.srv.request("GET", "/")
+        self.assertEqual(status, 200)
+        self.assertIn('<script src="gui.js">', text)
+        for name in ("gui.js", "gui.css"):
+            status, _ = self.srv.request("GET", "/" + name)
+            self.assertEqual(status, 200, name)
+        for path in ("/nothing", "/../gui", "/gui", "/api/run"):
+            status, j = self.srv.request("GET", path)
+            self.assertEqual(status, 404, path)
+            self.assertIn("error", j)
+
+    def test_bad_requests(self):
+        srv = self.srv
+        sid = srv.new()
+        cases = [
+            # (path, body, headers, raw, status, words in the error)
+            ("/api/nothing", {}, None, None, 404, "no such route"),
+            ("/api/run", {"session": sid, "commands": ["status"]},
+             {"Content-Type": "text/plain"}, None, 400, "send JSON"),
+            ("/api/run", None, None, b"{not json", 400, "not JSON"),
+            ("/api/run", None, None, b"[1, 2]", 400, "JSON object"),
+            ("/api/run", {"session": "nope", "commands": ["status"]}, None,
+             None, 404, "no such session"),
+            ("/api/run", {"session": sid}, None, None, 400, "list"),
+            ("/api/run", {"session": sid, "commands": []}, None, None, 400,
+             "list"),
+            ("/api/run", {"session": sid, "commands": [7]}, None, None, 400,
+             "string"),
+            ("/api/run", {"session": sid, "commands": ["status\nquit"]},
+             None, None, 400, "one line"),
+            ("/api/run", {"session": sid, "commands": ["3 status"]}, None,
+             None, 400, "without an id"),
+            ("/api/run", {"session": sid, "commands": ["quit"]}, None, None,
+             400, "api/close"),
+            ("/api/run", {"session": sid, "commands": ["analyze 100"]},
+             None, None, 400, "api/analyze"),
+            ("/api/run", {"session": sid, "commands": ["x" * 70000]}, None,
+             None, 400, "at most"),
+            ("/api/analyze", {"session": sid, "ms": "fast"}, None, None, 400,
+             "whole number"),
+            ("/api/close", {}, None, None, 400, "session"),
+            ("/api/run", {"session": sid, "commands": ["status"]},
+             {"Host": "evil.example:80"}, None, 400, "Host"),
+        ]
+        for path, body, headers, raw, want, words in cases:
+            status, j = srv.request("POST", path, body, headers, raw)
+            self.assertEqual(status, want, (path, body, raw, j))
+            self.assertIn(words, j["error"], (path, body, raw))
+        status, j = srv.request("GET", "/api/analysis?session=nope&after=0")
+        self.assertEqual(status, 404)
+        status, j = srv.request("GET", "/api/analysis?session=%s&after=x"
+                                % sid)
+        self.assertEqual(status, 400)
+        # too large a body: refused before it is read
+        c = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=10)
+        c.putrequest("POST", "/api/run")
+        c.putheader("Content-Type", "application/json")
+        c.putheader("Content-Length", str(1 << 30))
+        c.endheaders()
+        r = c.getresponse()
+        self.assertEqual(r.status, 413)
+        c.close()
+        # none of it reached the engine: its game is the one it had
+        status, j = srv.run(sid, "newgame tiptoe size=5", "history")
+        self.assertEqual(status, 200)
+        self.assertEqual(j["answers"][1]["text"].split("\n")[1:], [])
+
+    def test_answers_in_order_and_failures(self):
+        sid = self.srv.new()
+        status, j = self.srv.run(sid, "newgame checkertoe seed=1 first=1",
+                                 "play c3", "play c3", "status", "history")
+        self.assertEqual(status, 200)
+        a = j["answers"]
+        self.assertEqual([x["ok"] for x in a], [True, True, False, True,
+                                                True])
+        self.assertTrue(a[2]["text"].startswith("illegal move"), a[2])
+        self.assertEqual(a[3]["text"], "play 2")
+        self.assertEqual(a[4]["text"].split("\n")[1:], ["play c3"])
+        # stop_on_error: nothing after the first failure runs
+        status, j = self.srv.run(sid, "play zz", "play d4", stop_on_error=1)
+        self.assertEqual(len(j["answers"]), 1)
+        status, j = self.srv.run(sid, "status")
+        self.assertEqual(j["answers"][0]["text"], "play 2")
+
+    def test_two_tabs(self):
+        """Two tabs: two engines, each its own game, and one thinking does
+        not hold up the other."""
+        a, b = self.srv.new(), self.srv.new()
+        self.srv.run(a, "newgame tiptoe size=6", "set movetime 1500")
+        self.srv.run(b, "newgame checkertoe seed=2 first=1", "play c3")
+        out = {}
+
+        def think():
+            out["a"] = self.srv.run(a, "genmove")
+        t = threading.Thread(target=think)
+        t0 = time.monotonic()
+        t.start()
+        time.sleep(0.2)
+        status, j = self.srv.run(b, "history", "status")
+        took = time.monotonic() - t0
+        self.assertLess(took, 1.2, "tab b waited for tab a's genmove")
+        self.assertEqual(j["answers"][0]["text"].split("\n")[1:],
+                         ["play c3"])
+        self.assertEqual(j["answers"][1]["text"], "play 2")
+        t.join()
+        self.assertTrue(out["a"][1]["answers"][0]["ok"])
+        status, j = self.srv.run(a, "history")
+        self.assertEqual(len(j["answers"][0]["text"].split("\n")), 2)
+        # closing one leaves the other
+        self.assertEqual(self.srv.post("/api/close", {"session": a})[0], 200)
+        self.assertEqual(self.srv.run(a, "status")[0], 404)
+        self.assertEqual(self.srv.run(b, "status")[0], 200)
+
+    def test_stop_while_thinking(self):
+        sid = self.srv.new()
+        self.srv.run(sid, "newgame tiptoe size=6", "set movetime 60000")
+        out = {}
+
+        def think():
+            out["g"] = self.srv.run(sid, "genmove")
+        t = threading.Thread(target=think)
+        t0 = time.monotonic()
+        t.start()
+        time.sleep(0.3)
+        status, j = self.srv.run(sid, "stop")
+        t.join(20)
+        self.assertLess(time.monotonic() - t0, 10)
+        self.assertEqual(j["answers"], [{"ok": True, "text": ""}])
+        move = out["g"][1]["answers"][0]
+        self.assertTrue(move["ok"])
+        status, j = self.srv.run(sid, "history")
+        self.assertEqual(j["answers"][0]["text"].split("\n")[1:],
+                         ["play " + move["text"]])
+
+    def test_analyze(self):
+        sid = self.srv.new()
+        status, j = self.srv.post("/api/analyze", {"session": sid, "ms": 50})
+        self.assertEqual(status, 200)
+        self.assertFalse(j["ok"])
+        self.assertIn("no game", j["text"])
+        self.srv.run(sid, "newgame tiptoe size=6", "play c3")
+        status, j = self.srv.post("/api/analyze", {"session": sid, "ms": 50})
+        self.assertTrue(j["ok"], j)
+        seq, line = j["seq"], ""
+        deadline = time.monotonic() + 10
+        while not line.startswith("info move") and \
+                time.monotonic() < deadline:
+            status, p = self.srv.request(
+                "GET", "/api/analysis?session=%s&after=%d" % (sid, seq))
+            self.assertEqual(p["gen"], j["gen"])
+            seq, line = p["seq"], p["line"]
+            self.assertTrue(p["running"])
+        self.assertIn(" value ", line)
+        # the next command ends the stream and gets its own answer
+        status, r = self.srv.run(sid, "status")
+        self.assertEqual(r["answers"][0]["text"], "play 2")
+        status, p = self.srv.request(
+            "GET", "/api/analysis?session=%s&after=%d" % (sid, seq))
+        self.assertFalse(p["running"])
+        status, r = self.srv.run(sid, "history")
+        self.assertEqual(r["answers"][0]["text"].split("\n")[1:],
+                         ["play c3"])
+
+
+class ShutdownTest(unittest.TestCase):
+
+    def test_sigterm_ends_the_engines(self):
+        srv = Server(ENGINE)
+        try:
+            sid = srv.new()
+            srv.run(sid, "newgame tiptoe", "set movetime 60000")
+            t = threading.Thread(target=srv.run, args=(sid, "genmove"))
+            t.start()
+            time.sleep(0.3)
+            engines = children(srv.proc.pid)
+            self.assertEqual(len(engines), 1)
+        finally:
+            srv.close()
+        t.join(10)
+        deadline = time.monotonic() + 10
+        while os.path.exists("/proc/%d" % engines[0]) and \
+                time.monotonic() < deadline:
+            time.sleep(0.05)
+        self.assertFalse(os.path.exists("/proc/%d" % engines[0]),
+                         "the engine outlived the server")
+        self.assertEqual(srv.proc.returncode, 0)
+
+
+class DyingEngineTest(unittest.TestCase):
+
+    @classmethod
+    def setUpClass(cls):
+        fd, cls.fake = tempfile.mkstemp(suffix=".py")
+        with os.fdopen(fd, "w") as f:
+            f.write(FAKE)
+        cls.srv = Server("%s %s" % (sys.executable, cls.fake))
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.srv.close()
+        os.unlink(cls.fake)
+
+    def test_engine_dies(self):
+        sid = self.srv.new()
+        status, j = self.srv.run(sid, "echo", "die", "echo")
+        self.assertEqual(status, 502)
+        self.assertTrue(j["dead"])
+        self.assertIn("exited with status 3", j["error"])
+        self.assertIn("fake: dying on purpose", j["error"])
+        self.assertEqual(j["answers"], [{"ok": True, "text": "echo"}])
+        # later requests say so too, at once
+        status, j = self.srv.run(sid, "echo")
+        self.assertEqual(status, 502)
+        self.assertIn("exited with status 3", j["error"])
+        status, j = self.srv.post("/api/analyze", {"session": sid})
+        self.assertEqual(status, 502)
+        # a new tab gets a new engine
+        other = self.srv.new()
+        status, j = self.srv.run(other, "echo")
+        self.assertEqual(j["answers"], [{"ok": True, "text": "echo"}])
+
+    def test_engine_speaks_nonsense(self):
+        sid = self.srv.new()
+        status, j = self.srv.run(sid, "garble")
+        self.assertEqual(status, 502)
+        self.assertIn("not the answer to a command", j["error"])
+
+    def test_engine_missing(self):
+        srv = Server("/nonexistent/engine")
+        try:
+            status, j = srv.post("/api/new", {})
+            self.assertEqual(status, 502)
+            self.assertIn("cannot start the engine", j["error"])
+        finally:
+            srv.close()
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1:
+        ENGINE = os.path.abspath(sys.argv.pop(1))
+    unittest.main(verbosity=2)

@@ -1,0 +1,354 @@
+#!/usr/bin/env python3
+"""thinking_test.py ENGINE [--clocks]: the protocol of thinking (issue 19).
+
+Drives ENGINE through pipes as a frontend would and checks what SPEC.md
+section 4 pins: `stop` ends a search within moments and the move is played;
+`quit` and end of input let a search think its full time; `analyze` streams
+`info` lines at its interval until the next line, which is then answered,
+and changes nothing a later command sees; seeded answers under `set
+playouts` do not depend on earlier searches; rolls do not depend on how
+long the engine thought; `set verbose 0` silences the search line.
+
+With --clocks: whole games of every game under `kgs-time_settings fischer 2
+0.05` and `time_settings 3 0 0`, with and without `time_left` from the
+frontend, in which the engine must never be over its time, and must use at
+least half of its main time where the game is long enough to need it.
+(Minutes: CI runs it; `make check` runs the rest.)
+"""
+import os
+import select
+import subprocess
+import sys
+import time
+
+ENGINE = "./engine"
+FAILURES = []
+
+
+def check(cond, what):
+    if not cond:
+        FAILURES.append(what)
+        print("FAIL thinking: " + what, flush=True)
+
+
+class Engine:
+    """One engine process; answers read with their arrival times."""
+
+    def __init__(self, *args):
+        self.p = subprocess.Popen([ENGINE, *args], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE)
+        self.buf = b""
+
+    def send(self, line):
+        self.p.stdin.write(line.encode() + b"\n")
+        self.p.stdin.flush()
+
+    def read_until(self, marker, timeout=30.0):
+        """Bytes up to and including marker; None on timeout."""
+        end = time.monotonic() + timeout
+        fd = self.p.stdout.fileno()
+        while marker not in self.buf:
+            left = end - time.monotonic()
+            if left <= 0:
+                return None
+            r, _, _ = select.select([fd], [], [], left)
+            if r:
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    return None
+                self.buf += chunk
+        i = self.buf.index(marker) + len(marker)
+        out, self.buf = self.buf[:i], self.buf[i:]
+        return out.decode()
+
+    def answer(self, timeout=30.0):
+        return self.read_until(b"\n\n", timeout)
+
+    def ask(self, line, timeout=30.0):
+        self.send(line)
+        a = self.answer(timeout)
+        if a is None:
+            raise RuntimeError(f"no answer to {line!r}")
+        return a
+
+    def ok(self, line, timeout=30.0):
+        a = self.ask(line, timeout)
+        if not a.startswith("="):
+            raise RuntimeError(f"{line!r} failed: {a!r}")
+        return a[2:-2]
+
+    def close(self):
+        try:
+            self.p.stdin.close()
+        except BrokenPipeError:
+            pass
+        self.p.wait(timeout=60)
+        self.p.stdout.close()
+        self.p.stderr.close()
+
+
+def run(text, *args, timeout=60):
+    """The whole output of ENGINE for the input text, status, seconds."""
+    t0 = time.monotonic()
+    p = subprocess.run([ENGINE, *args], input=text.encode(),
+                       capture_output=True, timeout=timeout)
+    return p.stdout.decode(), p.returncode, time.monotonic() - t0, p.stderr
+
+
+def test_stop():
+    e = Engine()
+    e.ok("newgame tiptoe seed=3 size=8")
+    e.ok("set movetime 10000")
+    e.send("genmove")
+    time.sleep(0.1)
+    t0 = time.monotonic()
+    e.send("7 stop")
+    move = e.answer()
+    dt = (time.monotonic() - t0) * 1000
+    check(move is not None and move.startswith("= "), f"genmove: {move!r}")
+    check(dt < 20, f"stop answered after {dt:.1f} ms (at most 20)")
+    check(e.answer() == "=7 \n\n", "stop answers =7 after the move")
+    hist = e.ok("history")
+    check(hist.rstrip().endswith("play " + move[2:-2]),
+          "the stopped genmove's move is played")
+    # hint is stopped the same way; stop with nothing to stop answers
+    e.send("hint")
+    time.sleep(0.05)
+    e.send("stop")
+    check(e.answer().startswith("= "), "hint stopped answers a move")
+    check(e.answer() == "= \n\n", "stop after hint")
+    check(e.ask("stop") == "= \n\n", "stop with nothing to stop")
+    check(e.ok("history") == hist, "a stopped hint plays nothing")
+    e.close()
+
+
+def test_quit_waits():
+    for tail in ("quit\n", ""):
+        out, status, secs, _ = run(
+            "newgame checkertoe seed=2 first=1\nset movetime 500\n"
+            "genmove\n" + tail)
+        answers = out.split("\n\n")
+        check(status == 0, f"exit status {status} after genmove{tail!r}")
+        check(secs >= 0.45, f"genmove then {tail or 'end of input'!r} "
+              f"thought {secs:.2f} s, not its full 0.5 s")
+        check(len(answers) == 4 + bool(tail) and
+              answers[2].startswith("= "),
+              f"every line answered: {out!r}")
+
+
+def test_analyze():
+    e = Engine()
+    e.ok("newgame checkertoe seed=4 first=1")
+    e.ok("play c3")
+    before = [e.ok(c) for c in ("history", "moves", "showboard")]
+    t0 = time.monotonic()
+    e.send("3 analyze 100")
+    head = e.read_until(b"\n", timeout=5)
+    check(head == "=3 \n", f"analyze starts with '=3 ': {head!r}")
+    check(time.monotonic() - t0 < 0.05, "analyze answers at once")
+    lines = []
+    while time.monotonic() - t0 < 0.75:
+        line = e.read_until(b"\n", timeout=1)
+        if line is None:
+            break
+        lines.append((time.monotonic() - t0, line))
+    e.send("moves")
+    ended = False
+    for _ in range(100):  # info lines written before the line arrived
+        line = e.read_until(b"\n", timeout=5)
+        if line is None or line == "\n":
+            ended = line == "\n"
+            break
+        check(line.startswith("info move "), f"stream line {line[:40]!r}")
+    moves_answer = e.answer(timeout=5)
+    check(5 <= len(lines) <= 9,
+          f"{len(lines)} info lines in 0.75 s at 100 ms")
+    for at, line in lines:
+        words = line.split()
+        check(words[:2] == ["info", "move"] and "visits" in words and
+              "value" in words and "order" in words and "pv" in words,
+              f"info line: {line[:80]!r}")
+    first = lines[0][1].split() if lines else []
+    check(first[first.index("order") + 1] == "0" if "order" in first
+          else False, "the first group is order 0")
+    check(len([w for w in first if w == "info"]) <= 20, "at most 20 groups")
+    check(ended, "the stream ends with its empty line")
+    check(moves_answer == "= " + before[1] + "\n\n",
+          "the line that ended analyze is answered normally")
+    after = [e.ok(c) for c in ("history", "moves", "showboard")]
+    check(after == before, "analyze changes nothing")
+    # a line already waiting ends it at once, with no info line
+    e.send("analyze 1000\nname")
+    t1 = time.monotonic()
+    a = e.read_until(b"\n\n", timeout=5)
+    check(a == "= \n\n", f"analyze with a line waiting: {a!r}")
+    check(e.answer() == "= quintet\n\n", "the waiting line is answered")
+    check(time.monotonic() - t1 < 0.5, "a waiting line ends analyze at once")
+    for bad in ("analyze 5", "analyze 3 100", "analyze x"):
+        check(e.ask(bad).startswith("? "), f"{bad} fails")
+    e.close()
+    # analyze fails like genmove where there is nothing to analyze
+    out, _, _, _ = run("newgame takebacktoe seed=1 first=1\nanalyze\n"
+                       "newgame abstractoe seed=1 draw\nanalyze\n")
+    check(out.count("? ") == 2, f"analyze refuses a roll or a drawn line: "
+          f"{out!r}")
+
+
+def seeded_answers(prefix, seed_first):
+    """genmove answers under set playouts after the commands of prefix;
+    `set seed` comes before the prefix or after it."""
+    e = Engine()
+    e.ok("newgame tiptoe seed=9 size=6")
+    if seed_first:
+        e.ok("set seed 77")
+    for line in prefix:
+        if line.startswith("STOPPED"):
+            e.ok("set movetime 5000")
+            e.send(line.split()[1])
+            time.sleep(0.05)
+            e.send("stop")
+            e.answer()
+            e.answer()
+            if line.endswith("genmove"):
+                e.ok("undo")
+        elif line.startswith("analyze"):
+            e.send(line)
+            time.sleep(0.2)
+            e.send("name")
+            e.read_until(b"\n\n")
+            e.answer()
+        else:
+            e.ok(line)
+    if not seed_first:
+        e.ok("set seed 77")
+    e.ok("set playouts 500")
+    moves = [e.ok("genmove") for _ in range(6)]
+    e.close()
+    return moves
+
+
+def test_determinism():
+    # hint and analyze take nothing from the search stream and leave
+    # nothing behind; a search of its own takes one draw, so after those
+    # `set seed` comes last: then no tree or table may carry over
+    base = seeded_answers([], True)
+    for prefix in (["hint"], ["analyze 50"], ["STOPPED hint"],
+                   ["set playouts 30", "hint", "analyze 20"]):
+        check(seeded_answers(prefix, True) == base,
+              f"seeded genmoves differ after {prefix}")
+    for prefix in (["STOPPED genmove"],
+                   ["set movetime 30", "genmove", "undo"],
+                   ["set playouts 100", "genmove", "undo", "hint"]):
+        check(seeded_answers(prefix, False) == base,
+              f"seeded genmoves differ after {prefix}")
+    # rolls never depend on how long the engine thought
+    rolls = []
+    for movetime in (5, 60):
+        out, _, _, _ = run(f"newgame takebacktoe seed=5 first=1\n"
+                           f"set movetime {movetime}\nroll\ngenmove\nroll\n"
+                           f"genmove\nroll\n")
+        rolls.append([a for a in out.split("\n\n")][2::2])
+    check(rolls[0] == rolls[1], f"rolls depend on thinking: {rolls}")
+
+
+def test_verbose():
+    _, _, _, err = run("newgame checkertoe seed=1\nset playouts 50\n"
+                       "genmove\n")
+    check(b"ai:" in err, "the search line goes to stderr by default")
+    _, _, _, err = run("newgame checkertoe seed=1\nset playouts 50\n"
+                       "set verbose 0\ngenmove\n")
+    check(err == b"", f"set verbose 0 leaves stderr empty: {err!r}")
+
+
+# ---- clocks ----
+
+CLOCK_GAMES = [
+    ("checkertoe", ""), ("takebacktoe", "maxturns=200"),
+    ("takeitaway", ""), ("abstractoe", ""), ("tiptoe", "size=8"),
+    ("tiptoe", "size=26"),
+]
+# where the engine must also use at least half of its main time, when a
+# player made 30 moves or more (a game that ends sooner ends before the
+# clock could ask that much)
+LONG_GAMES = {"tiptoe size=8", "tiptoe size=26", "takeitaway",
+              "takebacktoe maxturns=200"}
+
+
+def clock_game(game, opts, kind, tell):
+    """One self-play game under a clock; the frontend keeps both clocks."""
+    e = Engine()
+    e.ok(f"newgame {game} seed=11 {opts}")
+    e.ok("set verbose 0")
+    if kind == "fischer":
+        e.ok("kgs-time_settings fischer 2 0.05")
+        main, inc = 2.0, 0.05
+    else:
+        e.ok("time_settings 3 0 0")
+        main, inc = 3.0, 0.0
+    left = {}
+    moves = {}
+    worst = 1e9
+    while True:
+        st = e.ok("status").split()
+        if st[0] == "over":
+            break
+        if st[0] == "roll":
+            e.ok("roll")
+            continue
+        p = int(st[1])
+        left.setdefault(p, main)
+        if tell:
+            e.ok(f"time_left {p} {left[p]:.3f} 0")
+        t0 = time.monotonic()
+        e.ok("genmove", timeout=max(left[p], 0) + 5)
+        left[p] -= time.monotonic() - t0
+        worst = min(worst, left[p])
+        left[p] += inc
+        moves[p] = moves.get(p, 0) + 1
+    e.close()
+    # the main time used by a player who had to make many moves
+    long = [p for p in moves if moves[p] >= 30]
+    used = min((main - left[p] for p in long), default=None)
+    return worst, used, main
+
+
+def test_clocks():
+    for game, opts in CLOCK_GAMES:
+        name = f"{game} {opts}".strip()
+        for kind in ("fischer", "absolute"):
+            for tell in (True, False):
+                t0 = time.monotonic()
+                worst, used, main = clock_game(game, opts, kind, tell)
+                how = f"{name} under {kind}, time_left {'sent' if tell else 'not sent'}"
+                print(f"thinking: {how}: lowest clock {worst:.3f} s, "
+                      f"{time.monotonic() - t0:.1f} s", flush=True)
+                check(worst >= 0, f"{how}: over time by {-worst:.3f} s")
+                if kind == "absolute" and name in LONG_GAMES and used:
+                    check(used >= main / 2, f"{how}: used {used:.2f} s "
+                          f"of {main} s main time in 30 moves or more")
+
+
+def main():
+    global ENGINE
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    if args:
+        ENGINE = args[0]
+    tests = [test_stop, test_quit_waits, test_analyze, test_determinism,
+             test_verbose]
+    if "--clocks" in sys.argv:
+        tests = [test_clocks]
+    for t in tests:
+        t0 = time.monotonic()
+        try:
+            t()
+        except Exception as exc:  # a hung or dead engine
+            check(False, f"{t.__name__}: {exc!r}")
+        print(f"thinking: {t.__name__} {time.monotonic() - t0:.1f} s",
+              flush=True)
+    print(f"thinking: {len(FAILURES)} failed")
+    sys.exit(1 if FAILURES else 0)
+
+
+if __name__ == "__main__":
+    main()
