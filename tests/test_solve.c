@@ -5,6 +5,7 @@
  * shares nothing with the solver but the game interface. */
 #include "test_util.h"
 
+#include "../games/ai/book.h"
 #include "../games/ai/search.h"
 
 #define WIN(m) (SOLVE_RESULT + (m))
@@ -320,6 +321,32 @@ START_TEST(symmetry_through_the_key)
 	ck_assert_int_eq(va.lo, vb.lo);
 	ck_assert_int_eq(solve_key(&ttt_sym, a), solve_key(&ttt_sym, b));
 	ck_assert_int_ne(solve_key(&ttt_plain, a), solve_key(&ttt_plain, b));
+	free(a);
+	free(b);
+}
+END_TEST
+
+/* A game whose key() folds its board's symmetries gets the same: a
+ * checkertoe position solved once is known in its mirror image. */
+START_TEST(a_games_own_key_folds_mirror_images)
+{
+	const struct game *g = game_find("checkertoe");
+	if (!g->key)
+		return; /* until the game has one: ttt_sym stands for it */
+	solve_forget();
+	/* the second line is the first mirrored left to right */
+	void *a = at(g, "first=1",
+		     "c3 b2 d4 b4 c2 c4 b3 d3 a1 e1 a5 e5 b1 d1 a2 e2");
+	void *b = at(g, "first=1",
+		     "c3 d2 b4 d4 c2 c4 d3 b3 e1 a1 e5 a5 d1 b1 e2 a2");
+	ck_assert_int_eq(solve_key(g, a), solve_key(g, b));
+	struct solve_job job = {.want = SOLVE_MARGIN};
+	struct solve_bound va, vb;
+	ck_assert(solve_position(g, a, &job, &va));
+	ck_assert_int_gt(job.nodes, 1);
+	ck_assert(solve_position(g, b, &job, &vb));
+	ck_assert_int_le(job.nodes, 1);
+	ck_assert_int_eq(va.lo, vb.lo);
 	free(a);
 	free(b);
 }
@@ -749,6 +776,133 @@ START_TEST(the_memory_limit_is_kept)
 }
 END_TEST
 
+/* ---- the opening book ---- */
+
+/* The state after a book line's moves. */
+static void *book_state(const struct book_line *l)
+{
+	const struct game *g = game_find(l->game);
+	ck_assert_msg(g != NULL, "the book names a game %s", l->game);
+	return at(g, l->setup, l->moves);
+}
+
+/* Every line of the book plays under today's rules, and the book gives its
+ * move (or the same move turned, in a mirror image) with its value. */
+START_TEST(every_book_line_plays_and_is_found)
+{
+	ck_assert_int_gt(book_size, 0);
+	for (int i = 0; i < book_size; i++) {
+		const struct book_line *l = &book_lines[i];
+		const struct game *g = game_find(l->game);
+		void *st = book_state(l);
+		unsigned char *a = malloc(g->state_size),
+			      *b = malloc(g->state_size);
+		memcpy(a, st, g->state_size);
+		play_text(g, a, l->best);
+		struct move mv;
+		int v;
+		ck_assert_msg(book_find(g, st, &mv, &v),
+			      "%s %s: %s is not found", l->game, l->setup,
+			      l->moves);
+		ck_assert_int_eq(v, l->value);
+		memcpy(b, st, g->state_size);
+		g->play(b, &mv);
+		ck_assert(solve_key(g, a) == solve_key(g, b));
+		free(a);
+		free(b);
+		free(st);
+	}
+	/* a position the book does not hold: nothing */
+	const struct game *g = game_find("takeitaway");
+	void *st = at(g, "", "");
+	struct move mv;
+	int v;
+	ck_assert(!book_find(g, st, &mv, &v));
+	free(st);
+}
+END_TEST
+
+/* A sample of the book, solved again from scratch: each position has the
+ * value written, and the written move keeps it.  The sample takes lines
+ * from the whole book; a line whose position would take more than a few
+ * million nodes is passed over, so the test stays within seconds. */
+START_TEST(a_sample_of_the_book_is_solved_again)
+{
+	enum { SAMPLE = 24, BUDGET = 3000000 };
+	int checked = 0;
+	for (int k = 0; k < SAMPLE && k < book_size; k++) {
+		const struct book_line *l =
+			&book_lines[(long)k * book_size / SAMPLE];
+		const struct game *g = game_find(l->game);
+		void *st = book_state(l);
+		int me = g->status(st).player;
+		struct solve_job job = {
+			.want = l->exact ? SOLVE_MARGIN : SOLVE_WDL,
+			.node_limit = BUDGET,
+		};
+		struct solve_bound b;
+		solve_forget();
+		if (!solve_position(g, st, &job, &b)) {
+			free(st);
+			continue;
+		}
+		int v = l->exact ? b.lo : SOLVE_RESULT * solve_result(b.lo);
+		ck_assert_msg(b.lo == b.hi || !l->exact, "inexact");
+		ck_assert_msg(v == l->value,
+			      "%s %s: %s is worth %d, the book says %d",
+			      l->game, l->setup, l->moves, v, l->value);
+		/* the written move keeps it */
+		unsigned char *c = malloc(g->state_size);
+		memcpy(c, st, g->state_size);
+		play_text(g, c, l->best);
+		int cv;
+		if (g->status(c).phase == GAME_OVER) {
+			cv = move_value(g, st, l->best, NULL);
+		} else {
+			job.node_limit = 0;
+			ck_assert(solve_position(g, c, &job, &b));
+			cv = g->status(c).player == me ? b.lo : -b.lo;
+			if (!l->exact)
+				cv = SOLVE_RESULT * solve_result(cv);
+		}
+		ck_assert_msg(cv == l->value, "%s %s: %s then %s is worth %d",
+			      l->game, l->setup, l->moves, l->best, cv);
+		free(c);
+		free(st);
+		checked++;
+	}
+	ck_assert_int_ge(checked, SAMPLE / 2);
+}
+END_TEST
+
+/* The book holds the tiptoe 5x5 opening, with a move that wins (c1, a3,
+ * c3, e3 or c5: issue 18, and this solver), and the computer player plays
+ * it. */
+START_TEST(the_player_opens_from_the_book)
+{
+	const struct game *g = game_find("tiptoe");
+	void *st = at(g, "size=5", "");
+	struct move mv;
+	int v;
+	char want[64];
+	ck_assert(book_find(g, st, &mv, &v));
+	ck_assert_int_gt(v, 0);
+	g->format(st, &mv, want + 1);
+	want[0] = ' ';
+	strcat(want, " ");
+	ck_assert_msg(strstr(" c1 a3 c3 e3 c5 ", want), "the book opens%s",
+		      want);
+	struct session *s = quiet_session();
+	ok(s, "newgame tiptoe size=5");
+	ok(s, "set playouts 10");
+	char got[64];
+	snprintf(got, sizeof got, " %.8s ", ok(s, "genmove"));
+	ck_assert_str_eq(got, want);
+	session_free(s);
+	free(st);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("solve");
@@ -757,6 +911,7 @@ static Suite *suite(void)
 	tcase_add_test(t, tictactoe_by_the_theory);
 	tcase_add_test(t, transpositions_are_found_in_the_table);
 	tcase_add_test(t, symmetry_through_the_key);
+	tcase_add_test(t, a_games_own_key_folds_mirror_images);
 	tcase_add_test(t, checkertoe_endgame_counted_by_hand);
 	tcase_add_test(t, tiptoe_endgame_counted_by_hand);
 	tcase_add_test(t, tiptoe_4x4_is_a_win_for_black);
@@ -768,6 +923,9 @@ static Suite *suite(void)
 	tcase_add_test(t, the_stop_callback_is_honoured);
 	tcase_add_test(t, the_node_limit_is_kept);
 	tcase_add_test(t, the_memory_limit_is_kept);
+	tcase_add_test(t, every_book_line_plays_and_is_found);
+	tcase_add_test(t, a_sample_of_the_book_is_solved_again);
+	tcase_add_test(t, the_player_opens_from_the_book);
 	suite_add_tcase(s, t);
 	return s;
 }
