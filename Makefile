@@ -141,3 +141,24 @@ uninstall:
 
 clean:
 	rm -rf build build-san engine
+
+# make book: the opening book (games/ai/book_data.c), solved from scratch
+# by build/scripts/solver (scripts/solver.c): every tiptoe 5x5 position of
+# the set-up (results only: the points only tell who won) and checkertoe
+# 5x5 up to its first reply, for either player starting.  It takes hours
+# (README.md, "Strength"); not part of make check.  BOOK_MB sizes the
+# solver's table.
+SOLVER = $(BUILD)/scripts/solver
+BOOK_MB ?= 2048
+BOOK_SPEC = tiptoe size=5 4/wdl checkertoe first=1 2 checkertoe first=2 2
+
+$(SOLVER): scripts/solver.c $(LIB_OBJ) $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LDFLAGS)
+
+.PHONY: solver book
+solver: $(SOLVER)
+
+book: $(SOLVER)
+	$(SOLVER) -m $(BOOK_MB) book games/ai/book_data.c $(BOOK_SPEC)
+	$(CLANG_FORMAT) -i games/ai/book_data.c

@@ -26,6 +26,9 @@ enum ai_slot {
 	AI_SOLVER_STATES, /* solve.c: one state a ply */
 	AI_SOLVER_MOVES,  /* solve.c: the stack of move lists */
 	AI_SOLVER_HIST,   /* solve.c: history counts */
+	AI_SOLVER_ROOT,   /* solve.c: the root's order */
+	AI_SOLVER_BOUNDS, /* solve.c: search_solve's bounds */
+	AI_BOOK,          /* book.c: a move list and a state */
 	AI_SIMPLE,        /* ai.c: levels 0 and 1 */
 	AI_SLOTS
 };
@@ -128,10 +131,81 @@ int mcts_ponder(struct mcts_tree *t, const struct game *g, const void *st,
  * players -1 loss, 0 draw, 1 win (under perfect play); otherwise a number
  * that ranks the results for the mover (result first, then margin; solo: the
  * final score).  Returns 0 when it ran out of budget or met something it
- * cannot solve (chance, unlisted moves).  *nodes gets the nodes searched. */
+ * cannot solve (chance, unlisted moves).  *nodes gets the nodes searched.
+ * A call without a deadline starts from an empty table, so that its answer
+ * under a node budget never depends on earlier calls; with a deadline the
+ * table is kept (see solve_moves). */
 int search_solve(const struct game *g, const void *st, const struct move *list,
 		 int n, double deadline_ms, long node_limit,
 		 int (*stop)(void *), void *ctx, int *value, long *nodes);
+
+/* The solver's values, from the mover's point of view.  Two players: the
+ * result times SOLVE_RESULT (1 win, 0 draw, -1 loss) plus the margin (the
+ * mover's points less the other's, clipped to +-SOLVE_MARGIN_MAX), so a
+ * win is above SOLVE_MARGIN_MAX and a loss below -SOLVE_MARGIN_MAX.  One,
+ * three or four players: the result (2 won, 1 tied for the top, 0 else)
+ * times SOLVE_RESULT plus the margin over the best other player; solo: the
+ * final score, within +-SOLVE_INF. */
+#define SOLVE_RESULT 1000
+#define SOLVE_MARGIN_MAX 499
+#define SOLVE_INF 30000
+
+/* The result (1 win, 0 draw, -1 loss) of a two-player value. */
+static inline int solve_result(int v)
+{
+	return v > SOLVE_MARGIN_MAX ? 1 : v < -SOLVE_MARGIN_MAX ? -1 : 0;
+}
+
+/* What the solver knows of one value: it lies in [lo, hi]; lo == hi when
+ * it is exact, -SOLVE_INF and SOLVE_INF when nothing is known. */
+struct solve_bound {
+	int lo, hi;
+};
+
+enum solve_want {
+	SOLVE_WDL,    /* two players: each move's result (win, draw, loss) */
+	SOLVE_MARGIN, /* and the best value exactly, margin included: every
+		       * move's value exact or shown to be below the best */
+};
+
+/* One call of the solver: what it may spend and what it reports. */
+struct solve_job {
+	enum solve_want want; /* more than two players: always exact */
+	double deadline_ms;   /* an ai_now_ms() time; 0: no clock */
+	long node_limit;      /* nodes it may search; 0: no limit */
+	int (*stop)(void *);  /* asked about once a millisecond; may be NULL */
+	void *ctx;
+	/* NULL, or a score for each root move (a tree's visits): the solver
+	 * tries the higher ones first */
+	const double *order;
+	long nodes; /* out: the nodes searched */
+};
+
+/* Solves the n moves list[] of the GAME_PLAY state st: writes what it
+ * proved of each move's value into out[i] (the mover's value after the
+ * move) and returns 1 when every move is settled as job->want asks.  When
+ * the budget runs out, or the game rolls dice or has moves it cannot list,
+ * it returns 0; the moves settled before that keep their bounds (a partly
+ * solved position can still steer a search).  Results stay in the table
+ * between calls, within solve_set_memory, so a call that ran out of budget
+ * makes the next one cheaper. */
+int solve_moves(const struct game *g, const void *st, const struct move *list,
+		int n, struct solve_job *job, struct solve_bound *out);
+
+/* The value of the GAME_PLAY state st for its mover, as solve_moves: a
+ * search below one node of a tree.  Returns 1 when settled as asked. */
+int solve_position(const struct game *g, const void *st, struct solve_job *job,
+		   struct solve_bound *out);
+
+/* The key under which the solver and the book file st: the game's key()
+ * (which folds its symmetries) when it has one, else a hash of the state's
+ * bytes, mixed with the game's identity. */
+uint64_t solve_key(const struct game *g, const void *st);
+
+/* The index, in moves()'s order, of the move the table remembers as best
+ * at st (after solving st, a move that reaches its value), or -1: a hint,
+ * for where key() folds mirror images it may name the move of an image. */
+int solve_hint(const struct game *g, const void *st);
 
 /* The memory the solver's transposition table may take (a share of the
  * player's hash); the table is emptied. */
@@ -140,10 +214,22 @@ void solve_set_memory(size_t bytes);
 /* Empties the solver's table and gives its memory back (a new game). */
 void solve_forget(void);
 
+/* The bytes the solver's table holds now (0 before the first search). */
+size_t solve_memory(void);
+
+/* Empties the solver's table and keeps its memory: what a search that must
+ * not depend on earlier ones (a fixed playout budget) calls first. */
+void solve_clear(void);
+
 /* The opening book (book.c): the move the book gives for st, with its
  * value for the mover (as search_solve's), when st is in the book.
  * Returns 1 when it is, 0 when not. */
 int book_probe(const struct game *g, const void *st, struct move *mv,
 	       int *value);
+
+/* The same, with the exact value (solve_moves's scale: the margin too),
+ * for a search that carries proven values into its tree. */
+int book_find(const struct game *g, const void *st, struct move *mv,
+	      int *value);
 
 #endif

@@ -1,41 +1,68 @@
-/* solve.c: the exact endgame solver.
+/* solve.c: the exact solver.
  *
  * When the rest of a game is small, searching it all beats sampling it.
- * Two players: negamax alpha-beta over win/draw/loss (a tiny range of values
- * prunes hard); the margin is left to the Monte Carlo search, which then
- * chooses among the moves that keep the best result.  One, three or four
- * players: a full max-n search in which each player maximises its own result
- * and then its margin (solo: the score).  Both keep a transposition table
- * keyed by a hash of the state's bytes, which works for every game because
- * states are written deterministically.  Chance and moves that cannot be
- * listed stop the solver: it says "unsolved" rather than guess. */
+ * Two players: negamax alpha-beta over one integer that puts the result
+ * first and the margin after it (search.h, SOLVE_RESULT), so that asking
+ * only for win, draw or loss is a narrow window around the draws that
+ * prunes as hard as a three-valued search, and asking for the margin is the
+ * same search with a wider window.  One, three or four players: a full
+ * max-n search in which each player maximises its own result, then its
+ * margin (solo: the score).
+ *
+ * The transposition table holds proven bounds, which stay true for the
+ * whole game, so it is kept from one call to the next (and from one move
+ * to the next) until the game ends; its key is the game's key() when the
+ * game has one, so that a position and its mirror images share an entry,
+ * else a hash of the state's bytes (states are written deterministically).
+ * Moves are tried in the order the table remembers as best, then by the
+ * caller's scores at the root (a tree's visits), then by the history of
+ * cutoffs.  Chance and moves that cannot be listed stop the solver: it
+ * says "unsolved" rather than guess. */
 #include "search.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define SOLVE_DEPTH 100              /* plies; deeper games are never small */
-#define TT_BYTES_DEFAULT (24u << 20) /* until solve_set_memory says */
-#define NO_BEST 255
+#define SOLVE_DEPTH 100 /* plies; deeper games are never small */
+#define TT_BYTES_DEFAULT ((size_t)16 << 20) /* until solve_set_memory */
+#define BUCKET 4 /* entries a bucket: 64 bytes, one cache line */
+#define NO_BEST 0xffff
+/* Plies from the root that look ahead (look_ahead()) before searching:
+ * there a cutoff saves a large subtree; deeper down the look costs more
+ * than it saves.  Checkertoe, all 17 moves of c3 b2 d4 b4 c2 c4 b3 d3 (a
+ * 16-ply search each): 2.30M nodes without, 1.99M with 8 plies, 1.61M at
+ * every ply, which was slower by a third. */
+#define LOOK_PLIES 8
+#define MAX_VALUE (SOLVE_RESULT + SOLVE_MARGIN_MAX) /* a win by the most */
 
-enum { TT_EXACT = 1, TT_LOWER, TT_UPPER };
-
+/* One table entry, 16 bytes.  The top byte of `tag` is the generation that
+ * wrote it (entries of other generations are empty), the rest the key's
+ * low 56 bits.  Two players keep bounds, the index of the best move in
+ * moves()'s order, and the log2 of the nodes the entry saved (what the
+ * replacement keeps); more players keep the exact value of each. */
 struct tt_entry {
-	uint64_t key;
-	int16_t v[GAME_MAX_PLAYERS];
-	uint16_t gen;  /* the search that wrote it; others are empty */
-	uint8_t flag;  /* TT_EXACT, TT_LOWER, TT_UPPER */
-	uint8_t best;  /* index of the best move in moves(), or NO_BEST */
-	uint8_t depth; /* ply from the root: shallow entries cost more */
+	uint64_t tag;
+	union {
+		struct {
+			int16_t lo, hi;
+			uint16_t best;
+			uint8_t work;
+		} ab;
+		int16_t v[GAME_MAX_PLAYERS];
+	} u;
 };
 
-/* The table lives for the whole process: clearing 24 MB for every search
- * would cost milliseconds; a generation number empties it instead. */
+#define TAG_KEY(k) ((k) & (((uint64_t)1 << 56) - 1))
+#define TAG(k, gen) (TAG_KEY(k) | (uint64_t)(gen) << 56)
+
+/* The table lives as long as the game: clearing it for every call would
+ * cost milliseconds and throw proofs away.  A generation number empties
+ * it at once (solve_clear); every 255 generations it is really zeroed. */
 static struct tt_entry *tt;
-static size_t tt_mask; /* entries - 1, entries a power of 2 */
+static size_t tt_buckets_mask; /* buckets - 1, buckets a power of 2 */
 static size_t tt_bytes = TT_BYTES_DEFAULT; /* the most the table may take */
-static uint16_t tt_gen;
+static unsigned tt_gen = 1;
 
 void solve_set_memory(size_t bytes)
 {
@@ -49,37 +76,71 @@ void solve_forget(void)
 	tt = NULL;
 }
 
+size_t solve_memory(void)
+{
+	return tt ? sizeof *tt * BUCKET * (tt_buckets_mask + 1) : 0;
+}
+
+void solve_clear(void)
+{
+	if (++tt_gen > 255) {
+		if (tt)
+			memset(tt, 0,
+			       sizeof *tt * BUCKET * (tt_buckets_mask + 1));
+		tt_gen = 1;
+	}
+}
+
 /* The table at the size allowed, allocated when first needed (calloc's
  * zero pages cost nothing until they are written). */
 static int tt_ready(void)
 {
 	if (tt)
 		return 1;
-	size_t n = 2;
-	while (n * 2 * sizeof *tt <= tt_bytes)
+	size_t n = 1, bucket = sizeof *tt * BUCKET;
+	while (n * 2 * bucket <= tt_bytes)
 		n *= 2;
-	tt = calloc(n, sizeof *tt);
-	tt_mask = n - 1;
-	tt_gen = 0;
+	tt = calloc(n, bucket);
+	tt_buckets_mask = n - 1;
+	tt_gen = 1;
 	return tt != NULL;
 }
 
-struct solver {
-	const struct game *g;
-	int np;
-	size_t ss;
-	unsigned char *states; /* one state per ply */
-	struct move *lists;    /* the move lists of plies 1.., end to end */
-	size_t cap;            /* moves that fit in lists */
-	size_t off[SOLVE_DEPTH + 2]; /* where ply d's list starts */
-	long nodes, limit;
-	double deadline;
-	int (*stop)(void *); /* the engine's input, asked every POLL_MS */
-	void *ctx;
-	double next_poll;
-	int abort;
-	uint32_t *hist; /* HIST_SIZE cutoff counts by move */
-};
+static struct tt_entry *tt_bucket(uint64_t key)
+{
+	return &tt[(key & tt_buckets_mask) * BUCKET];
+}
+
+static struct tt_entry *tt_find(uint64_t key)
+{
+	struct tt_entry *b = tt_bucket(key);
+	uint64_t tag = TAG(key, tt_gen);
+	for (int i = 0; i < BUCKET; i++)
+		if (b[i].tag == tag)
+			return &b[i];
+	return NULL;
+}
+
+/* The slot for key: its own entry, an empty one, or the one whose proof
+ * was cheapest to find (entries near the root are worth the most).  Sets
+ * *fresh when the slot held no entry of key. */
+static struct tt_entry *tt_slot(uint64_t key, int *fresh)
+{
+	struct tt_entry *b = tt_bucket(key), *victim = &b[0];
+	uint64_t tag = TAG(key, tt_gen);
+	*fresh = 1;
+	for (int i = 0; i < BUCKET; i++) {
+		if (b[i].tag == tag) {
+			*fresh = 0;
+			return &b[i];
+		}
+		if (b[i].tag >> 56 != tt_gen)
+			return &b[i]; /* empty */
+		if (b[i].u.ab.work < victim->u.ab.work)
+			victim = &b[i];
+	}
+	return victim;
+}
 
 static uint64_t mix(uint64_t h)
 {
@@ -90,7 +151,7 @@ static uint64_t mix(uint64_t h)
 	return h ^ (h >> 33);
 }
 
-static uint64_t hash_state(const void *st, size_t n)
+static uint64_t hash_bytes(const void *st, size_t n)
 {
 	const unsigned char *p = st;
 	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
@@ -105,34 +166,58 @@ static uint64_t hash_state(const void *st, size_t n)
 		memcpy(&w, p, n);
 		h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
 	}
-	return mix(h);
+	return h;
 }
 
-static struct tt_entry *tt_find(uint64_t key)
+uint64_t solve_key(const struct game *g, const void *st)
 {
-	struct tt_entry *b = &tt[key & (tt_mask - 1)];
-	for (int i = 0; i < 2; i++)
-		if (b[i].gen == tt_gen && b[i].key == key)
-			return &b[i];
-	return NULL;
+	uint64_t k = g->key ? g->key(st) : hash_bytes(st, g->state_size);
+	/* the game's name keeps two games that share a process apart */
+	return mix(k ^ hash_bytes(g->name, strlen(g->name)));
 }
 
-/* Two slots a bucket: the first keeps the entry nearest the root (the most
- * work saved), the second always takes the newest. */
-static void tt_store(uint64_t key, const int *v, int nv, int flag, int best,
-		     int depth)
+int solve_hint(const struct game *g, const void *st)
 {
-	struct tt_entry *b = &tt[key & (tt_mask - 1)];
-	struct tt_entry *e = &b[1];
-	if (b[0].gen != tt_gen || b[0].key == key || depth <= b[0].depth)
-		e = &b[0];
-	e->key = key;
-	for (int i = 0; i < GAME_MAX_PLAYERS; i++)
-		e->v[i] = (int16_t)(i < nv ? v[i] : 0);
-	e->gen = tt_gen;
-	e->flag = (uint8_t)flag;
-	e->best = (uint8_t)(best < NO_BEST ? best : NO_BEST);
-	e->depth = (uint8_t)depth;
+	if (!tt || g->players(st) != 2)
+		return -1;
+	uint64_t k = solve_key(g, st) & ~(uint64_t)1;
+	struct tt_entry *e = tt_find(k);
+	return e && e->u.ab.best != NO_BEST ? e->u.ab.best : -1;
+}
+
+struct solver {
+	const struct game *g;
+	int np;
+	size_t ss;
+	uint64_t salt;         /* hash of the game's name, for keys */
+	unsigned char *states; /* one state per ply */
+	struct move *lists;    /* the move lists of plies 1.., end to end */
+	uint64_t *ord;         /* beside lists: the order to try them in */
+	uint64_t *keys;        /* and the keys of the positions they lead to */
+	size_t cap;            /* moves that fit in lists */
+	size_t off[SOLVE_DEPTH + 2]; /* where ply d's list starts */
+	long nodes, limit;
+	double deadline;
+	int (*stop)(void *); /* the engine's input, asked every POLL_MS */
+	void *ctx;
+	double next_poll;
+	int abort;
+	const double *scores; /* the caller's scores of the root moves */
+	const struct move *root_move; /* refine()'s move */
+	uint32_t *hist;               /* HIST_SIZE cutoff counts by move */
+};
+
+/* A position's key in the table; its low bit is always 0 (look_ahead()
+ * keeps a flag there). */
+static uint64_t node_key(const struct solver *s, const void *st)
+{
+	uint64_t k = s->g->key ? s->g->key(st) : hash_bytes(st, s->ss);
+	return mix(k ^ s->salt) & ~(uint64_t)1;
+}
+
+static unsigned char *ply_state(const struct solver *s, int d)
+{
+	return s->states + (size_t)d * s->ss;
 }
 
 #define POLL_MS 1.0
@@ -141,7 +226,7 @@ static int out_of_budget(struct solver *s, int d)
 {
 	if (d >= SOLVE_DEPTH || ++s->nodes > s->limit) {
 		s->abort = 1;
-	} else if ((s->nodes & 15) == 0 && (s->deadline > 0 || s->stop)) {
+	} else if ((s->nodes & 31) == 0 && (s->deadline > 0 || s->stop)) {
 		double now = ai_now_ms();
 		if (s->deadline > 0 && now >= s->deadline)
 			s->abort = 1;
@@ -162,85 +247,254 @@ static unsigned move_slot(const struct move *mv)
 	return (unsigned)(mix(h) & (HIST_SIZE - 1));
 }
 
-/* The order to try moves in: the table's best first, then the moves that
- * caused cutoffs most often elsewhere (the history heuristic: in games
- * where a move is a place, a good place stays good). */
-static void order(const struct solver *s, const struct move *list, int *ord,
-		  int n, int first)
+#define HIST_MAX ((uint64_t)1 << 40)
+
+/* The index of the move an order word names. */
+static int move_index(uint64_t ord)
 {
-	int k = 0;
-	uint32_t score[n];
-	if (first >= 0 && first < n)
-		ord[k++] = first;
+	return 0xffff - (int)(ord & 0xffff);
+}
+
+static int cmp_desc(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* The order to try the n moves of a ply in, into ord: the table's best
+ * first, then the moves that caused cutoffs most often elsewhere (the
+ * history heuristic: in games where a move is a place, a good place stays
+ * good).  Each ord word is the sort score above the move's index, so one
+ * sort of words orders both. */
+static void order(const struct solver *s, const struct move *list,
+		  uint64_t *ord, int n, int first)
+{
 	for (int i = 0; i < n; i++) {
+		uint64_t score = s->hist[move_slot(&list[i])];
+		if (score > HIST_MAX)
+			score = HIST_MAX;
 		if (i == first)
-			continue;
-		uint32_t h = s->hist[move_slot(&list[i])];
-		int j = k++;
-		for (; j > (first >= 0 && first < n) && score[j - 1] < h; j--) {
+			score = HIST_MAX + 1;
+		ord[i] = score << 16 | (uint64_t)(0xffff - i);
+	}
+	if (n > 24) {
+		qsort(ord, (size_t)n, sizeof *ord, cmp_desc);
+		return;
+	}
+	for (int i = 1; i < n; i++) {
+		uint64_t x = ord[i];
+		int j = i;
+		for (; j > 0 && ord[j - 1] < x; j--)
 			ord[j] = ord[j - 1];
-			score[j] = score[j - 1];
-		}
-		ord[j] = i;
-		score[j] = h;
+		ord[j] = x;
 	}
 }
 
-/* Win/draw/loss of a finished state for player me. */
-static int wdl(struct game_status cs, int me)
+/* The root's order: the caller's scores (a tree's visits) first, then as
+ * order() would. */
+struct ranked {
+	double score;
+	uint64_t ord;
+};
+
+static int cmp_ranked(const void *a, const void *b)
 {
-	return cs.player == me ? 1 : cs.player == 0 ? 0 : -1;
+	const struct ranked *x = a, *y = b;
+	if (x->score != y->score)
+		return x->score < y->score ? 1 : -1;
+	return x->ord < y->ord ? 1 : x->ord > y->ord ? -1 : 0;
 }
 
-/* Negamax with alpha-beta over win/draw/loss for the player to move at
- * ply d (a GAME_PLAY state).  A player may move twice in a row (Tiptoe's
- * set-up), so the sign flips only when the mover changes. */
-static int alphabeta(struct solver *s, int d, int alpha, int beta)
+static int root_order(const struct solver *s, const struct move *list,
+		      uint64_t *ord, int n)
+{
+	order(s, list, ord, n, -1);
+	if (!s->scores)
+		return 0;
+	struct ranked *r = ai_scratch(AI_SOLVER_ROOT, sizeof *r * (size_t)n);
+	if (!r)
+		return -1;
+	for (int k = 0; k < n; k++)
+		r[k] = (struct ranked){s->scores[move_index(ord[k])], ord[k]};
+	qsort(r, (size_t)n, sizeof *r, cmp_ranked);
+	for (int k = 0; k < n; k++)
+		ord[k] = r[k].ord;
+	return 0;
+}
+
+/* The value for player me (1 or 2) of the finished (or stuck) state st:
+ * the result, then the margin of points. */
+static int terminal2(const struct solver *s, const void *st, int me)
+{
+	int pts[GAME_MAX_PLAYERS] = {0};
+	s->g->score(st, pts);
+	struct game_status cs = s->g->status(st);
+	int result = cs.phase != GAME_OVER || cs.player == 0 ? 0
+		     : cs.player == me                       ? 1
+							     : -1;
+	long m = (long)pts[me - 1] - pts[2 - me];
+	m = m < -SOLVE_MARGIN_MAX  ? -SOLVE_MARGIN_MAX
+	    : m > SOLVE_MARGIN_MAX ? SOLVE_MARGIN_MAX
+				   : m;
+	return result * SOLVE_RESULT + (int)m;
+}
+
+static int alphabeta(struct solver *s, int d, uint64_t key, int alpha,
+		     int beta);
+
+/* The value, for player me, of the state at ply d + 1 (just played, whose
+ * key is key): a finished game is scored, a position searched.  A player
+ * may move twice in a row (Tiptoe's set-up), so the sign flips only when
+ * the mover changes. */
+static int child_value(struct solver *s, int d, int me, uint64_t key, int alpha,
+		       int beta)
+{
+	const unsigned char *c = ply_state(s, d + 1);
+	struct game_status cs = s->g->status(c);
+	if (cs.phase == GAME_OVER)
+		return terminal2(s, c, me);
+	if (cs.phase == GAME_ROLL) {
+		s->abort = 1;
+		return 0;
+	}
+	if (cs.player == me)
+		return alphabeta(s, d + 1, key, alpha, beta);
+	return -alphabeta(s, d + 1, key, -beta, -alpha);
+}
+
+/* The number of bits of n: a cheap log2 of the work an entry saved. */
+static int bits(long n)
+{
+	int b = 0;
+	while (n > 0 && b < 255)
+		n >>= 1, b++;
+	return b;
+}
+
+/* Stores bounds [lo, hi] for key, narrowed by what the table knew; work is
+ * the nodes the proof took. */
+static void tt_store2(uint64_t key, int lo, int hi, int best, long work)
+{
+	int fresh, w = bits(work);
+	struct tt_entry *e = tt_slot(key, &fresh);
+	if (!fresh) {
+		if (e->u.ab.lo > lo)
+			lo = e->u.ab.lo;
+		if (e->u.ab.hi < hi)
+			hi = e->u.ab.hi;
+		if (lo > hi) /* only a key collision can do this */
+			return;
+		if (best == NO_BEST)
+			best = e->u.ab.best;
+		if (e->u.ab.work > w)
+			w = e->u.ab.work;
+	}
+	e->tag = TAG(key, tt_gen);
+	e->u.ab.lo = (int16_t)lo;
+	e->u.ab.hi = (int16_t)hi;
+	e->u.ab.best = (uint16_t)best;
+	e->u.ab.work = (uint8_t)w;
+}
+
+/* Before searching any move of ply d: the key of the position each move
+ * leads to, into keys, and whether one of them is known to reach beta
+ * already, because it ends the game or the table holds a bound for it (an
+ * enhanced transposition cutoff).  The keys are found first and their
+ * buckets fetched together, so that the table's cache misses overlap.
+ * Returns the best lower bound found, -SOLVE_INF when there is none. */
+static int look_ahead(struct solver *s, int d, int me, const struct move *list,
+		      uint64_t *keys, int n, int beta)
 {
 	const struct game *g = s->g;
-	unsigned char *st = s->states + (size_t)d * s->ss;
+	const unsigned char *st = ply_state(s, d);
+	unsigned char *child = ply_state(s, d + 1);
+	int best = -SOLVE_INF;
+	for (int i = 0; i < n; i++) {
+		memcpy(child, st, s->ss);
+		g->play(child, &list[i]);
+		struct game_status cs = g->status(child);
+		keys[i] = 0;
+		if (cs.phase == GAME_OVER) {
+			int v = terminal2(s, child, me);
+			if (v > best)
+				best = v;
+			if (best >= beta)
+				return best;
+		} else if (cs.phase == GAME_PLAY) {
+			/* the low bit: the same player moves again */
+			keys[i] = node_key(s, child) | (cs.player == me);
+			__builtin_prefetch(tt_bucket(keys[i]));
+		}
+	}
+	for (int i = 0; i < n && best < beta; i++) {
+		struct tt_entry *e = keys[i] ? tt_find(keys[i]) : NULL;
+		if (!e)
+			continue;
+		int lo = keys[i] & 1 ? e->u.ab.lo : -e->u.ab.hi;
+		if (lo > best)
+			best = lo;
+	}
+	return best;
+}
+
+/* Negamax with alpha-beta for the player to move at ply d (a GAME_PLAY
+ * state whose key is key), fail-soft: a result at or below alpha is an
+ * upper bound, one at or above beta a lower bound, one between them
+ * exact. */
+static int alphabeta(struct solver *s, int d, uint64_t key, int alpha, int beta)
+{
+	const struct game *g = s->g;
+	unsigned char *st = ply_state(s, d);
 	if (out_of_budget(s, d))
 		return 0;
+	long start = s->nodes;
 	int me = g->status(st).player;
-	uint64_t key = hash_state(st, s->ss);
 	int first = -1;
 	struct tt_entry *e = tt_find(key);
 	if (e) {
-		int v = e->v[0];
-		if (e->flag == TT_EXACT || (e->flag == TT_LOWER && v >= beta) ||
-		    (e->flag == TT_UPPER && v <= alpha))
-			return v;
-		first = e->best == NO_BEST ? -1 : e->best;
+		int lo = e->u.ab.lo, hi = e->u.ab.hi;
+		if (lo >= beta || lo == hi)
+			return lo;
+		if (hi <= alpha)
+			return hi;
+		alpha = lo > alpha ? lo : alpha;
+		beta = hi < beta ? hi : beta;
+		first = e->u.ab.best == NO_BEST ? -1 : e->u.ab.best;
 	}
 	if (s->cap - s->off[d] < (size_t)g->max_moves) {
 		s->abort = 1;
 		return 0;
 	}
 	struct move *list = s->lists + s->off[d];
+	uint64_t *ord = s->ord + s->off[d], *keys = s->keys + s->off[d];
 	int n = g->moves(st, list);
 	s->off[d + 1] = s->off[d] + (size_t)n;
 	if (n == 0) {
 		if (g->random_move)
-			s->abort = 1; /* moves we cannot list */
-		return 0;             /* stuck: neither side can win */
+			s->abort = 1;        /* moves we cannot list */
+		return terminal2(s, st, me); /* stuck: scored as it stands */
 	}
-	int ord[n];
+	int cut = -SOLVE_INF;
+	if (d < LOOK_PLIES)
+		cut = look_ahead(s, d, me, list, keys, n, beta);
+	else
+		for (int i = 0; i < n; i++)
+			keys[i] = 1;
+	if (cut >= beta) {
+		tt_store2(key, cut, SOLVE_INF, NO_BEST, s->nodes - start);
+		return cut;
+	}
 	order(s, list, ord, n, first);
-	int a0 = alpha, best = -2, bi = 0;
-	unsigned char *child = st + s->ss;
+	int a0 = alpha, best = -SOLVE_INF, bi = NO_BEST;
+	unsigned char *child = ply_state(s, d + 1);
 	for (int k = 0; k < n; k++) {
-		int i = ord[k], v;
+		int i = move_index(ord[k]);
 		memcpy(child, st, s->ss);
 		g->play(child, &list[i]);
-		struct game_status cs = g->status(child);
-		if (cs.phase == GAME_OVER)
-			v = wdl(cs, me);
-		else if (cs.phase == GAME_ROLL)
-			s->abort = 1, v = 0;
-		else if (cs.player == me)
-			v = alphabeta(s, d + 1, alpha, beta);
-		else
-			v = -alphabeta(s, d + 1, -beta, -alpha);
+		if (keys[i] == 1)
+			keys[i] = node_key(s, child);
+		int v = child_value(s, d, me, keys[i] & ~(uint64_t)1, alpha,
+				    beta);
 		if (s->abort)
 			return 0;
 		if (v > best) {
@@ -248,26 +502,27 @@ static int alphabeta(struct solver *s, int d, int alpha, int beta)
 			if (v > alpha)
 				alpha = v;
 			if (alpha >= beta) {
-				s->hist[move_slot(&list[i])] += 1;
+				s->hist[move_slot(&list[i])] +=
+					(uint32_t)(s->nodes - start);
 				break;
 			}
 		}
 	}
-	int flag = best <= a0 ? TT_UPPER : best >= beta ? TT_LOWER : TT_EXACT;
-	tt_store(key, &best, 1, flag, bi, d);
+	tt_store2(key, best > a0 ? best : -SOLVE_INF,
+		  best < beta ? best : SOLVE_INF, bi, s->nodes - start);
 	return best;
 }
 
 /* The value vector of a finished (or stuck) state: each player's result
  * (2 win, 1 shared top, 0 otherwise) then margin; solo: the score. */
-static void terminal(struct solver *s, const void *st, int *vec)
+static void terminal_n(const struct solver *s, const void *st, int *vec)
 {
 	int pts[GAME_MAX_PLAYERS] = {0};
 	s->g->score(st, pts);
 	if (s->np == 1) {
-		vec[0] = pts[0] < -30000  ? -30000
-			 : pts[0] > 30000 ? 30000
-					  : pts[0];
+		vec[0] = pts[0] < -SOLVE_INF  ? -SOLVE_INF
+			 : pts[0] > SOLVE_INF ? SOLVE_INF
+					      : pts[0];
 		return;
 	}
 	struct game_status cs = s->g->status(st);
@@ -281,27 +536,30 @@ static void terminal(struct solver *s, const void *st, int *vec)
 			if (q != p && pts[q] > other)
 				other = pts[q];
 		long m = (long)pts[p] - other;
-		m = m < -499 ? -499 : m > 499 ? 499 : m;
+		m = m < -SOLVE_MARGIN_MAX  ? -SOLVE_MARGIN_MAX
+		    : m > SOLVE_MARGIN_MAX ? SOLVE_MARGIN_MAX
+					   : m;
 		int result = cs.phase == GAME_OVER && cs.player
 				     ? 2 * (cs.player == p + 1)
 				     : pts[p] == top;
-		vec[p] = result * 1000 + (int)m;
+		vec[p] = result * SOLVE_RESULT + (int)m;
 	}
 }
 
-/* Max-n: every player maximises its own entry of the value vector. */
+/* Max-n: every player maximises its own entry of the value vector (ties go
+ * to the first move in moves()'s order). */
 static void maxn(struct solver *s, int d, int *vec)
 {
 	const struct game *g = s->g;
-	unsigned char *st = s->states + (size_t)d * s->ss;
+	unsigned char *st = ply_state(s, d);
 	if (out_of_budget(s, d))
 		return;
 	int me = g->status(st).player - 1;
-	uint64_t key = hash_state(st, s->ss);
+	uint64_t key = node_key(s, st);
 	struct tt_entry *e = tt_find(key);
 	if (e) {
 		for (int p = 0; p < s->np; p++)
-			vec[p] = e->v[p];
+			vec[p] = e->u.v[p];
 		return;
 	}
 	if (s->cap - s->off[d] < (size_t)g->max_moves) {
@@ -315,90 +573,297 @@ static void maxn(struct solver *s, int d, int *vec)
 		if (g->random_move)
 			s->abort = 1;
 		else
-			terminal(s, st, vec);
+			terminal_n(s, st, vec);
 		return;
 	}
-	int best[GAME_MAX_PLAYERS] = {0}, cv[GAME_MAX_PLAYERS] = {0}, bi = 0;
+	int best[GAME_MAX_PLAYERS] = {0}, cv[GAME_MAX_PLAYERS] = {0};
 	best[me] = INT_MIN;
-	unsigned char *child = st + s->ss;
+	unsigned char *child = ply_state(s, d + 1);
 	for (int i = 0; i < n; i++) {
 		memcpy(child, st, s->ss);
 		g->play(child, &list[i]);
 		struct game_status cs = g->status(child);
 		if (cs.phase == GAME_OVER)
-			terminal(s, child, cv);
+			terminal_n(s, child, cv);
 		else if (cs.phase == GAME_ROLL)
 			s->abort = 1;
 		else
 			maxn(s, d + 1, cv);
 		if (s->abort)
 			return;
-		if (cv[me] > best[me]) {
+		if (cv[me] > best[me])
 			memcpy(best, cv, sizeof best);
-			bi = i;
-		}
 	}
 	memcpy(vec, best, sizeof best);
-	tt_store(key, vec, s->np, TT_EXACT, bi, d);
+	int fresh;
+	e = tt_slot(key, &fresh);
+	e->tag = TAG(key, tt_gen);
+	for (int p = 0; p < GAME_MAX_PLAYERS; p++)
+		e->u.v[p] = (int16_t)(p < s->np ? vec[p] : 0);
+}
+
+/* Sets up a solver for st; returns 0, or -1 when memory is short. */
+static int begin(struct solver *s, const struct game *g, const void *st,
+		 struct solve_job *job)
+{
+	memset(s, 0, sizeof *s);
+	s->g = g;
+	s->np = g->players(st);
+	s->ss = g->state_size;
+	s->salt = hash_bytes(g->name, strlen(g->name));
+	s->limit = job->node_limit > 0 ? job->node_limit : LONG_MAX;
+	s->deadline = job->deadline_ms;
+	s->stop = job->stop;
+	s->ctx = job->ctx;
+	s->scores = job->order;
+	job->nodes = 0;
+	s->states = ai_scratch(AI_SOLVER_STATES, s->ss * (SOLVE_DEPTH + 2));
+	/* room for the widest list at any ply, and for a few hundred moves a
+	 * ply down the whole depth; a deeper stack than that gives up */
+	size_t per_ply = g->max_moves < 256 ? (size_t)g->max_moves : 256;
+	s->cap = (size_t)g->max_moves + per_ply * SOLVE_DEPTH;
+	size_t list_bytes = sizeof *s->lists * s->cap;
+	unsigned char *mem = ai_scratch(
+		AI_SOLVER_MOVES, list_bytes + 2 * sizeof *s->ord * s->cap);
+	s->hist = ai_scratch(AI_SOLVER_HIST, HIST_SIZE * sizeof *s->hist);
+	if (g->max_moves >= NO_BEST || !tt_ready() || !s->states || !mem ||
+	    !s->hist)
+		return -1;
+	s->lists = (struct move *)mem;
+	s->ord = (uint64_t *)(mem + list_bytes);
+	s->keys = s->ord + s->cap;
+	memset(s->hist, 0, HIST_SIZE * sizeof *s->hist);
+	memcpy(s->states, st, s->ss);
+	return 0;
+}
+
+/* The bounds that a fail-soft search of window (alpha, beta) gave v. */
+static struct solve_bound window_bound(int v, int alpha, int beta)
+{
+	struct solve_bound b = {-SOLVE_INF, SOLVE_INF};
+	if (v <= alpha)
+		b.hi = v;
+	else if (v >= beta)
+		b.lo = v;
+	else
+		b.lo = b.hi = v;
+	return b;
+}
+
+static struct solve_bound meet(struct solve_bound a, struct solve_bound b)
+{
+	if (b.lo > a.lo)
+		a.lo = b.lo;
+	if (b.hi < a.hi)
+		a.hi = b.hi;
+	return a;
+}
+
+/* The window edges just outside the draws: a search of (-DRAW_EDGE,
+ * DRAW_EDGE) tells a win from a draw from a loss. */
+#define DRAW_EDGE (SOLVE_MARGIN_MAX + 1)
+
+/* The mover's value of the state at ply 1 (just played from the root,
+ * whose mover is me) searched with window (alpha, beta), as bounds. */
+static struct solve_bound root_child(struct solver *s, int me, int alpha,
+				     int beta)
+{
+	struct solve_bound b = {-SOLVE_INF, SOLVE_INF};
+	const unsigned char *c = ply_state(s, 1);
+	struct game_status cs = s->g->status(c);
+	if (cs.phase == GAME_OVER) {
+		b.lo = b.hi = terminal2(s, c, me);
+		return b;
+	}
+	int v = child_value(s, 0, me, node_key(s, c), alpha, beta);
+	return s->abort ? b : window_bound(v, alpha, beta);
+}
+
+static int settled_class(struct solve_bound b)
+{
+	return b.lo == b.hi || b.lo > SOLVE_MARGIN_MAX ||
+	       b.hi < -SOLVE_MARGIN_MAX ||
+	       (b.lo >= -SOLVE_MARGIN_MAX && b.hi <= SOLVE_MARGIN_MAX);
+}
+
+/* The lowest value of the result class of v. */
+static int class_lo(int v)
+{
+	int r = solve_result(v);
+	return r > 0    ? SOLVE_MARGIN_MAX + 1
+	       : r == 0 ? -SOLVE_MARGIN_MAX
+			: -MAX_VALUE;
+}
+
+/* A null-window search of one position: ply 1 just played from the root
+ * (root_move set), or the root itself, for the root's mover me: is its
+ * value at least gamma? */
+static struct solve_bound probe(struct solver *s, int me, int root_move,
+				uint64_t key, int gamma)
+{
+	if (root_move)
+		return root_child(s, me, gamma - 1, gamma);
+	int v = alphabeta(s, 0, key, gamma - 1, gamma);
+	struct solve_bound b = {-SOLVE_INF, SOLVE_INF};
+	return s->abort ? b : window_bound(v, gamma - 1, gamma);
+}
+
+/* Narrows *b to the exact value by null-window searches (MTD(f): each
+ * moves a bound past the last one; the table keeps the work of the ones
+ * before), or until it is clear that the value is below floor.  The
+ * margins that decide a game are usually a few points from the first
+ * bound, so a few searches settle them. */
+static void refine(struct solver *s, int me, int root_move, uint64_t key,
+		   int floor, struct solve_bound *b)
+{
+	while (b->lo < b->hi && b->hi >= floor && !s->abort) {
+		int gamma = b->lo > -SOLVE_INF ? b->lo + 1 : b->hi;
+		if (gamma < floor)
+			gamma = floor;
+		if (root_move) {
+			memcpy(ply_state(s, 1), s->states, s->ss);
+			s->g->play(ply_state(s, 1), s->root_move);
+		}
+		*b = meet(*b, probe(s, me, root_move, key, gamma));
+	}
+}
+
+/* Two players: each root move's result, then (SOLVE_MARGIN) the exact
+ * value of the best moves, the others shown to be below it.  Returns 1
+ * when done. */
+static int root_ab(struct solver *s, const struct move *list, int n,
+		   enum solve_want want, struct solve_bound *out)
+{
+	const struct game *g = s->g;
+	int me = g->status(s->states).player;
+	uint64_t *ord = s->ord;
+	s->off[1] = (size_t)n; /* ord[0..n) is the root's */
+	if (root_order(s, list, ord, n) < 0)
+		return 0;
+	/* the result of every move, best guesses first */
+	int best = -SOLVE_INF;
+	for (int k = 0; k < n && !s->abort; k++) {
+		int i = move_index(ord[k]);
+		memcpy(ply_state(s, 1), s->states, s->ss);
+		g->play(ply_state(s, 1), &list[i]);
+		out[i] = meet(out[i], root_child(s, me, -DRAW_EDGE, DRAW_EDGE));
+		if (!s->abort && out[i].lo > best)
+			best = out[i].lo;
+	}
+	if (s->abort || want == SOLVE_WDL)
+		return !s->abort;
+	/* the margin, among the moves of the best result: the first is
+	 * settled exactly, each later one only when it reaches the best so
+	 * far (a move that ties it is settled too) */
+	int floor = class_lo(best);
+	for (int k = 0; k < n && !s->abort; k++) {
+		int i = move_index(ord[k]);
+		s->root_move = &list[i];
+		refine(s, me, 1, 0, floor, &out[i]);
+		if (!s->abort && out[i].lo == out[i].hi && out[i].lo > floor)
+			floor = out[i].lo;
+	}
+	return !s->abort;
+}
+
+/* More than two players, or one: max-n gives every move's exact value. */
+static int root_maxn(struct solver *s, const struct move *list, int n,
+		     struct solve_bound *out)
+{
+	const struct game *g = s->g;
+	int me = g->status(s->states).player - 1;
+	s->off[1] = 0;
+	for (int i = 0; i < n && !s->abort; i++) {
+		unsigned char *child = ply_state(s, 1);
+		memcpy(child, s->states, s->ss);
+		g->play(child, &list[i]);
+		struct game_status cs = g->status(child);
+		int vec[GAME_MAX_PLAYERS] = {0};
+		if (cs.phase == GAME_ROLL)
+			s->abort = 1;
+		else if (cs.phase == GAME_OVER)
+			terminal_n(s, child, vec);
+		else
+			maxn(s, 1, vec);
+		if (!s->abort)
+			out[i].lo = out[i].hi = vec[me];
+	}
+	return !s->abort;
+}
+
+int solve_moves(const struct game *g, const void *st, const struct move *list,
+		int n, struct solve_job *job, struct solve_bound *out)
+{
+	struct solver s;
+	for (int i = 0; i < n; i++)
+		out[i] = (struct solve_bound){-SOLVE_INF, SOLVE_INF};
+	if (begin(&s, g, st, job) < 0)
+		return 0;
+	int done = s.np == 2 ? root_ab(&s, list, n, job->want, out)
+			     : root_maxn(&s, list, n, out);
+	job->nodes = s.nodes;
+	return done;
+}
+
+int solve_position(const struct game *g, const void *st, struct solve_job *job,
+		   struct solve_bound *out)
+{
+	struct solver s;
+	*out = (struct solve_bound){-SOLVE_INF, SOLVE_INF};
+	if (begin(&s, g, st, job) < 0)
+		return 0;
+	s.off[0] = 0;
+	if (s.np == 2) {
+		int me = g->status(st).player;
+		uint64_t key = node_key(&s, st);
+		struct tt_entry *e = tt_find(key);
+		if (e)
+			*out = (struct solve_bound){e->u.ab.lo, e->u.ab.hi};
+		/* is it a loss?  if not, is it a win? */
+		while (!settled_class(*out) && !s.abort) {
+			int gamma = out->lo < -SOLVE_MARGIN_MAX
+					    ? -SOLVE_MARGIN_MAX
+					    : DRAW_EDGE;
+			*out = meet(*out, probe(&s, me, 0, key, gamma));
+		}
+		if (job->want == SOLVE_MARGIN)
+			refine(&s, me, 0, key, -SOLVE_INF, out);
+	} else {
+		int vec[GAME_MAX_PLAYERS] = {0};
+		int me = g->status(st).player - 1;
+		maxn(&s, 0, vec);
+		if (!s.abort)
+			out->lo = out->hi = vec[me];
+	}
+	job->nodes = s.nodes;
+	if (s.abort)
+		return 0;
+	return s.np != 2 || out->lo == out->hi ||
+	       (job->want == SOLVE_WDL && settled_class(*out));
 }
 
 int search_solve(const struct game *g, const void *st, const struct move *list,
 		 int n, double deadline_ms, long node_limit,
 		 int (*stop)(void *), void *ctx, int *value, long *nodes)
 {
-	struct solver s;
-	memset(&s, 0, sizeof s);
-	s.g = g;
-	s.np = g->players(st);
-	s.ss = g->state_size;
-	s.limit = node_limit;
-	s.deadline = deadline_ms;
-	s.stop = stop;
-	s.ctx = ctx;
+	struct solve_job job = {
+		.want = SOLVE_WDL,
+		.deadline_ms = deadline_ms,
+		.node_limit = node_limit,
+		.stop = stop,
+		.ctx = ctx,
+	};
+	if (deadline_ms <= 0)
+		solve_clear();
+	struct solve_bound *b = ai_scratch(AI_SOLVER_BOUNDS,
+					   sizeof *b * (size_t)(n > 0 ? n : 1));
 	*nodes = 0;
-	if (!tt_ready())
+	if (!b)
 		return 0;
-	if (++tt_gen == 0) {
-		/* the generations wrapped: really empty the table once */
-		memset(tt, 0, sizeof *tt * (tt_mask + 1));
-		tt_gen = 1;
-	}
-	s.states = ai_scratch(AI_SOLVER_STATES, s.ss * (SOLVE_DEPTH + 2));
-	/* room for the widest list at any ply, and for a few hundred moves a
-	 * ply down the whole depth; a deeper stack than that gives up */
-	size_t per_ply = g->max_moves < 256 ? (size_t)g->max_moves : 256;
-	s.cap = (size_t)g->max_moves + per_ply * SOLVE_DEPTH;
-	s.lists = ai_scratch(AI_SOLVER_MOVES, sizeof *s.lists * s.cap);
-	s.hist = ai_scratch(AI_SOLVER_HIST, HIST_SIZE * sizeof *s.hist);
-	if (!s.states || !s.lists || !s.hist)
-		s.abort = 1;
-	else
-		memset(s.hist, 0, HIST_SIZE * sizeof *s.hist);
-	s.off[1] = 0;
-	int me = g->status(st).player;
-	for (int i = 0; i < n && !s.abort; i++) {
-		unsigned char *child = s.states + s.ss;
-		memcpy(child, st, s.ss);
-		g->play(child, &list[i]);
-		struct game_status cs = g->status(child);
-		int vec[GAME_MAX_PLAYERS];
-		if (cs.phase == GAME_ROLL) {
-			s.abort = 1;
-		} else if (s.np == 2) {
-			if (cs.phase == GAME_OVER)
-				value[i] = wdl(cs, me);
-			else if (cs.player == me)
-				value[i] = alphabeta(&s, 1, -1, 1);
-			else
-				value[i] = -alphabeta(&s, 1, -1, 1);
-		} else {
-			if (cs.phase == GAME_OVER)
-				terminal(&s, child, vec);
-			else
-				maxn(&s, 1, vec);
-			value[i] = vec[me - 1];
-		}
-	}
-	*nodes = s.nodes;
-	return !s.abort;
+	int done = solve_moves(g, st, list, n, &job, b);
+	*nodes = job.nodes;
+	int np = g->players(st);
+	for (int i = 0; i < n && done; i++)
+		value[i] = np == 2 ? solve_result(b[i].lo) : b[i].lo;
+	return done;
 }

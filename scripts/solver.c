@@ -1,0 +1,493 @@
+/* solver.c: the exact solver (games/ai/solve.c) from the command line.
+ *
+ *   solver value GAME "OPTIONS" [MOVE ...]
+ *       plays the moves from the set-up and prints the value of every legal
+ *       move there, margin included, with the nodes and seconds it took
+ *   solver deep [-d PLIES] GAME "OPTIONS" [MOVE ...]
+ *       the result (win, draw or loss) of that position for its mover, for
+ *       searches of hours: the first PLIES plies (default 2) are walked
+ *       here, one line of progress for each position settled there, and
+ *       a move that wins ends the walk of its position (positions that
+ *       share a key, mirror images under a game's key(), are solved once)
+ *   solver [-w] judge GAME
+ *       reads lines "OPTIONS | MOVE ... | CHOSEN" and answers each with
+ *       "BEST CHOSEN": the exact value of the position for its mover and
+ *       that of the chosen move (what scripts/bench-strength asks); with
+ *       -w only the results, as SOLVE_RESULT times 1, 0 or -1
+ *   solver book FILE GAME "OPTIONS" PLIES [GAME "OPTIONS" PLIES ...]
+ *       writes the opening book to FILE (games/ai/book_data.c): every
+ *       position within PLIES plies of each set-up (mirror images once,
+ *       where the game's key() folds them), with a best move and its
+ *       exact value; PLIES written as 4/wdl looks at results only and
+ *       leaves lost positions out (for a game whose points only tell who
+ *       won, where proving that no bigger margin exists would double the
+ *       work)
+ *
+ * Options: -m MB (the table, default 1024), -q (no progress on stderr).
+ * Values are the mover's: "win +1" is a win by one point. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../games/ai/book.h"
+#include "../games/ai/search.h"
+
+static int quiet;
+
+static void die(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "solver: ");
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+/* Writes v (a two-player value) as "win +1", "draw", "loss -3". */
+static void value_text(int v, char *buf, size_t size)
+{
+	int r = solve_result(v), m = v - r * SOLVE_RESULT;
+	const char *word = r > 0 ? "win" : r < 0 ? "loss" : "draw";
+	if (m)
+		snprintf(buf, size, "%s %+d", word, m);
+	else
+		snprintf(buf, size, "%s", word);
+}
+
+static void bound_text(const struct game *g, const void *st,
+		       struct solve_bound b, char *buf, size_t size)
+{
+	if (g->players(st) != 2 || b.lo == b.hi) {
+		if (g->players(st) == 2)
+			value_text(b.lo, buf, size);
+		else
+			snprintf(buf, size, "%d", b.lo);
+	} else if (b.hi < SOLVE_INF) {
+		char t[32];
+		value_text(b.hi, t, sizeof t);
+		snprintf(buf, size, "at most %s", t);
+	} else {
+		snprintf(buf, size, "unknown");
+	}
+}
+
+/* The state after the set-up given by opts and the moves. */
+static void *start(const struct game *g, const char *opts, char **moves,
+		   int nmoves)
+{
+	char err[GAME_ERR_MAX];
+	void *st = game_new_state(g, opts, 1, err);
+	if (!st)
+		die("%s", err);
+	for (int i = 0; i < nmoves; i++) {
+		struct move mv;
+		if (g->status(st).phase != GAME_PLAY ||
+		    g->parse(st, moves[i], &mv, err) < 0)
+			die("cannot play %s", moves[i]);
+		g->play(st, &mv);
+	}
+	return st;
+}
+
+static int cmd_value(const struct game *g, const char *opts, char **moves,
+		     int nmoves)
+{
+	void *st = start(g, opts, moves, nmoves);
+	if (g->status(st).phase != GAME_PLAY)
+		die("%s", "the game is not at a move");
+	struct move *list = malloc(sizeof *list * (size_t)g->max_moves);
+	struct solve_bound *b = malloc(sizeof *b * (size_t)g->max_moves);
+	if (!list || !b)
+		die("%s", "out of memory");
+	int n = g->moves(st, list);
+	struct solve_job job = {.want = SOLVE_MARGIN};
+	double t0 = ai_now_ms();
+	if (!solve_moves(g, st, list, n, &job, b))
+		die("%s", "not solved (chance, or moves that cannot be listed)");
+	double ms = ai_now_ms() - t0;
+	for (int i = 0; i < n; i++) {
+		char mv[MOVE_TEXT_MAX], v[64];
+		g->format(st, &list[i], mv);
+		bound_text(g, st, b[i], v, sizeof v);
+		printf("%s %s\n", mv, v);
+	}
+	if (!quiet)
+		fprintf(stderr, "%ld nodes, %.2f s\n", job.nodes, ms / 1000);
+	free(list);
+	free(b);
+	free(st);
+	return 0;
+}
+
+static double t_start;
+
+/* deep's walk: the result of st for its mover, the first plies plies
+ * here, the rest by solve_position.  line holds the moves that led here. */
+static int deep(const struct game *g, const void *st, int plies, char *line,
+		size_t len)
+{
+	struct solve_job job = {.want = SOLVE_WDL};
+	struct solve_bound b;
+	if (plies == 0) {
+		if (!solve_position(g, st, &job, &b))
+			die("%s", "not solved (chance, or moves that cannot be "
+				  "listed)");
+		int r = solve_result(b.lo == -SOLVE_INF ? b.hi : b.lo);
+		printf("%-24s %-4s %12ld nodes %8.0f s\n", line,
+		       r > 0 ? "win" : r < 0 ? "loss" : "draw", job.nodes,
+		       (ai_now_ms() - t_start) / 1000);
+		fflush(stdout);
+		return r;
+	}
+	struct move *list = malloc(sizeof *list * (size_t)g->max_moves);
+	uint64_t *seen = malloc(sizeof *seen * (size_t)g->max_moves);
+	void *child = malloc(g->state_size);
+	if (!list || !seen || !child)
+		die("%s", "out of memory");
+	int n = g->moves(st, list), me = g->status(st).player, best = -2;
+	int nseen = 0;
+	for (int i = 0; i < n && best < 1; i++) {
+		memcpy(child, st, g->state_size);
+		g->play(child, &list[i]);
+		uint64_t k = solve_key(g, child);
+		int dup = 0;
+		for (int j = 0; j < nseen && !dup; j++)
+			dup = seen[j] == k;
+		if (dup)
+			continue;
+		seen[nseen++] = k;
+		char mv[MOVE_TEXT_MAX];
+		g->format(st, &list[i], mv);
+		snprintf(line + len, 1024 - len, "%s%s", len ? " " : "", mv);
+		struct game_status cs = g->status(child);
+		int r;
+		if (cs.phase == GAME_OVER)
+			r = cs.player == me ? 1 : cs.player ? -1 : 0;
+		else if (cs.phase != GAME_PLAY)
+			die("%s", "chance: not solved");
+		else if (cs.player == me)
+			r = deep(g, child, plies - 1, line, strlen(line));
+		else
+			r = -deep(g, child, plies - 1, line, strlen(line));
+		line[len] = '\0';
+		if (r > best)
+			best = r;
+	}
+	if (n == 0)
+		die("%s", "a position with no move to list");
+	printf("%-24s %-4s (for player %d)   %8.0f s\n", len ? line : "start",
+	       best > 0 ? "win" : best < 0 ? "loss" : "draw", me,
+	       (ai_now_ms() - t_start) / 1000);
+	fflush(stdout);
+	free(list);
+	free(seen);
+	free(child);
+	return best;
+}
+
+static int cmd_deep(const struct game *g, int plies, const char *opts,
+		    char **moves, int nmoves)
+{
+	void *st = start(g, opts, moves, nmoves);
+	if (g->status(st).phase != GAME_PLAY)
+		die("%s", "the game is not at a move");
+	char line[1024] = "";
+	t_start = ai_now_ms();
+	deep(g, st, plies, line, 0);
+	free(st);
+	return 0;
+}
+
+static enum solve_want judge_want = SOLVE_MARGIN;
+
+/* The value of st for the player me (the mover of st's parent): exact, or
+ * with -w the result times SOLVE_RESULT. */
+static int judge_value(const struct game *g, const void *st, int me)
+{
+	struct game_status cs = g->status(st);
+	int v;
+	if (cs.phase == GAME_OVER) {
+		int pts[GAME_MAX_PLAYERS] = {0};
+		g->score(st, pts);
+		int r = cs.player == me ? 1 : cs.player ? -1 : 0;
+		v = r * SOLVE_RESULT + pts[me - 1] - pts[2 - me];
+	} else {
+		struct solve_job job = {.want = judge_want};
+		struct solve_bound b;
+		if (!solve_position(g, st, &job, &b))
+			die("%s", "not solved");
+		v = b.lo > -SOLVE_INF ? b.lo : b.hi;
+		if (cs.player != me)
+			v = -v;
+	}
+	return judge_want == SOLVE_WDL ? SOLVE_RESULT * solve_result(v) : v;
+}
+
+static int cmd_judge(const struct game *g)
+{
+	char line[65536];
+	while (fgets(line, sizeof line, stdin)) {
+		char *opts = line, *moves = strchr(line, '|');
+		char *chosen = moves ? strchr(moves + 1, '|') : NULL;
+		if (!chosen)
+			die("%s", "judge reads OPTIONS | MOVE ... | CHOSEN");
+		*moves++ = *chosen++ = '\0';
+		while (*chosen == ' ')
+			chosen++;
+		chosen[strcspn(chosen, " \r\n")] = '\0';
+		char *words[1024];
+		int nw = 0;
+		for (char *w = strtok(moves, " \n"); w && nw < 1024;
+		     w = strtok(NULL, " \n"))
+			words[nw++] = w;
+		void *st = start(g, opts, words, nw);
+		void *c = malloc(g->state_size);
+		struct move mv;
+		char err[GAME_ERR_MAX];
+		if (g->players(st) != 2)
+			die("%s", "judge: two-player games only");
+		if (!c || g->status(st).phase != GAME_PLAY ||
+		    g->parse(st, chosen, &mv, err) < 0)
+			die("cannot judge %s", chosen);
+		int me = g->status(st).player;
+		int best = judge_value(g, st, g->status(st).player);
+		memcpy(c, st, g->state_size);
+		g->play(c, &mv);
+		printf("%d %d\n", best, judge_value(g, c, me));
+		fflush(stdout);
+		free(c);
+		free(st);
+	}
+	return 0;
+}
+
+/* ---- the book ---- */
+
+/* A position waiting in the book's walk: its line from the set-up. */
+struct pos {
+	char *line;
+	unsigned char *st;
+};
+
+/* A set of keys: open addressing, 0 is empty (keys are made odd). */
+struct keyset {
+	uint64_t *k;
+	size_t mask, n;
+};
+
+/* Adds key; returns 1 when it was new. */
+static int keyset_add(struct keyset *ks, uint64_t key)
+{
+	key |= 1;
+	if (2 * (ks->n + 1) > ks->mask + 1) {
+		struct keyset big = {calloc(2 * (ks->mask + 1), 8),
+				     2 * (ks->mask + 1) - 1, 0};
+		if (!big.k)
+			die("%s", "out of memory");
+		for (size_t i = 0; i <= ks->mask; i++)
+			if (ks->k[i])
+				keyset_add(&big, ks->k[i]);
+		free(ks->k);
+		*ks = big;
+	}
+	size_t i = key & ks->mask;
+	for (; ks->k[i]; i = (i + 1) & ks->mask)
+		if (ks->k[i] == key)
+			return 0;
+	ks->k[i] = key;
+	ks->n++;
+	return 1;
+}
+
+/* Solves one position for the book and writes its line: the position's
+ * value, then a move that keeps it (the one the table remembers first).
+ * With wdl, a lost position is left out: any move is as good.  Returns 1
+ * when it wrote a line. */
+static int book_position(const struct game *g, const char *setup,
+			 const struct pos *p, int wdl, FILE *out)
+{
+	judge_want = wdl ? SOLVE_WDL : SOLVE_MARGIN;
+	int me = g->status(p->st).player, v = judge_value(g, p->st, me);
+	struct move *list = malloc(sizeof *list * (size_t)g->max_moves);
+	unsigned char *c = malloc(g->state_size);
+	if (!list || !c)
+		die("%s", "out of memory");
+	int n = g->moves(p->st, list), hint = solve_hint(g, p->st), bi = -1;
+	if (n <= 1 || (wdl && v < 0)) {
+		free(list);
+		free(c);
+		return 0;
+	}
+	for (int k = -1; k < n && bi < 0; k++) {
+		int i = k < 0 ? hint : k;
+		if (i < 0 || i >= n || (k >= 0 && i == hint))
+			continue;
+		memcpy(c, p->st, g->state_size);
+		g->play(c, &list[i]);
+		if (judge_value(g, c, me) == v)
+			bi = i;
+	}
+	if (bi < 0)
+		die("%s", "no move keeps the position's value");
+	char mv[MOVE_TEXT_MAX];
+	g->format(p->st, &list[bi], mv);
+	fprintf(out, "\t{\"%s\", \"%s\", \"%s\", \"%s\", %d, %d},\n",
+		g->name, setup, p->line, mv, v, !wdl);
+	free(list);
+	free(c);
+	return 1;
+}
+
+/* The book's walk over one set-up: every position within plies plies,
+ * level by level, each position (up to the key) once. */
+static long book_setup(const struct game *g, const char *setup, int plies,
+		       int wdl, FILE *out)
+{
+	struct keyset seen = {calloc(1024, 8), 1023, 0};
+	struct pos *level = malloc(sizeof *level), *next = NULL;
+	struct move *list = malloc(sizeof *list * (size_t)g->max_moves);
+	if (!seen.k || !level || !list)
+		die("%s", "out of memory");
+	level[0] = (struct pos){strdup(""), start(g, setup, NULL, 0)};
+	keyset_add(&seen, solve_key(g, level[0].st));
+	long nlevel = 1, written = 0, done = 0;
+	for (int d = 0; d < plies && nlevel; d++) {
+		long nnext = 0, cap = 0;
+		for (long i = 0; i < nlevel; i++) {
+			struct pos *p = &level[i];
+			written += book_position(g, setup, p, wdl, out);
+			if (!quiet && (++done % 50 == 0 || i == nlevel - 1))
+				fprintf(stderr,
+					"book: %s %s: ply %d, %ld of %ld; %ld "
+					"lines, %.0f s\n",
+					g->name, setup, d, i + 1, nlevel,
+					written,
+					(ai_now_ms() - t_start) / 1000);
+			int n = d + 1 < plies ? g->moves(p->st, list) : 0;
+			for (int k = 0; k < n; k++) {
+				unsigned char *c = malloc(g->state_size);
+				char mv[MOVE_TEXT_MAX];
+				if (!c)
+					die("%s", "out of memory");
+				memcpy(c, p->st, g->state_size);
+				g->play(c, &list[k]);
+				if (g->status(c).phase != GAME_PLAY ||
+				    !keyset_add(&seen, solve_key(g, c))) {
+					free(c);
+					continue;
+				}
+				g->format(p->st, &list[k], mv);
+				size_t len = strlen(p->line) + strlen(mv) + 2;
+				char *line = malloc(len);
+				if (!line)
+					die("%s", "out of memory");
+				snprintf(line, len, "%s%s%s", p->line,
+					 *p->line ? " " : "", mv);
+				if (nnext == cap) {
+					cap = cap ? 2 * cap : 64;
+					next = realloc(next,
+						       sizeof *next * (size_t)cap);
+					if (!next)
+						die("%s", "out of memory");
+				}
+				next[nnext++] = (struct pos){line, c};
+			}
+			free(p->line);
+			free(p->st);
+		}
+		free(level);
+		level = next;
+		nlevel = nnext;
+		next = NULL;
+	}
+	for (long i = 0; i < nlevel; i++) {
+		free(level[i].line);
+		free(level[i].st);
+	}
+	free(level);
+	free(list);
+	free(seen.k);
+	return written;
+}
+
+static int cmd_book(const char *path, char **spec, int nspec)
+{
+	if (nspec <= 0 || nspec % 3)
+		die("%s", "book FILE wants GAME \"OPTIONS\" PLIES, once or "
+			  "more");
+	char tmp[4096];
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	FILE *out = fopen(tmp, "w");
+	if (!out)
+		die("cannot write %s", tmp);
+	fprintf(out, "/* book_data.c: the opening book, written by `make book` "
+		     "(scripts/solver.c):\n * do not edit.  Each line: the "
+		     "game, its set-up, the moves to a\n * position, the best "
+		     "move there, its value for the mover (search.h:\n * "
+		     "SOLVE_RESULT times the result, plus the margin) and "
+		     "whether that is\n * exact.  Made by solver book with "
+		     "these set-ups and plies:\n *");
+	for (int i = 0; i < nspec; i += 3)
+		fprintf(out, "%s %s %s %s", i ? "," : "", spec[i], spec[i + 1],
+			spec[i + 2]);
+	fprintf(out, " */\n#include \"book.h\"\n\n"
+		     "const struct book_line book_lines[] = {\n");
+	t_start = ai_now_ms();
+	long total = 0;
+	for (int i = 0; i < nspec; i += 3) {
+		const struct game *g = game_find(spec[i]);
+		if (!g)
+			die("no game %s", spec[i]);
+		char *end;
+		int plies = (int)strtol(spec[i + 2], &end, 10);
+		total += book_setup(g, spec[i + 1], plies, !strcmp(end, "/wdl"),
+				    out);
+		solve_clear(); /* the next set-up shares nothing */
+	}
+	fprintf(out, "\t{NULL, NULL, NULL, NULL, 0, 0},\n};\n\n"
+		     "const int book_size = %ld;\n",
+		total);
+	if (fclose(out) != 0 || rename(tmp, path) != 0)
+		die("cannot write %s", path);
+	if (!quiet)
+		fprintf(stderr, "book: %ld lines in %.0f s\n", total,
+			(ai_now_ms() - t_start) / 1000);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	long mb = 1024;
+	int plies = 2;
+	int i = 1;
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "-q"))
+			quiet = 1;
+		else if (!strcmp(argv[i], "-m") && i + 1 < argc)
+			mb = strtol(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "-w"))
+			judge_want = SOLVE_WDL;
+		else if (!strcmp(argv[i], "-d") && i + 1 < argc)
+			plies = (int)strtol(argv[++i], NULL, 10);
+		else
+			die("unknown flag %s", argv[i]);
+	}
+	if (argc - i < 2 || (argc - i < 3 && strcmp(argv[i], "judge")))
+		die("%s", "usage: solver [-m MB] [-d PLIES] [-w] [-q] value|deep "
+			  "GAME \"OPTIONS\" [MOVE ...], solver judge GAME, or "
+			  "solver book FILE GAME \"OPTIONS\" PLIES ...");
+	solve_set_memory((size_t)mb << 20);
+	if (!strcmp(argv[i], "book"))
+		return cmd_book(argv[i + 1], argv + i + 2, argc - i - 2);
+	const struct game *g = game_find(argv[i + 1]);
+	if (!g)
+		die("no game %s", argv[i + 1]);
+	if (!strcmp(argv[i], "judge"))
+		return cmd_judge(g);
+	if (!strcmp(argv[i], "value"))
+		return cmd_value(g, argv[i + 2], argv + i + 3, argc - i - 3);
+	if (!strcmp(argv[i], "deep"))
+		return cmd_deep(g, plies, argv[i + 2], argv + i + 3,
+				argc - i - 3);
+	die("unknown command %s", argv[i]);
+	return 2;
+}

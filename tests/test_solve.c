@@ -1,0 +1,933 @@
+/* test_solve.c: the exact solver (games/ai/solve.c) and the opening book.
+ *
+ * The values here were counted by hand (each test says how), or come from
+ * the theory of tic-tac-toe, or from a plain search written here that
+ * shares nothing with the solver but the game interface. */
+#include "test_util.h"
+
+#include "../games/ai/book.h"
+#include "../games/ai/search.h"
+
+#define WIN(m) (SOLVE_RESULT + (m))
+#define LOSS(m) (-SOLVE_RESULT - (m))
+
+/* ---- tic-tac-toe: a game of the test's own, small enough to know ----
+ *
+ * Cells 0..8 are a1 b1 c1 a2 .. c3; X (player 1) starts.  Two versions:
+ * one without key() (the solver hashes the state's bytes) and one whose
+ * key folds the board's 8 symmetries. */
+struct ttt {
+	uint8_t cell[9]; /* 0 empty, 1 X, 2 O */
+	uint8_t placed, winner;
+};
+
+static const uint8_t ttt_lines[8][3] = {{0, 1, 2}, {3, 4, 5}, {6, 7, 8},
+					{0, 3, 6}, {1, 4, 7}, {2, 5, 8},
+					{0, 4, 8}, {2, 4, 6}};
+
+static int ttt_init(void *st, struct game_options *o, uint64_t seed, char *err)
+{
+	(void)st, (void)o, (void)seed, (void)err;
+	return 0;
+}
+
+static int ttt_players(const void *st)
+{
+	(void)st;
+	return 2;
+}
+
+static struct game_status ttt_status(const void *st)
+{
+	const struct ttt *s = st;
+	if (s->winner || s->placed == 9)
+		return (struct game_status){GAME_OVER, s->winner};
+	return (struct game_status){GAME_PLAY, 1 + s->placed % 2};
+}
+
+static int ttt_moves(const void *st, struct move *out)
+{
+	const struct ttt *s = st;
+	int n = 0;
+	if (ttt_status(st).phase != GAME_PLAY)
+		return 0;
+	for (int c = 0; c < 9; c++)
+		if (!s->cell[c])
+			out[n++] = (struct move){{(uint64_t)c}};
+	return n;
+}
+
+static void ttt_play(void *st, const struct move *mv)
+{
+	struct ttt *s = st;
+	int p = 1 + s->placed % 2;
+	s->cell[mv->w[0]] = (uint8_t)p;
+	s->placed++;
+	for (int i = 0; i < 8; i++)
+		if (s->cell[ttt_lines[i][0]] == p &&
+		    s->cell[ttt_lines[i][1]] == p &&
+		    s->cell[ttt_lines[i][2]] == p)
+			s->winner = (uint8_t)p;
+}
+
+static int ttt_parse(const void *st, const char *text, struct move *mv,
+		     char *err)
+{
+	const struct ttt *s = st;
+	if (strlen(text) != 2 || text[0] < 'a' || text[0] > 'c' ||
+	    text[1] < '1' || text[1] > '3')
+		return game_fail(err, "not a square");
+	int c = (text[1] - '1') * 3 + text[0] - 'a';
+	if (s->cell[c])
+		return game_fail(err, "occupied");
+	*mv = (struct move){{(uint64_t)c}};
+	return 0;
+}
+
+static void ttt_format(const void *st, const struct move *mv, char *buf)
+{
+	(void)st;
+	sprintf(buf, "%c%d", 'a' + (int)(mv->w[0] % 3),
+		1 + (int)(mv->w[0] / 3));
+}
+
+static void ttt_score(const void *st, int *points)
+{
+	const struct ttt *s = st;
+	points[0] = s->winner == 1;
+	points[1] = s->winner == 2;
+}
+
+/* The smallest base-3 number of the 8 images of the board. */
+static uint64_t ttt_key(const void *st)
+{
+	const struct ttt *s = st;
+	uint64_t best = UINT64_MAX;
+	for (int t = 0; t < 8; t++) {
+		uint64_t k = 0;
+		for (int c = 0; c < 9; c++) {
+			int x = c % 3, y = c / 3, u = t & 4 ? y : x,
+			    v = t & 4 ? x : y;
+			if (t & 1)
+				u = 2 - u;
+			if (t & 2)
+				v = 2 - v;
+			k = k * 3 + s->cell[v * 3 + u];
+		}
+		if (k < best)
+			best = k;
+	}
+	return best;
+}
+
+static const struct game ttt_plain = {
+	.name = "ttt",
+	.state_size = sizeof(struct ttt),
+	.max_moves = 9,
+	.init = ttt_init,
+	.players = ttt_players,
+	.status = ttt_status,
+	.moves = ttt_moves,
+	.play = ttt_play,
+	.parse = ttt_parse,
+	.format = ttt_format,
+	.score = ttt_score,
+};
+
+static const struct game ttt_sym = {
+	.name = "ttt-sym",
+	.state_size = sizeof(struct ttt),
+	.max_moves = 9,
+	.init = ttt_init,
+	.players = ttt_players,
+	.status = ttt_status,
+	.moves = ttt_moves,
+	.play = ttt_play,
+	.parse = ttt_parse,
+	.format = ttt_format,
+	.score = ttt_score,
+	.key = ttt_key,
+};
+
+/* ---- helpers ---- */
+
+/* A state of g: the set-up opts, then the moves of `line`. */
+static void *at(const struct game *g, const char *opts, const char *line)
+{
+	void *st = g->init == ttt_init ? calloc(1, g->state_size)
+				       : new_state(g, opts, 1);
+	ck_assert(st != NULL);
+	char buf[4096], *save;
+	snprintf(buf, sizeof buf, "%s", line);
+	for (char *m = strtok_r(buf, " ", &save); m;
+	     m = strtok_r(NULL, " ", &save))
+		play_text(g, st, m);
+	return st;
+}
+
+/* The exact value, for the mover of st, of the move written mv. */
+static int move_value(const struct game *g, const void *st, const char *mv,
+		      long *nodes)
+{
+	unsigned char *c = malloc(g->state_size);
+	memcpy(c, st, g->state_size);
+	play_text(g, c, mv);
+	struct game_status cs = g->status(c);
+	int me = g->status(st).player, v;
+	if (cs.phase == GAME_OVER) {
+		int pts[GAME_MAX_PLAYERS] = {0};
+		g->score(c, pts);
+		int r = cs.player == me ? 1 : cs.player ? -1 : 0;
+		v = r * SOLVE_RESULT + pts[me - 1] - pts[2 - me];
+		if (nodes)
+			*nodes = 0;
+	} else {
+		struct solve_job job = {.want = SOLVE_MARGIN};
+		struct solve_bound b;
+		ck_assert(solve_position(g, c, &job, &b));
+		ck_assert_int_eq(b.lo, b.hi);
+		v = cs.player == me ? b.lo : -b.lo;
+		if (nodes)
+			*nodes = job.nodes;
+	}
+	free(c);
+	return v;
+}
+
+/* The moves of st with solve_moves's bounds, as "a1 [lo,hi]" lines. */
+static int solve_all(const struct game *g, const void *st, enum solve_want want,
+		     struct move *list, struct solve_bound *b, long *nodes)
+{
+	int n = g->moves(st, list);
+	struct solve_job job = {.want = want};
+	ck_assert(solve_moves(g, st, list, n, &job, b));
+	if (nodes)
+		*nodes = job.nodes;
+	return n;
+}
+
+/* The bounds solve_moves gave the move written text. */
+static struct solve_bound bound_of(const struct game *g, const void *st,
+				   const struct move *list,
+				   const struct solve_bound *b, int n,
+				   const char *text)
+{
+	char buf[MOVE_TEXT_MAX];
+	for (int i = 0; i < n; i++) {
+		g->format(st, &list[i], buf);
+		if (!strcmp(buf, text))
+			return b[i];
+	}
+	ck_abort_msg("%s is not a move here", text);
+	return b[0];
+}
+
+/* ---- tic-tac-toe: the theory ---- */
+
+/* Every first move of tic-tac-toe draws; after X takes a corner, only the
+ * centre saves O; after X takes the centre, O on an edge loses. */
+START_TEST(tictactoe_by_the_theory)
+{
+	const struct game *games[] = {&ttt_plain, &ttt_sym};
+	struct move list[9];
+	struct solve_bound b[9];
+	for (int k = 0; k < 2; k++) {
+		const struct game *g = games[k];
+		solve_forget();
+		void *st = at(g, "", "");
+		int n = solve_all(g, st, SOLVE_MARGIN, list, b, NULL);
+		ck_assert_int_eq(n, 9);
+		for (int i = 0; i < n; i++)
+			ck_assert_msg(b[i].lo == 0 && b[i].hi == 0,
+				      "%s move %d: [%d, %d]", g->name, i,
+				      b[i].lo, b[i].hi);
+		free(st);
+		st = at(g, "", "a1");
+		n = solve_all(g, st, SOLVE_WDL, list, b, NULL);
+		for (int i = 0; i < n; i++) {
+			char buf[8];
+			g->format(st, &list[i], buf);
+			int want = strcmp(buf, "b2") ? -1 : 0;
+			ck_assert_msg(solve_result(b[i].lo) == want &&
+					      solve_result(b[i].hi) == want,
+				      "%s a1 %s: [%d, %d]", g->name, buf,
+				      b[i].lo, b[i].hi);
+		}
+		free(st);
+		st = at(g, "", "b2 b1");
+		n = solve_all(g, st, SOLVE_MARGIN, list, b, NULL);
+		/* X wins by one line: some move is worth exactly that */
+		int best = -SOLVE_INF;
+		for (int i = 0; i < n; i++)
+			if (b[i].lo > best)
+				best = b[i].lo;
+		ck_assert_int_eq(best, WIN(1));
+		free(st);
+	}
+}
+END_TEST
+
+/* The same position reached in another order is found in the table, which
+ * is kept from one call to the next: one node settles it. */
+START_TEST(transpositions_are_found_in_the_table)
+{
+	const struct game *g = &ttt_plain;
+	solve_forget();
+	void *a = at(g, "", "a1 b2 c3"), *b = at(g, "", "c3 b2 a1");
+	ck_assert(memcmp(a, b, g->state_size) == 0);
+	struct solve_job job = {.want = SOLVE_MARGIN};
+	struct solve_bound va, vb;
+	ck_assert(solve_position(g, a, &job, &va));
+	ck_assert_int_gt(job.nodes, 10);
+	ck_assert(solve_position(g, b, &job, &vb));
+	ck_assert_int_le(job.nodes, 1);
+	ck_assert(va.lo == vb.lo && va.hi == vb.hi);
+	/* solve_clear empties the table: the work is done again */
+	solve_clear();
+	ck_assert(solve_position(g, b, &job, &vb));
+	ck_assert_int_gt(job.nodes, 10);
+	free(a);
+	free(b);
+}
+END_TEST
+
+/* With a key that folds the board's symmetries, a mirror image is found
+ * in the table, and the whole game takes fewer nodes, with the same
+ * values. */
+START_TEST(symmetry_through_the_key)
+{
+	struct move list[9];
+	struct solve_bound bp[9], bs[9];
+	long plain, sym;
+	solve_forget();
+	void *st = at(&ttt_plain, "", "");
+	int n = solve_all(&ttt_plain, st, SOLVE_MARGIN, list, bp, &plain);
+	solve_forget();
+	solve_all(&ttt_sym, st, SOLVE_MARGIN, list, bs, &sym);
+	for (int i = 0; i < n; i++)
+		ck_assert(bp[i].lo == bs[i].lo && bp[i].hi == bs[i].hi);
+	ck_assert_msg(sym * 3 < plain, "nodes: %ld with the key, %ld without",
+		      sym, plain);
+	free(st);
+	/* a1 c2 and its mirror image c1 a2 (a1-c1 swapped, across b) */
+	solve_forget();
+	void *a = at(&ttt_sym, "", "a1 c2"), *b = at(&ttt_sym, "", "c1 a2");
+	struct solve_job job = {.want = SOLVE_MARGIN};
+	struct solve_bound va, vb;
+	ck_assert(solve_position(&ttt_sym, a, &job, &va));
+	ck_assert_int_gt(job.nodes, 1);
+	ck_assert(solve_position(&ttt_sym, b, &job, &vb));
+	ck_assert_int_le(job.nodes, 1);
+	ck_assert_int_eq(va.lo, vb.lo);
+	ck_assert_int_eq(solve_key(&ttt_sym, a), solve_key(&ttt_sym, b));
+	ck_assert_int_ne(solve_key(&ttt_plain, a), solve_key(&ttt_plain, b));
+	free(a);
+	free(b);
+}
+END_TEST
+
+/* A game whose key() folds its board's symmetries gets the same: a
+ * checkertoe position solved once is known in its mirror image. */
+START_TEST(a_games_own_key_folds_mirror_images)
+{
+	const struct game *g = game_find("checkertoe");
+	if (!g->key)
+		return; /* until the game has one: ttt_sym stands for it */
+	solve_forget();
+	/* the second line is the first mirrored left to right */
+	void *a = at(g, "first=1",
+		     "c3 b2 d4 b4 c2 c4 b3 d3 a1 e1 a5 e5 b1 d1 a2 e2");
+	void *b = at(g, "first=1",
+		     "c3 d2 b4 d4 c2 c4 d3 b3 e1 a1 e5 a5 d1 b1 e2 a2");
+	ck_assert_int_eq(solve_key(g, a), solve_key(g, b));
+	struct solve_job job = {.want = SOLVE_MARGIN};
+	struct solve_bound va, vb;
+	ck_assert(solve_position(g, a, &job, &va));
+	ck_assert_int_gt(job.nodes, 1);
+	ck_assert(solve_position(g, b, &job, &vb));
+	ck_assert_int_le(job.nodes, 1);
+	ck_assert_int_eq(va.lo, vb.lo);
+	free(a);
+	free(b);
+}
+END_TEST
+
+/* ---- hand-counted endgames of the real games ---- */
+
+/* Checkertoe, X (player 1) to place with e4, c2 and c1 empty; O places
+ * last and one square stays empty, counting for both:
+ *
+ *   5  X O X O X
+ *   4  O X X O .
+ *   3  X O O X O
+ *   2  O X . X O
+ *   1  X O . O X
+ *      a b c d e
+ *
+ * X c2: if O takes e4 (c1 empty), X has c1-b2-a3, b2-c2-d2 and a3-b4-c5
+ * (3), O has b1-c1-d1 and e2-e3-e4 (2); if O takes c1 (e4 empty), X has
+ * b2-c2-d2, c2-d3-e4 and a3-b4-c5 (3), O b1-c1-d1 and e2-e3-e4 (2): +1
+ * either way.  X c1: O c2 (e4 empty) leaves X c1-b2-a3 and a3-b4-c5 (2)
+ * against d1-c2-b3, c2-b3-a4 and e2-e3-e4 (3): -1 (O e4 would draw 3-3).
+ * X e4: O c2 (c1 empty) leaves X c1-b2-a3 and a3-b4-c5 (2) against
+ * b1-c1-d1, c1-c2-c3, d1-c2-b3 and c2-b3-a4 (4): -2 (O c1: -1). */
+START_TEST(checkertoe_endgame_counted_by_hand)
+{
+	const struct game *g = game_find("checkertoe");
+	ck_assert(g != NULL);
+	solve_forget();
+	void *st = at(g, "first=1",
+		      "a5 b5 c5 d5 e5 a4 b4 d4 c4 b3 a3 c3 d3 e3 b2 a2 d2 e2 "
+		      "a1 b1 e1 d1");
+	ck_assert_int_eq(g->status(st).player, 1);
+	ck_assert_int_eq(move_value(g, st, "c2", NULL), WIN(1));
+	ck_assert_int_eq(move_value(g, st, "c1", NULL), LOSS(1));
+	ck_assert_int_eq(move_value(g, st, "e4", NULL), LOSS(2));
+	struct move list[4];
+	struct solve_bound b[4];
+	int n = solve_all(g, st, SOLVE_MARGIN, list, b, NULL);
+	ck_assert_int_eq(n, 3);
+	struct solve_bound c2 = bound_of(g, st, list, b, n, "c2");
+	ck_assert(c2.lo == WIN(1) && c2.hi == WIN(1));
+	ck_assert_int_lt(bound_of(g, st, list, b, n, "c1").hi, WIN(1));
+	ck_assert_int_lt(bound_of(g, st, list, b, n, "e4").hi, WIN(1));
+	int value[4];
+	long nodes;
+	ck_assert(search_solve(g, st, list, n, 0, 1000, NULL, NULL, value,
+			       &nodes));
+	for (int i = 0; i < n; i++) {
+		char buf[8];
+		g->format(st, &list[i], buf);
+		ck_assert_int_eq(value[i], strcmp(buf, "c2") ? -1 : 1);
+	}
+	free(st);
+}
+END_TEST
+
+/* Tiptoe 4x4 after b4 c3 c2 b1 b3 a2 c1 a1 d4 a4 (O White, X Black):
+ *
+ *   4  X O . O      White's groups: b3-b4 and b1-c1 (2 each), d4 (1);
+ *   3  . O X .      only d4 can step: c4 or d3.
+ *   2  X . X .
+ *   1  X O O .
+ *      a b c d
+ *
+ * White c4 joins b4 and d4 into a group of 4 that reaches nothing; Black
+ * steps a4-a3; then b1-c1 and the big group are stuck: White loses.
+ * White d3 makes d3-d4 (2); Black's only step is again a3 (c2-c3 and
+ * a1-a2 are blocked or run off the board); White steps d3 down two to d1
+ * (b1-c1-d1 now); Black's column of four and c2-c3 reach nothing: White
+ * wins. */
+START_TEST(tiptoe_endgame_counted_by_hand)
+{
+	const struct game *g = game_find("tiptoe");
+	ck_assert(g != NULL);
+	solve_forget();
+	void *st = at(g, "size=4", "b4 c3 c2 b1 b3 a2 c1 a1 d4 a4");
+	struct move list[4];
+	struct solve_bound b[4];
+	int n = solve_all(g, st, SOLVE_MARGIN, list, b, NULL);
+	ck_assert_int_eq(n, 2);
+	struct solve_bound d3 = bound_of(g, st, list, b, n, "d3");
+	ck_assert(d3.lo == WIN(1) && d3.hi == WIN(1));
+	ck_assert_int_eq(move_value(g, st, "c4", NULL), LOSS(1));
+	free(st);
+}
+END_TEST
+
+/* The 4x4 board is a win for Black (player 2), as issue 18 reports: every
+ * first placement loses. */
+START_TEST(tiptoe_4x4_is_a_win_for_black)
+{
+	const struct game *g = game_find("tiptoe");
+	solve_forget();
+	void *st = at(g, "size=4", "");
+	struct move list[16];
+	struct solve_bound b[16];
+	int n = solve_all(g, st, SOLVE_WDL, list, b, NULL);
+	ck_assert_int_eq(n, 16);
+	for (int i = 0; i < n; i++)
+		ck_assert_int_eq(solve_result(b[i].hi), -1);
+	free(st);
+}
+END_TEST
+
+/* A Take It Away board= of row 1 (a1..h1) and nothing else. */
+static void *row1(const struct game *g, const char *row)
+{
+	char opts[128];
+	snprintf(opts, sizeof opts, "board=%.*s%s", 56,
+		 "................................................"
+		 "........",
+		 row);
+	return at(g, opts, "");
+}
+
+/* Take It Away, two players, player 1 to move on a1 W, c1 R, d1 W (white
+ * 1, red 2).  c1-e1 takes a white (1) and leaves a1 and e1 apart: over,
+ * +1.  d1-b1 takes the red (2); player 2 then takes b1 with a1-c1 (1):
+ * +1.  A drop leaves player 2 alone, who takes 2 then 1 and pays twice
+ * the last white: 3 - 2 = 1, so -1.  The best margin is +1.
+ *
+ * On a1 W, b1 R, d1 B, f1 B (blue 3), a1 must jump on to g1, 2 + 3 + 3 =
+ * +8; dropping hands player 2 the same chain, less twice the white left:
+ * 8 - 2 = 6, so -6. */
+START_TEST(takeitaway_endgames_counted_by_hand)
+{
+	const struct game *g = game_find("takeitaway");
+	ck_assert(g != NULL);
+	solve_forget();
+	void *st = row1(g, "w.rw....");
+	ck_assert_int_eq(move_value(g, st, "c1-e1", NULL), WIN(1));
+	ck_assert_int_eq(move_value(g, st, "d1-b1", NULL), WIN(1));
+	ck_assert_int_eq(move_value(g, st, "drop", NULL), LOSS(1));
+	free(st);
+	st = row1(g, "wr.b.b..");
+	ck_assert_int_eq(move_value(g, st, "a1-c1-e1-g1", NULL), WIN(8));
+	ck_assert_int_eq(move_value(g, st, "drop", NULL), LOSS(6));
+	struct move list[4];
+	struct solve_bound b[4];
+	int n = solve_all(g, st, SOLVE_MARGIN, list, b, NULL);
+	ck_assert_int_eq(n, 2);
+	struct solve_bound chain = bound_of(g, st, list, b, n, "a1-c1-e1-g1");
+	ck_assert(chain.lo == WIN(8) && chain.hi == WIN(8));
+	ck_assert_int_lt(bound_of(g, st, list, b, n, "drop").hi, WIN(8));
+	free(st);
+}
+END_TEST
+
+/* ---- against a plain search ---- */
+
+/* Plain negamax over the same values (result, then margin), no table, no
+ * pruning, with a node budget: what the solver must agree with.  Its move
+ * lists sit end to end in one buffer. */
+#define PLAIN_NODES 100000
+static long plain_nodes;
+static struct move *plain_buf;
+static size_t plain_top, plain_cap;
+
+static int plain_value(const struct game *g, const void *st, int me)
+{
+	struct game_status s = g->status(st);
+	if (s.phase == GAME_OVER) {
+		int pts[GAME_MAX_PLAYERS] = {0};
+		g->score(st, pts);
+		int r = s.player == me ? 1 : s.player ? -1 : 0;
+		return r * SOLVE_RESULT + pts[me - 1] - pts[2 - me];
+	}
+	ck_assert_int_eq(s.phase, GAME_PLAY);
+	if (++plain_nodes > PLAIN_NODES ||
+	    plain_cap - plain_top < (size_t)g->max_moves) {
+		plain_nodes = PLAIN_NODES + 1;
+		return 0;
+	}
+	struct move *list = plain_buf + plain_top;
+	unsigned char c[g->state_size];
+	int n = g->moves(st, list), best = -SOLVE_INF;
+	ck_assert_int_gt(n, 0);
+	plain_top += (size_t)n;
+	for (int i = 0; i < n && plain_nodes <= PLAIN_NODES; i++) {
+		memcpy(c, st, g->state_size);
+		g->play(c, &list[i]);
+		int v = plain_value(g, c, s.player);
+		if (v > best)
+			best = v;
+	}
+	plain_top -= (size_t)n;
+	return s.player == me ? best : -best;
+}
+
+/* The plain value of each move of st into want; 0 when over budget. */
+static int plain_moves(const struct game *g, const void *st,
+		       const struct move *list, int n, int *want)
+{
+	size_t need = (size_t)g->max_moves * 64;
+	if (plain_cap < need) {
+		free(plain_buf);
+		plain_buf = malloc(sizeof *plain_buf * need);
+		ck_assert(plain_buf != NULL);
+		plain_cap = need;
+	}
+	plain_top = 0;
+	plain_nodes = 0;
+	unsigned char c[g->state_size];
+	for (int i = 0; i < n && plain_nodes <= PLAIN_NODES; i++) {
+		memcpy(c, st, g->state_size);
+		g->play(c, &list[i]);
+		want[i] = plain_value(g, c, g->status(st).player);
+	}
+	return plain_nodes <= PLAIN_NODES;
+}
+
+/* Near the end of random games of every two-player game without dice, the
+ * solver's best value is the plain search's, every move it settles exactly
+ * has the plain value, every other move is shown below the best, and every
+ * result (win, draw, loss) is right. */
+static const char *const agree_setups[][2] = {
+	{"checkertoe", ""},       {"checkertoe", "exchange"},
+	{"checkertoe", "size=6"}, {"checkertoe", "float"},
+	{"tiptoe", "size=5"},     {"tiptoe", "size=5 diagonal"},
+	{"tiptoe", "hex size=3"}, {"takeitaway", ""},
+	{"takeitaway", "nodrop"}, {"takeitaway", "plain"},
+	{"abstractoe", ""},
+};
+
+static void agree_at(const struct game *g, const char *opts, const void *st,
+		     const struct move *list, int n, const int *want)
+{
+	struct solve_bound b[n];
+	struct solve_job job = {.want = SOLVE_MARGIN};
+	solve_clear();
+	ck_assert(solve_moves(g, st, list, n, &job, b));
+	int best = -SOLVE_INF, top = -SOLVE_INF;
+	for (int i = 0; i < n; i++) {
+		best = want[i] > best ? want[i] : best;
+		top = b[i].lo > top ? b[i].lo : top;
+		ck_assert_msg(b[i].lo <= want[i] && want[i] <= b[i].hi,
+			      "%s %s move %d: [%d, %d], plain %d", g->name,
+			      opts, i, b[i].lo, b[i].hi, want[i]);
+	}
+	ck_assert_int_eq(top, best);
+	for (int i = 0; i < n; i++)
+		ck_assert(b[i].lo == b[i].hi || b[i].hi < best);
+	/* and the results alone */
+	solve_clear();
+	job.want = SOLVE_WDL;
+	ck_assert(solve_moves(g, st, list, n, &job, b));
+	for (int i = 0; i < n; i++)
+		ck_assert(solve_result(b[i].lo) == solve_result(want[i]) &&
+			  solve_result(b[i].hi) == solve_result(want[i]));
+}
+
+START_TEST(the_solver_agrees_with_a_plain_search)
+{
+	const char *game = agree_setups[_i][0], *opts = agree_setups[_i][1];
+	const struct game *g = game_find(game);
+	ck_assert(g != NULL);
+	char err[GAME_ERR_MAX];
+	size_t ss = g->state_size;
+	struct move *list = malloc(sizeof *list * (size_t)g->max_moves);
+	int *want = malloc(sizeof *want * (size_t)g->max_moves);
+	unsigned char *trail = malloc(ss * 200);
+	int checked = 0;
+	for (uint64_t seed = 1; seed <= 3; seed++) {
+		void *st = game_new_state(g, opts, seed, err);
+		ck_assert_msg(st != NULL, "%s %s: %s", game, opts, err);
+		/* a random game to its end, then back to the first position
+		 * (of every third) the plain search can still finish */
+		struct rng r;
+		rng_seed(&r, seed);
+		int len = 0;
+		while (len < 200 && g->status(st).phase == GAME_PLAY) {
+			memcpy(trail + ss * (size_t)len++, st, ss);
+			int n = g->moves(st, list);
+			ck_assert_int_gt(n, 0);
+			g->play(st, &list[rng_below(&r, (uint32_t)n)]);
+		}
+		for (int k = len - 1; k >= 0; k -= 3) {
+			const void *p = trail + ss * (size_t)k;
+			int n = g->moves(p, list);
+			if (!plain_moves(g, p, list, n, want))
+				break;
+			agree_at(g, opts, p, list, n, want);
+			checked++;
+		}
+		free(st);
+	}
+	ck_assert_int_gt(checked, 0);
+	free(list);
+	free(want);
+	free(trail);
+}
+END_TEST
+
+/* ---- what stops the solver ---- */
+
+/* Dice are not solved: after a roll every move leads to the next roll. */
+START_TEST(chance_stops_the_solver)
+{
+	const struct game *g = game_find("takebacktoe");
+	ck_assert(g != NULL);
+	void *st = at(g, "first=1", "");
+	ck_assert_int_eq(g->status(st).phase, GAME_ROLL);
+	g->roll(st, 3);
+	struct move *list = malloc(sizeof *list * (size_t)g->max_moves);
+	struct solve_bound *b = malloc(sizeof *b * (size_t)g->max_moves);
+	int n = g->moves(st, list);
+	ck_assert_int_gt(n, 0);
+	struct solve_job job = {.want = SOLVE_WDL};
+	ck_assert(!solve_moves(g, st, list, n, &job, b));
+	ck_assert_int_lt(job.nodes, 10);
+	ck_assert(b[0].lo == -SOLVE_INF && b[0].hi == SOLVE_INF);
+	free(list);
+	free(b);
+	free(st);
+}
+END_TEST
+
+/* Moves that cannot be listed (Abs-Trac-Toe's drawn line) are not solved
+ * either. */
+START_TEST(unlisted_moves_stop_the_solver)
+{
+	const struct game *g = game_find("abstractoe");
+	ck_assert(g != NULL);
+	void *st = at(g, "draw=1", "");
+	struct move mv;
+	ck_assert_int_eq(g->moves(st, &mv), 0);
+	struct solve_job job = {.want = SOLVE_WDL};
+	struct solve_bound b;
+	ck_assert(!solve_position(g, st, &job, &b));
+	free(st);
+}
+END_TEST
+
+static int stop_calls;
+
+static int stop_at_once(void *ctx)
+{
+	(void)ctx;
+	stop_calls++;
+	return 1;
+}
+
+static int never_stop(void *ctx)
+{
+	(void)ctx;
+	stop_calls++;
+	return 0;
+}
+
+/* The stop callback is asked while the solver works, and a yes ends it
+ * with nothing claimed; a no changes nothing. */
+START_TEST(the_stop_callback_is_honoured)
+{
+	const struct game *g = game_find("tiptoe");
+	solve_forget();
+	void *st = at(g, "size=5", "c3 b2");
+	struct solve_job job = {.want = SOLVE_WDL, .stop = stop_at_once};
+	struct solve_bound b;
+	stop_calls = 0;
+	ck_assert(!solve_position(g, st, &job, &b));
+	ck_assert_int_eq(stop_calls, 1);
+	ck_assert(b.lo == -SOLVE_INF && b.hi == SOLVE_INF);
+	/* a search of 10,000 nodes or more runs long enough to be asked */
+	ck_assert_int_lt(job.nodes, 10000);
+	solve_forget();
+	job = (struct solve_job){.want = SOLVE_WDL, .stop = never_stop};
+	stop_calls = 0;
+	ck_assert(solve_position(g, st, &job, &b));
+	ck_assert_int_gt(stop_calls, 0);
+	ck_assert_int_gt(job.nodes, 10000);
+	free(st);
+}
+END_TEST
+
+/* A node budget ends a search within it; what it proved stays in the
+ * table, so growing budgets finish, with the value a fresh search gives. */
+START_TEST(the_node_limit_is_kept)
+{
+	const struct game *g = game_find("tiptoe");
+	void *st = at(g, "size=5", "c3 b2 b4");
+	struct solve_bound b, full;
+	solve_forget();
+	struct solve_job job = {.want = SOLVE_WDL};
+	ck_assert(solve_position(g, st, &job, &full));
+	long total = job.nodes;
+	ck_assert_int_gt(total, 2000);
+	solve_forget();
+	job = (struct solve_job){.want = SOLVE_WDL, .node_limit = 1000};
+	ck_assert(!solve_position(g, st, &job, &b));
+	ck_assert_int_le(job.nodes, 1001);
+	int tries = 1;
+	while (!solve_position(g, st, &job, &b)) {
+		ck_assert_int_le(job.nodes, 1001);
+		ck_assert_int_lt(tries++, 1000);
+	}
+	ck_assert_int_eq(solve_result(b.lo), solve_result(full.lo));
+	ck_assert_int_eq(solve_result(b.hi), solve_result(full.hi));
+	free(st);
+}
+END_TEST
+
+/* The table stays within the memory it is given, and a table far too
+ * small for the search still gives exact values (only slower). */
+START_TEST(the_memory_limit_is_kept)
+{
+	const struct game *g = game_find("tiptoe");
+	void *st = at(g, "size=4", "");
+	struct move list[16];
+	struct solve_bound b[16];
+	solve_set_memory(64 << 10);
+	ck_assert_int_eq(solve_memory(), 0);
+	int n = solve_all(g, st, SOLVE_WDL, list, b, NULL);
+	ck_assert_int_gt(solve_memory(), 0);
+	ck_assert_int_le(solve_memory(), 64 << 10);
+	for (int i = 0; i < n; i++)
+		ck_assert_int_eq(solve_result(b[i].hi), -1);
+	solve_set_memory(1000);
+	solve_all(g, st, SOLVE_WDL, list, b, NULL);
+	ck_assert_int_le(solve_memory(), 1000);
+	for (int i = 0; i < n; i++)
+		ck_assert_int_eq(solve_result(b[i].hi), -1);
+	solve_forget();
+	ck_assert_int_eq(solve_memory(), 0);
+	solve_set_memory(16 << 20);
+	free(st);
+}
+END_TEST
+
+/* ---- the opening book ---- */
+
+/* The state after a book line's moves. */
+static void *book_state(const struct book_line *l)
+{
+	const struct game *g = game_find(l->game);
+	ck_assert_msg(g != NULL, "the book names a game %s", l->game);
+	return at(g, l->setup, l->moves);
+}
+
+/* Every line of the book plays under today's rules, and the book gives its
+ * move (or the same move turned, in a mirror image) with its value. */
+START_TEST(every_book_line_plays_and_is_found)
+{
+	ck_assert_int_gt(book_size, 0);
+	for (int i = 0; i < book_size; i++) {
+		const struct book_line *l = &book_lines[i];
+		const struct game *g = game_find(l->game);
+		void *st = book_state(l);
+		unsigned char *a = malloc(g->state_size),
+			      *b = malloc(g->state_size);
+		memcpy(a, st, g->state_size);
+		play_text(g, a, l->best);
+		struct move mv;
+		int v;
+		ck_assert_msg(book_find(g, st, &mv, &v),
+			      "%s %s: %s is not found", l->game, l->setup,
+			      l->moves);
+		ck_assert_int_eq(v, l->value);
+		memcpy(b, st, g->state_size);
+		g->play(b, &mv);
+		ck_assert(solve_key(g, a) == solve_key(g, b));
+		free(a);
+		free(b);
+		free(st);
+	}
+	/* a position the book does not hold: nothing */
+	const struct game *g = game_find("takeitaway");
+	void *st = at(g, "", "");
+	struct move mv;
+	int v;
+	ck_assert(!book_find(g, st, &mv, &v));
+	free(st);
+}
+END_TEST
+
+/* A sample of the book, solved again from scratch: each position has the
+ * value written, and the written move keeps it.  The sample takes lines
+ * from the whole book; a line whose position would take more than a few
+ * million nodes is passed over, so the test stays within seconds. */
+START_TEST(a_sample_of_the_book_is_solved_again)
+{
+	enum { SAMPLE = 24, BUDGET = 3000000 };
+	int checked = 0;
+	for (int k = 0; k < SAMPLE && k < book_size; k++) {
+		const struct book_line *l =
+			&book_lines[(long)k * book_size / SAMPLE];
+		const struct game *g = game_find(l->game);
+		void *st = book_state(l);
+		int me = g->status(st).player;
+		struct solve_job job = {
+			.want = l->exact ? SOLVE_MARGIN : SOLVE_WDL,
+			.node_limit = BUDGET,
+		};
+		struct solve_bound b;
+		solve_forget();
+		if (!solve_position(g, st, &job, &b)) {
+			free(st);
+			continue;
+		}
+		int v = l->exact ? b.lo : SOLVE_RESULT * solve_result(b.lo);
+		ck_assert_msg(b.lo == b.hi || !l->exact, "inexact");
+		ck_assert_msg(v == l->value,
+			      "%s %s: %s is worth %d, the book says %d",
+			      l->game, l->setup, l->moves, v, l->value);
+		/* the written move keeps it */
+		unsigned char *c = malloc(g->state_size);
+		memcpy(c, st, g->state_size);
+		play_text(g, c, l->best);
+		int cv;
+		if (g->status(c).phase == GAME_OVER) {
+			cv = move_value(g, st, l->best, NULL);
+		} else {
+			job.node_limit = 0;
+			ck_assert(solve_position(g, c, &job, &b));
+			cv = g->status(c).player == me ? b.lo : -b.lo;
+			if (!l->exact)
+				cv = SOLVE_RESULT * solve_result(cv);
+		}
+		ck_assert_msg(cv == l->value, "%s %s: %s then %s is worth %d",
+			      l->game, l->setup, l->moves, l->best, cv);
+		free(c);
+		free(st);
+		checked++;
+	}
+	ck_assert_int_ge(checked, SAMPLE / 2);
+}
+END_TEST
+
+/* The book holds the tiptoe 5x5 opening, with a move that wins (c1, a3,
+ * c3, e3 or c5: issue 18, and this solver), and the computer player plays
+ * it. */
+START_TEST(the_player_opens_from_the_book)
+{
+	const struct game *g = game_find("tiptoe");
+	void *st = at(g, "size=5", "");
+	struct move mv;
+	int v;
+	char want[64];
+	ck_assert(book_find(g, st, &mv, &v));
+	ck_assert_int_gt(v, 0);
+	g->format(st, &mv, want + 1);
+	want[0] = ' ';
+	strcat(want, " ");
+	ck_assert_msg(strstr(" c1 a3 c3 e3 c5 ", want), "the book opens%s",
+		      want);
+	struct session *s = quiet_session();
+	ok(s, "newgame tiptoe size=5");
+	ok(s, "set playouts 10");
+	char got[64];
+	snprintf(got, sizeof got, " %.8s ", ok(s, "genmove"));
+	ck_assert_str_eq(got, want);
+	session_free(s);
+	free(st);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("solve");
+	TCase *t = tcase_create("solve");
+	tcase_set_timeout(t, 120);
+	tcase_add_test(t, tictactoe_by_the_theory);
+	tcase_add_test(t, transpositions_are_found_in_the_table);
+	tcase_add_test(t, symmetry_through_the_key);
+	tcase_add_test(t, a_games_own_key_folds_mirror_images);
+	tcase_add_test(t, checkertoe_endgame_counted_by_hand);
+	tcase_add_test(t, tiptoe_endgame_counted_by_hand);
+	tcase_add_test(t, tiptoe_4x4_is_a_win_for_black);
+	tcase_add_test(t, takeitaway_endgames_counted_by_hand);
+	tcase_add_loop_test(t, the_solver_agrees_with_a_plain_search, 0,
+			    sizeof agree_setups / sizeof agree_setups[0]);
+	tcase_add_test(t, chance_stops_the_solver);
+	tcase_add_test(t, unlisted_moves_stop_the_solver);
+	tcase_add_test(t, the_stop_callback_is_honoured);
+	tcase_add_test(t, the_node_limit_is_kept);
+	tcase_add_test(t, the_memory_limit_is_kept);
+	tcase_add_test(t, every_book_line_plays_and_is_found);
+	tcase_add_test(t, a_sample_of_the_book_is_solved_again);
+	tcase_add_test(t, the_player_opens_from_the_book);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+TEST_MAIN()
