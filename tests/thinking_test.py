@@ -6,7 +6,9 @@ section 4 pins: `stop` ends a search within moments and the move is played;
 `quit` and end of input let a search think its full time; `analyze` streams
 `info` lines at its interval until the next line, which is then answered,
 and changes nothing a later command sees; seeded answers under `set
-playouts` do not depend on earlier searches; rolls do not depend on how
+playouts` do not depend on earlier searches; while the engine ponders
+(`set ponder 1`) a command is answered within moments, and the next search
+starts from the tree pondering grew; rolls do not depend on how
 long the engine thought; `set verbose 0` silences the search line.
 
 With --clocks: whole games of every game under `kgs-time_settings fischer 2
@@ -39,6 +41,7 @@ class Engine:
                                   stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE)
         self.buf = b""
+        self.errbuf = b""
 
     def send(self, line):
         self.p.stdin.write(line.encode() + b"\n")
@@ -77,6 +80,25 @@ class Engine:
         if not a.startswith("="):
             raise RuntimeError(f"{line!r} failed: {a!r}")
         return a[2:-2]
+
+    def err_line(self, marker, timeout=30.0):
+        """The next line of stderr that holds marker; None on timeout."""
+        end = time.monotonic() + timeout
+        fd = self.p.stderr.fileno()
+        while True:
+            for line in self.errbuf.split(b"\n")[:-1]:
+                self.errbuf = self.errbuf[len(line) + 1:]
+                if marker in line:
+                    return line.decode()
+            left = end - time.monotonic()
+            if left <= 0:
+                return None
+            r, _, _ = select.select([fd], [], [], left)
+            if r:
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    return None
+                self.errbuf += chunk
 
     def close(self):
         try:
@@ -193,6 +215,42 @@ def test_analyze():
                        "newgame abstractoe seed=1 draw\nanalyze\n")
     check(out.count("? ") == 2, f"analyze refuses a roll or a drawn line: "
           f"{out!r}")
+
+
+def kept_after_reply(ponder):
+    """Visits the second clock-bound genmove finds in its tree when the
+    opponent plays the reply the first search expected, one second later,
+    and the milliseconds the first command of that second waited (any
+    input ends pondering)."""
+    e = Engine()
+    e.ok("newgame tiptoe seed=3 size=8")
+    e.ok(f"set ponder {ponder}")
+    e.ok("time_settings 20 0 0")
+    e.ok("genmove")
+    line = e.err_line(b"ai:").split()
+    reply = line[line.index("line") + 2]
+    time.sleep(1)
+    t0 = time.monotonic()
+    e.ok("name")
+    wait = (time.monotonic() - t0) * 1000
+    e.ok("play " + reply)
+    e.ok("genmove")
+    line = e.err_line(b"ai:")
+    e.close()
+    kept = line.split(" visits kept")[0].split("(")[-1] if "kept" in line \
+        else "0"
+    return int(kept), wait
+
+
+def test_ponder():
+    # a command sent while the engine ponders is answered at once, and the
+    # next genmove starts from the tree pondering grew
+    plain, _ = kept_after_reply(0)
+    pondered, wait = kept_after_reply(1)
+    check(wait < 20, f"a command while pondering waited {wait:.1f} ms "
+          f"(at most 20)")
+    check(pondered > 1.5 * plain, f"pondering kept {pondered} visits "
+          f"for the next search, not pondering {plain}")
 
 
 def seeded_answers(prefix, seed_first):
@@ -334,8 +392,8 @@ def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     if args:
         ENGINE = args[0]
-    tests = [test_stop, test_quit_waits, test_analyze, test_determinism,
-             test_verbose]
+    tests = [test_stop, test_quit_waits, test_analyze, test_ponder,
+             test_determinism, test_verbose]
     if "--clocks" in sys.argv:
         tests = [test_clocks]
     for t in tests:

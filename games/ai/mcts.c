@@ -123,6 +123,7 @@ struct mcts_tree {
 	uint32_t *rank;     /* compaction: kept nodes before each mark word */
 	uint32_t cap, used; /* nodes: room, in use */
 	uint32_t root;
+	uint32_t chosen;    /* the root's child the last search chose, or 0 */
 	int full;           /* a block did not fit: compact before growing */
 	uint32_t expand_at; /* real visits before a leaf grows */
 	double compact_ms;  /* the last compaction's time per node kept (and
@@ -284,6 +285,7 @@ static int tree_clear(struct mcts_tree *t)
 	if (!pool_ready(t))
 		return -1;
 	t->root = 0;
+	t->chosen = 0;
 	t->used = 1;
 	memset(node_at(t, 0), 0, sizeof(struct node));
 	node_at(t, 0)->who = NOBODY;
@@ -429,6 +431,7 @@ static BITS_HOT void slide(struct mcts_tree *t)
 			*node_at(t, to++) = nd;
 		}
 	t->root = 0;
+	t->chosen = 0; /* moved: the hint is only worth a search's time */
 	t->used = n;
 }
 
@@ -1242,8 +1245,10 @@ static int same_state(const struct mcts *m, const void *a, const void *b)
 /* Looks for st among the nodes exactly `depth` plies below `at` (whose
  * state is in m->st2 + ply * ss) while *budget plays last and the clock
  * allows; *found gets the most visited match (moves can transpose:
- * several may lead to st).  The most visited child goes first, since the
- * moves played are most often the ones the search liked best. */
+ * several may lead to st).  The child the last search chose goes first,
+ * else the most visited, since the moves played are most often the ones the
+ * search liked best (where a move costs much to play, as Abs-Trac-Toe's
+ * bending lines do, the clock may allow only a few). */
 static void find_state(struct mcts *m, uint32_t at, const void *st, int ply,
 		       int depth, long *budget, uint32_t *found)
 {
@@ -1252,9 +1257,13 @@ static void find_state(struct mcts *m, uint32_t at, const void *st, int ply,
 	unsigned char *next = here + m->ss;
 	const struct node *c = node_at(t, node_at(t, at)->child);
 	int n = node_at(t, at)->nchild, best = 0;
-	for (int i = 1; i < n; i++)
-		if (c[i].visits > c[best].visits)
-			best = i;
+	uint32_t first = node_at(t, at)->child;
+	if (at == t->root && t->chosen >= first && t->chosen < first + n)
+		best = (int)(t->chosen - first);
+	else
+		for (int i = 1; i < n; i++)
+			if (c[i].visits > c[best].visits)
+				best = i;
 	for (int k = -1; k<n && * budget> 0; k++) {
 		int i = k < 0 ? best : k;
 		if (k == best)
@@ -1336,6 +1345,7 @@ static int reroot(struct mcts *m, const void *st, int keep)
 		double share = (double)node_at(t, found)->visits /
 			       (node_at(t, t->root)->visits + 1);
 		t->root = found;
+		t->chosen = 0;
 		t->info.reused = node_at(t, found)->visits;
 		if (t->used > t->cap / 2 &&
 		    (!m->timed ||
@@ -1857,6 +1867,7 @@ int mcts_choose(struct mcts_tree *t, const struct game *g, const void *st,
 	t->info.settled = why != NULL;
 	t->info.planned = plan.hard > 0 ? plan.hard - time->start : 0;
 	t->info.chosen = node_at(t, chosen)->visits;
+	t->chosen = chosen;
 	if (how->log)
 		report(&m, chosen, &sv, why, &plan, how->log, time->start);
 	return 0;
