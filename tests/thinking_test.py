@@ -146,9 +146,10 @@ def test_stop():
 
 
 def test_quit_waits():
+    # a position the book does not answer at once
     for tail in ("quit\n", ""):
         out, status, secs, _ = run(
-            "newgame checkertoe seed=2 first=1\nset movetime 500\n"
+            "newgame tiptoe seed=2 size=8\nset movetime 500\n"
             "genmove\n" + tail)
         answers = out.split("\n\n")
         check(status == 0, f"exit status {status} after genmove{tail!r}")
