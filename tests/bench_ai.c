@@ -237,7 +237,8 @@ static long one_search(struct ai *ai, const struct game *g, const void *st,
 				.movetime_ms = movetime,
 				.start_ms = ai_now_ms(),
 				.seed = 1,
-				.stop = stop};
+				.stop = stop,
+				.no_book = 1};
 	struct move mv;
 	double t0 = cpu_ms();
 	if (ai_choose(ai, g, st, &how, &mv) < 0) {

@@ -187,7 +187,8 @@ int ai_choose(struct ai *ai, const struct game *g, const void *st,
 	if (g->status(st).phase != GAME_PLAY)
 		return -1;
 	int value;
-	if (how->level >= 2 && book_probe(g, st, out, &value)) {
+	if (how->level >= 2 && !how->no_book &&
+	    book_probe(g, st, out, &value)) {
 		if (how->log) {
 			char buf[MOVE_TEXT_MAX];
 			g->format(st, out, buf);

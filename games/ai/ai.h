@@ -62,7 +62,9 @@ struct ai_search {
 	/* ai_analyze: one `info ...` line (no newline) to pass on. */
 	void (*info)(void *ctx, const char *line);
 	void *ctx;
-	FILE *log; /* the search line on standard error; NULL: silent */
+	FILE *log;   /* the search line on standard error; NULL: silent */
+	int no_book; /* search where the opening book knows the move too
+		      * (benchmarks of the search) */
 };
 
 /* A player with the default memory limit, or NULL when out of memory. */
