@@ -40,18 +40,22 @@ class Engine:
         self.p = subprocess.Popen([ENGINE, *args], stdin=subprocess.PIPE,
                                   stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE)
-        self.buf = b""
-        self.errbuf = b""
+        self.bufs = {"stdout": b"", "stderr": b""}
 
     def send(self, line):
         self.p.stdin.write(line.encode() + b"\n")
         self.p.stdin.flush()
 
-    def read_until(self, marker, timeout=30.0):
-        """Bytes up to and including marker; None on timeout."""
+    def _read(self, stream, found, timeout):
+        """Reads stream (stdout or stderr) into self.bufs[stream] until
+        found(buffer) gives a result, which is returned; None on timeout or
+        at the end of the stream."""
         end = time.monotonic() + timeout
-        fd = self.p.stdout.fileno()
-        while marker not in self.buf:
+        fd = getattr(self.p, stream).fileno()
+        while True:
+            got = found(stream)
+            if got is not None:
+                return got
             left = end - time.monotonic()
             if left <= 0:
                 return None
@@ -60,10 +64,19 @@ class Engine:
                 chunk = os.read(fd, 65536)
                 if not chunk:
                     return None
-                self.buf += chunk
-        i = self.buf.index(marker) + len(marker)
-        out, self.buf = self.buf[:i], self.buf[i:]
+                self.bufs[stream] += chunk
+
+    def _take(self, stream, upto):
+        out = self.bufs[stream][:upto]
+        self.bufs[stream] = self.bufs[stream][upto:]
         return out.decode()
+
+    def read_until(self, marker, timeout=30.0):
+        """Output up to and including marker; None on timeout."""
+        def found(stream):
+            i = self.bufs[stream].find(marker)
+            return None if i < 0 else self._take(stream, i + len(marker))
+        return self._read("stdout", found, timeout)
 
     def answer(self, timeout=30.0):
         return self.read_until(b"\n\n", timeout)
@@ -83,22 +96,13 @@ class Engine:
 
     def err_line(self, marker, timeout=30.0):
         """The next line of stderr that holds marker; None on timeout."""
-        end = time.monotonic() + timeout
-        fd = self.p.stderr.fileno()
-        while True:
-            for line in self.errbuf.split(b"\n")[:-1]:
-                self.errbuf = self.errbuf[len(line) + 1:]
-                if marker in line:
-                    return line.decode()
-            left = end - time.monotonic()
-            if left <= 0:
-                return None
-            r, _, _ = select.select([fd], [], [], left)
-            if r:
-                chunk = os.read(fd, 65536)
-                if not chunk:
-                    return None
-                self.errbuf += chunk
+        def found(stream):
+            while b"\n" in self.bufs[stream]:
+                line = self._take(stream, self.bufs[stream].index(b"\n") + 1)
+                if marker.decode() in line:
+                    return line.rstrip("\n")
+            return None
+        return self._read("stderr", found, timeout)
 
     def close(self):
         try:
@@ -220,17 +224,17 @@ def test_analyze():
 
 def kept_after_reply(ponder):
     """Visits the second clock-bound genmove finds in its tree when the
-    opponent plays the reply the first search expected, one second later,
-    and the milliseconds the first command of that second waited (any
+    opponent plays the reply the first search expected, 1.5 s later,
+    and the milliseconds the first command after the pause waited (any
     input ends pondering)."""
     e = Engine()
     e.ok("newgame tiptoe seed=3 size=8")
     e.ok(f"set ponder {ponder}")
-    e.ok("time_settings 20 0 0")
+    e.ok("time_settings 6 0 0")
     e.ok("genmove")
     line = e.err_line(b"ai:").split()
     reply = line[line.index("line") + 2]
-    time.sleep(1)
+    time.sleep(1.5)
     t0 = time.monotonic()
     e.ok("name")
     wait = (time.monotonic() - t0) * 1000
@@ -245,11 +249,15 @@ def kept_after_reply(ponder):
 
 def test_ponder():
     # a command sent while the engine ponders is answered at once, and the
-    # next genmove starts from the tree pondering grew
+    # next genmove starts from the tree pondering grew (up to three tries:
+    # pondering may favour another reply than the one the search expected)
     plain, _ = kept_after_reply(0)
-    pondered, wait = kept_after_reply(1)
-    check(wait < 20, f"a command while pondering waited {wait:.1f} ms "
-          f"(at most 20)")
+    for _ in range(3):
+        pondered, wait = kept_after_reply(1)
+        check(wait < 20, f"a command while pondering waited {wait:.1f} ms "
+              f"(at most 20)")
+        if pondered > 1.5 * plain:
+            break
     check(pondered > 1.5 * plain, f"pondering kept {pondered} visits "
           f"for the next search, not pondering {plain}")
 
