@@ -376,8 +376,10 @@ int main(int argc, char **argv)
 		double pps = playout_speed(g, st, 500);
 		/* search iterations: a fixed budget, timed */
 		struct ai *ai = ai_new();
-		struct ai_search how = {
-			.level = AI_LEVEL_MAX, .playouts = 20000, .seed = 1};
+		struct ai_search how = {.level = AI_LEVEL_MAX,
+					.playouts = 20000,
+					.seed = 1,
+					.no_book = 1};
 		struct rng r;
 		rng_seed(&r, 1);
 		if (g->status(st).phase ==
