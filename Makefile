@@ -145,9 +145,10 @@ clean:
 # make book: the opening book (games/ai/book_data.c), solved from scratch
 # by build/scripts/solver (scripts/solver.c): every tiptoe 5x5 position of
 # the set-up (results only: the points only tell who won) and checkertoe
-# 5x5 up to its first reply, for either player starting.  It takes hours
-# (README.md, "Strength"); not part of make check.  BOOK_MB sizes the
-# solver's table.
+# 5x5 up to its first reply, for either player starting.  It takes about
+# half an hour on one core (README.md, "Strength"); not part of make check,
+# which re-solves a sample of the book (tests/test_solve.c).  BOOK_MB sizes
+# the solver's table.
 SOLVER = $(BUILD)/scripts/solver
 BOOK_MB ?= 2048
 BOOK_SPEC = tiptoe size=5 4/wdl checkertoe first=1 2 checkertoe first=2 2

@@ -903,6 +903,26 @@ START_TEST(the_player_opens_from_the_book)
 }
 END_TEST
 
+/* Where the tree proves the win on its own, the solver still settles the
+ * margin: here every win is by two tic-tac-toes but d3's, by five. */
+START_TEST(a_proven_win_keeps_the_biggest_margin)
+{
+	const char *moves[] = {"b4", "b2", "e5", "a1", "b3", "e4", "c1",
+			       "c5", "e3", "a5", "e1", "d4", "a3", "d2",
+			       "b5", "a4", "c4", "d5", "c3", "d1"};
+	struct session *s = quiet_session();
+	ok(s, "newgame checkertoe first=1");
+	for (size_t i = 0; i < sizeof moves / sizeof *moves; i++) {
+		char line[16];
+		snprintf(line, sizeof line, "play %s", moves[i]);
+		ok(s, line);
+	}
+	ok(s, "set movetime 300");
+	ck_assert_str_eq(ok(s, "genmove"), "d3");
+	session_free(s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("solve");
@@ -926,6 +946,7 @@ static Suite *suite(void)
 	tcase_add_test(t, every_book_line_plays_and_is_found);
 	tcase_add_test(t, a_sample_of_the_book_is_solved_again);
 	tcase_add_test(t, the_player_opens_from_the_book);
+	tcase_add_test(t, a_proven_win_keeps_the_biggest_margin);
 	suite_add_tcase(s, t);
 	return s;
 }

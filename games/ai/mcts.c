@@ -27,8 +27,10 @@
  * drawn (a lost root searches on as if nothing were proven, for the best
  * chances against an opponent who may err).  When
  * the playouts show that the game is nearly over, the exact solver gets a
- * share of the time; what it settles about the root moves becomes proofs
- * too, and with more players the moves it shows worse are set aside.
+ * share of the time (a root the tree has proven too: the proofs know only
+ * win, draw and loss, the solver also the margin); what it settles about
+ * the root moves becomes proofs too, and the moves it shows worse (with
+ * two players: a smaller margin of the same result) are set aside.
  *
  * Memory: the nodes live in one pool of a fixed size (the tree's part of
  * `set hash`), 32 bytes each, a node's children side by side in one block
@@ -1439,6 +1441,47 @@ static const int *solved_value(const struct solved *sv, const struct move *mv)
 	return NULL;
 }
 
+/* Two players: turns the solver's results (1 win, 0 draw, -1 loss) into
+ * values on its own scale (SOLVE_RESULT times the result), and where the
+ * budget allows settles the margin among the moves of the best result, so
+ * that the others of those fall below it: the tree's proofs know only win,
+ * draw and loss, and the score decides the rest (the biggest win, the
+ * smallest loss).  When the margins cannot be settled in time the results
+ * stand alone. */
+static void add_margins(struct mcts *m, double until, long limit,
+			struct solved *sv)
+{
+	int best = -1;
+	for (int i = 0; i < sv->n; i++) {
+		if (sv->value[i] > best)
+			best = sv->value[i];
+		sv->value[i] *= SOLVE_RESULT;
+	}
+	struct move *list =
+		ai_scratch(AI_MARGIN_LIST, sizeof *list * (size_t)sv->n);
+	struct solve_bound *b =
+		ai_scratch(AI_MARGIN_BOUNDS, sizeof *b * (size_t)sv->n);
+	int *at = ai_scratch(AI_MARGIN_INDEX, sizeof *at * (size_t)sv->n);
+	if (!list || !b || !at)
+		return;
+	int n = 0;
+	for (int i = 0; i < sv->n; i++)
+		if (sv->value[i] == best * SOLVE_RESULT) {
+			at[n] = i;
+			list[n++] = sv->list[i];
+		}
+	struct solve_job job = {.want = SOLVE_MARGIN,
+				.deadline_ms = until,
+				.node_limit = limit,
+				.stop = m->how->stop,
+				.ctx = m->how->ctx};
+	if (n < 2 || !solve_moves(m->g, m->t->state, list, n, &job, b))
+		return;
+	sv->nodes += job.nodes;
+	for (int j = 0; j < n; j++) /* exact, or shown below the best */
+		sv->value[at[j]] = b[j].hi;
+}
+
 /* Gives the exact solver until `until` (a timed search) or `limit` nodes.
  * When it finishes, the root moves that are worse than the best are set
  * aside, so that the search only weighs the moves that keep the best
@@ -1456,6 +1499,8 @@ static int try_solve(struct mcts *m, double until, long limit,
 			  m->how->stop, m->how->ctx, sv->value, &sv->nodes))
 		return 0;
 	sv->done = 1;
+	if (m->np == 2)
+		add_margins(m, until, limit, sv);
 	sv->best = sv->value[0];
 	for (int i = 1; i < sv->n; i++)
 		if (sv->value[i] > sv->best)
@@ -1471,10 +1516,9 @@ static int try_solve(struct mcts *m, double until, long limit,
 			continue;
 		if (*v < sv->best)
 			kids[k].flags |= F_BANNED;
-		if (m->np == 2) {
-			int r = *v > 0 ? 1 : *v < 0 ? -1 : 0;
-			set_proof(&kids[k], proof_for(r, kids[k].who));
-		}
+		if (m->np == 2)
+			set_proof(&kids[k],
+				  proof_for(solve_result(*v), kids[k].who));
 	}
 	if (m->np == 2)
 		try_prove(t, root);
@@ -1775,10 +1819,11 @@ int mcts_choose(struct mcts_tree *t, const struct game *g, const void *st,
 	long budget = how->playouts > 0 ? how->playouts : LONG_MAX;
 	if (root->nchild == 1) {
 		why = "only move";
-	} else if (proof_of(root) && !root_lost(&m)) {
-		why = "proven";
 	} else {
-		m.ignore_proofs = proof_of(root) != UNPROVEN;
+		/* a root the tree has proven still goes to the solver below,
+		 * which keeps the best margin among the moves that keep the
+		 * result (the tree's proofs know only win, draw and loss) */
+		m.ignore_proofs = root_lost(&m);
 		/* a first look: how long is the rest of the game?  (The
 		 * search's own playouts may stop early at evaluate().) */
 		double first =
@@ -1805,8 +1850,7 @@ int mcts_choose(struct mcts_tree *t, const struct game *g, const void *st,
 		    m.timed ? time->start + 0.1 * (plan.soft - time->start) : 0,
 		    budget / 10 + 1);
 		if (plies <= SOLVE_PLIES && !m.stopped &&
-		    (!m.timed || ai_now_ms() < plan.soft) &&
-		    !proof_of(node_at(t, t->root))) {
+		    (!m.timed || ai_now_ms() < plan.soft)) {
 			double share = plies <= 12 ? 0.7 : 0.35;
 			double now = ai_now_ms();
 			double until =

@@ -23,6 +23,9 @@ enum ai_slot {
 	AI_PRIOR,         /* mcts.c: one double a move */
 	AI_STATES,        /* mcts.c: scratch states */
 	AI_REROOT,        /* mcts.c: states on the way to a new root */
+	AI_MARGIN_LIST,   /* mcts.c: the moves whose margins are solved */
+	AI_MARGIN_BOUNDS, /* mcts.c: their values */
+	AI_MARGIN_INDEX,  /* mcts.c: where they stand in the solver's list */
 	AI_SOLVER_STATES, /* solve.c: one state a ply */
 	AI_SOLVER_MOVES,  /* solve.c: the stack of move lists */
 	AI_SOLVER_HIST,   /* solve.c: history counts */
