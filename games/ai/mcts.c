@@ -1430,6 +1430,16 @@ struct solved {
 	long nodes;
 };
 
+/* An empty record with room for g's moves.  Returns 0, or -1 when out of
+ * memory. */
+static int solved_init(struct solved *sv, const struct game *g)
+{
+	*sv = (struct solved){0};
+	sv->list = ai_scratch(AI_SOLVE_LIST, sizeof *sv->list * g->max_moves);
+	sv->value = ai_scratch(AI_VALUES, sizeof *sv->value * g->max_moves);
+	return sv->list && sv->value ? 0 : -1;
+}
+
 /* The solver's value of the root move mv, when it has one. */
 static const int *solved_value(const struct solved *sv, const struct move *mv)
 {
@@ -1795,15 +1805,13 @@ int mcts_choose(struct mcts_tree *t, const struct game *g, const void *st,
 	struct rng r;
 	rng_seed(&r, how->seed);
 	struct mcts m;
-	struct solved sv = {0};
-	sv.list = ai_scratch(AI_SOLVE_LIST, sizeof *sv.list * g->max_moves);
-	sv.value = ai_scratch(AI_VALUES, sizeof *sv.value * g->max_moves);
+	struct solved sv;
+	int room = solved_init(&sv, g);
 	struct plan plan = plan_time(g->players(st), time, 0, t->late);
 	double span = plan.soft - time->start;
 	double give_up = plan.hard > 0 ? time->start + 0.05 * span : 0;
 	double tidy = plan.hard > 0 ? time->start + 0.25 * span : 0;
-	if (!sv.list || !sv.value ||
-	    start(&m, t, g, st, how, &r, give_up, tidy) < 0)
+	if (room < 0 || start(&m, t, g, st, how, &r, give_up, tidy) < 0)
 		return -1;
 	m.timed = plan.hard > 0;
 	m.deadline = plan.hard;
@@ -1982,10 +1990,9 @@ int mcts_analyze(struct mcts_tree *t, const struct game *g, const void *st,
 	struct rng r;
 	rng_seed(&r, how->seed);
 	struct mcts m;
-	struct solved sv = {0};
-	sv.list = ai_scratch(AI_SOLVE_LIST, sizeof *sv.list * g->max_moves);
-	sv.value = ai_scratch(AI_VALUES, sizeof *sv.value * g->max_moves);
-	if (!sv.list || !sv.value || start(&m, t, g, st, how, &r, 0, 0) < 0)
+	struct solved sv;
+	int room = solved_init(&sv, g);
+	if (room < 0 || start(&m, t, g, st, how, &r, 0, 0) < 0)
 		return -1;
 	if (root_ready(&m) < 0 || kind(node_at(t, t->root)) != DECIDE)
 		return -1;
