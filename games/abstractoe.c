@@ -181,12 +181,13 @@ static int after(const struct state *s, int p)
 	return p == (s->players == 1 ? 2 : s->players) ? 1 : p + 1;
 }
 
-/* Player (mark) p claims the vacant region r: its bit, its owner, and the
- * pairs around it: each neighbour claimed was an open pair of its side,
- * now scored (p's side) or lost (another side); each vacant one opens a
- * pair for p's side.  In the packed lanes no count goes below zero, so
- * the sums are exact. */
-static inline void claim(struct state *s, int r, int p)
+/* The open pairs and points of every side after player (mark) p claims
+ * the vacant region r: each neighbour claimed was an open pair of its
+ * side, now scored (p's side) or lost (another side); each vacant one
+ * opens a pair for p's side.  In the packed lanes no count goes below
+ * zero, so the sums are exact. */
+static inline void claim_sums(const struct state *s, int r, int p,
+			      uint64_t *open, uint64_t *pts)
 {
 	int me = (p - 1) & s->side_mask;
 	int deg = s->nb_at[r + 1] - s->nb_at[r];
@@ -195,8 +196,17 @@ static inline void claim(struct state *s, int r, int p)
 		closed += s->lane[s->owner[s->nb[i]]];
 	/* the lanes' sum: the neighbours claimed */
 	int owned = (int)((closed * 0x0001000100010001ULL) >> 48);
-	s->open += ((uint64_t)(deg - owned) << (16 * me)) - closed;
-	s->pts += closed & ((uint64_t)0xffff << (16 * me));
+	*open = s->open + ((uint64_t)(deg - owned) << (16 * me)) - closed;
+	*pts = s->pts + (closed & ((uint64_t)0xffff << (16 * me)));
+}
+
+/* Player (mark) p claims the vacant region r. */
+static inline void claim(struct state *s, int r, int p)
+{
+	uint64_t open, pts;
+	claim_sums(s, r, p, &open, &pts);
+	s->open = open;
+	s->pts = pts;
 	s->owner[r] = (uint8_t)p;
 	s->vacant[(r - 1) >> 6] &= ~((uint64_t)1 << ((r - 1) & 63));
 	s->claims++;
@@ -475,11 +485,27 @@ static int side_of(const struct state *s, int o)
 	return (o - 1) & s->side_mask;
 }
 
-/* Points of each side into pts[GAME_MAX_PLAYERS]. */
-static void points(const struct state *s, int *pts)
+/* Points of each side, from the packed lanes, into pts[GAME_MAX_PLAYERS]. */
+static void points(uint64_t lanes, int *pts)
 {
 	for (int i = 0; i < GAME_MAX_PLAYERS; i++)
-		pts[i] = lane_of(s->pts, i);
+		pts[i] = lane_of(lanes, i);
+}
+
+/* The status of a finished game whose sides have these points. */
+static struct game_status final_status(const struct state *s, uint64_t lanes)
+{
+	if (s->players == 1)
+		return (struct game_status){GAME_OVER, 1};
+	/* a team is named by its lower-numbered player: side + 1 */
+	int pts[GAME_MAX_PLAYERS], best = 0, nbest = 0, n = sides(s);
+	points(lanes, pts);
+	for (int i = 0; i < n; i++)
+		if (pts[i] > pts[best])
+			best = i;
+	for (int i = 0; i < n; i++)
+		nbest += pts[i] == pts[best];
+	return (struct game_status){GAME_OVER, nbest == 1 ? best + 1 : 0};
 }
 
 static struct game_status ab_status(const void *st)
@@ -490,17 +516,7 @@ static struct game_status ab_status(const void *st)
 	if (s->claims < s->nregions)
 		return (struct game_status){GAME_PLAY,
 					    s->players == 1 ? 1 : s->turn};
-	if (s->players == 1)
-		return (struct game_status){GAME_OVER, 1};
-	/* a team is named by its lower-numbered player: side + 1 */
-	int pts[GAME_MAX_PLAYERS], best = 0, nbest = 0, n = sides(s);
-	points(s, pts);
-	for (int i = 0; i < n; i++)
-		if (pts[i] > pts[best])
-			best = i;
-	for (int i = 0; i < n; i++)
-		nbest += pts[i] == pts[best];
-	return (struct game_status){GAME_OVER, nbest == 1 ? best + 1 : 0};
+	return final_status(s, s->pts);
 }
 
 static int ab_moves(const void *st, struct move *out)
@@ -581,13 +597,19 @@ static void ab_format(const void *st, const struct move *mv, char *buf)
 	}
 }
 
+/* Each player's points, from the packed lanes of the sides. */
+static void player_points(const struct state *s, uint64_t lanes, int *pts)
+{
+	int all[GAME_MAX_PLAYERS];
+	points(lanes, all);
+	for (int i = 0; i < s->players; i++)
+		pts[i] = all[side_of(s, i + 1)];
+}
+
 static void ab_score(const void *st, int *pts)
 {
 	const struct state *s = st;
-	int all[GAME_MAX_PLAYERS];
-	points(s, all);
-	for (int i = 0; i < s->players; i++)
-		pts[i] = all[side_of(s, i + 1)];
+	player_points(s, s->pts, pts);
 }
 
 /* The cell of each region nearest its centre of mass, where showboard
@@ -714,7 +736,7 @@ static void show_map(const struct state *s, struct text *out)
 static void show_legend(const struct state *s, struct text *out)
 {
 	int pts[GAME_MAX_PLAYERS];
-	points(s, pts);
+	points(s->pts, pts);
 	int nmarks = s->players == 1 ? 2 : s->players;
 	for (int p = 1; p <= nmarks; p++) {
 		text_printf(out, "%c %s %d", MARK[p - 1],
@@ -856,27 +878,18 @@ static BITS_HOT int ab_random_move(const void *st, struct rng *r,
 	return 0;
 }
 
-/* Counts each side's open pairs afresh. */
-static void count_open(struct state *s)
-{
-	s->open = 0;
-	for (int a = 1; a <= s->nregions; a++)
-		for (int i = s->nb_at[a]; i < s->nb_at[a + 1] && s->owner[a];
-		     i++)
-			if (!s->owner[s->nb[i]])
-				s->open += s->lane[s->owner[a]];
-}
-
 /* Random claims to the end, or to max_plies: a uniformly random vacant
- * region each ply, the claimer going round.  The loop keeps its own list
- * of the vacant regions (a pick is then one load and a swap with the last,
- * where the k-th set bit costs about 45 instructions a ply) and counts
- * only points; it writes the bits, the claims and the turn back at the
- * end.  The open pairs, which claim() keeps as it goes, are none at the
- * end of a game and counted once when the playout stops early: keeping
- * them ply by ply cost 15 instructions a ply (2,439 a playout against
- * 2,114, scripts/playout-cost abstractoe "").  A board still to be cut
- * gets a random line first. */
+ * region each ply, the claimer going round, from a list of the vacant
+ * regions (a pick is then one load and a swap with the last, where the
+ * k-th set bit costs about 45 instructions a ply).  A playout to the end
+ * counts only points and writes the bits, the claims and the turn back
+ * at the end: keeping the open pairs ply by ply cost 15 instructions a
+ * ply (2,439 a playout against 2,114, scripts/playout-cost abstractoe ""),
+ * and none are left at the end.  One that stops early (the search's, cut
+ * short for evaluate(), which reads them) claims with claim(), which
+ * keeps them: 95 instructions a search iteration against 505 for
+ * counting them afresh once (bench_ai iterations abstractoe).  A board
+ * still to be cut gets a random line first. */
 static BITS_HOT int ab_playout(void *st, struct rng *r, int max_plies)
 {
 	struct state *s = st;
@@ -898,12 +911,23 @@ static BITS_HOT int ab_playout(void *st, struct rng *r, int max_plies)
 		mine[p] = s->lane[p] * 0xffff;
 		next[p] = (uint8_t)after(s, p);
 	}
+	int p = s->turn;
+	if (max_plies - plies < n) {
+		for (; plies < max_plies; plies++) {
+			int k = (int)rng_below(r, (uint32_t)n), reg = list[k];
+			list[k] = list[--n];
+			claim(s, reg, p);
+			p = next[p];
+		}
+		s->turn = (uint8_t)p;
+		return plies;
+	}
 	const uint64_t *lane = s->lane;
 	const uint16_t *at = s->nb_at;
 	const uint8_t *nb = s->nb;
 	uint8_t *owner = s->owner;
-	int p = s->turn, start = plies;
-	for (; n > 0 && plies < max_plies; plies++) {
+	int start = plies;
+	for (; n > 0; plies++) {
 		int k = (int)rng_below(r, (uint32_t)n), reg = list[k];
 		list[k] = list[--n];
 		uint64_t closed = 0;
@@ -916,14 +940,8 @@ static BITS_HOT int ab_playout(void *st, struct rng *r, int max_plies)
 	s->pts = pts;
 	s->turn = (uint8_t)p;
 	s->claims = (uint8_t)(s->claims + plies - start);
-	s->vacant[0] = s->vacant[1] = 0;
-	for (int i = 0; i < n; i++)
-		s->vacant[(list[i] - 1) / 64] |= (uint64_t)1
-						 << ((list[i] - 1) % 64);
-	if (n)
-		count_open(s);
-	else
-		s->open = 0;
+	s->vacant[0] = s->vacant[1] = 0; /* none is left */
+	s->open = 0;
 	return plies;
 }
 
@@ -941,19 +959,28 @@ static uint64_t ab_key(const void *st)
 
 /* Points so far plus 0.4 for each border a side could still complete (its
  * region next to a vacant one), turned into a rough chance of winning by
- * the lead over the best other side. */
-static void ab_evaluate(const void *st, double *value)
+ * the lead over the best other side; from the packed lanes of points and
+ * open pairs. */
+static void judge(const struct state *s, uint64_t pts, uint64_t open,
+		  double *value)
 {
-	const struct state *s = st;
 	double est[GAME_MAX_PLAYERS], chance[GAME_MAX_PLAYERS];
 	int n = sides(s);
 	for (int i = 0; i < n; i++)
-		est[i] = lane_of(s->pts, i) + 0.4 * lane_of(s->open, i);
+		est[i] = lane_of(pts, i) + 0.4 * lane_of(open, i);
 	if (s->players == 1) {
 		value[0] = est[0] / (est[0] + 4.0);
 		return;
 	}
-	for (int me = 0; me < n; me++) {
+	if (n == 2) {
+		/* the common case, with one division: side 1's lead is
+		 * exactly minus side 0's, so its chance is the mirror */
+		double d = est[0] - est[1];
+		double t = 0.5 * d / (2.0 + (d < 0 ? -d : d));
+		chance[0] = 0.5 + t;
+		chance[1] = 0.5 - t;
+	}
+	for (int me = 0; me < n && n > 2; me++) {
 		double other = -1e9;
 		for (int q = 0; q < n; q++)
 			if (q != me && est[q] > other)
@@ -963,6 +990,35 @@ static void ab_evaluate(const void *st, double *value)
 	}
 	for (int p = 0; p < s->players; p++)
 		value[p] = chance[side_of(s, p + 1)];
+}
+
+static void ab_evaluate(const void *st, double *value)
+{
+	const struct state *s = st;
+	judge(s, s->pts, s->open, value);
+}
+
+/* A claim, looked at from the side: claim_sums() without the copy of the
+ * whole board (1.8 kB) that the search's look ahead would otherwise make
+ * for every move of every node it adds.  The line is left to play(). */
+static int ab_preview(const void *st, const struct move *mv,
+		      struct game_status *next, double *value, int *points)
+{
+	const struct state *s = st;
+	int r = (int)(mv->w[0] >> 1);
+	if (!s->drawn || is_line_move(mv))
+		return -1;
+	uint64_t open, pts;
+	claim_sums(s, r, s->turn, &open, &pts);
+	if (s->claims + 1 < s->nregions) {
+		*next = (struct game_status){
+			GAME_PLAY, s->players == 1 ? 1 : after(s, s->turn)};
+		judge(s, pts, open, value);
+	} else {
+		*next = final_status(s, pts);
+		player_points(s, pts, points);
+	}
+	return 0;
 }
 
 const struct game game_abstractoe = {
@@ -989,5 +1045,6 @@ const struct game game_abstractoe = {
 	.playout = ab_playout,
 	.key = ab_key,
 	.evaluate = ab_evaluate,
+	.preview = ab_preview,
 	.geometry = ab_geometry,
 };

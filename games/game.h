@@ -203,6 +203,19 @@ struct game {
 	 * [0, 1] (1 = surely wins), for searches that stop early. */
 	void (*evaluate)(const void *st, double *value);
 
+	/* What playing the legal move mv would make of st, without playing
+	 * it: the status after it into *after, then, if the game goes on,
+	 * evaluate()'s values after it into value, or, if it is over,
+	 * score()'s points into points.  For a search's look one move ahead
+	 * at every node it adds, where a copy of a big state and a play cost
+	 * more than the look itself.  Returns 0, or -1 when it cannot tell
+	 * cheaply (the caller then plays mv on a copy).  It must agree with
+	 * play, status, evaluate and score to the last bit
+	 * (tests/test_properties.c checks that it does).  Only with
+	 * evaluate. */
+	int (*preview)(const void *st, const struct move *mv,
+		       struct game_status *after, double *value, int *points);
+
 	/* A 64-bit key for transposition tables and opening books: states with
 	 * equal keys must play alike (same mover, same value for every player).
 	 * A game with symmetries (the square boards' 8) returns the same key

@@ -712,6 +712,40 @@ static void do_roll(struct session *s, const struct game *g, void *own,
 	g->roll(own, value);
 }
 
+/* preview() of mv from st, where it answers, says what playing it did
+ * (after, the state it made): the same status, and the same evaluate()
+ * values or score() points to the last bit. */
+static void preview_check(const struct game *g, const void *st,
+			  const struct move *mv, const void *after,
+			  const char *text)
+{
+	struct game_status ps;
+	double pv[GAME_MAX_PLAYERS], ev[GAME_MAX_PLAYERS];
+	int pp[GAME_MAX_PLAYERS], sp[GAME_MAX_PLAYERS];
+	if (!g->preview || g->preview(st, mv, &ps, pv, pp) < 0)
+		return;
+	struct game_status s = g->status(after);
+	CHECK(ps.phase == s.phase && ps.player == s.player,
+	      "preview of %s: status %d %d, play gives %d %d", text, ps.phase,
+	      ps.player, s.phase, s.player);
+	int n = g->players(after);
+	if (s.phase == GAME_OVER) {
+		g->score(after, sp);
+		for (int p = 0; p < n; p++)
+			CHECK(pp[p] == sp[p],
+			      "preview of %s: player %d has %d points, play "
+			      "gives %d",
+			      text, p + 1, pp[p], sp[p]);
+	} else {
+		g->evaluate(after, ev);
+		for (int p = 0; p < n; p++)
+			CHECK(memcmp(&pv[p], &ev[p], sizeof pv[p]) == 0,
+			      "preview of %s: player %d valued %.17g, "
+			      "evaluate gives %.17g",
+			      text, p + 1, pv[p], ev[p]);
+	}
+}
+
 static void do_play(struct session *s, const struct game *g, void *own,
 		    struct rng *r, struct move *list)
 {
@@ -747,6 +781,7 @@ static void do_play(struct session *s, const struct game *g, void *own,
 		CHECK(st.phase <= GAME_OVER && st.player >= 0 &&
 			      st.player <= g->players(copy),
 		      "after %s: status %d %d", buf, st.phase, st.player);
+		preview_check(g, own, &list[i], copy, buf);
 		text_printf(&joined, i ? " %s" : "%s", buf);
 	}
 	char *em = ask(s, "moves");
@@ -1099,6 +1134,7 @@ START_TEST(test_table_sane)
 		ck_assert(g->name && g->title && g->summary);
 		ck_assert(g->state_size > 0 && g->max_moves > 0);
 		ck_assert(g->position && g->geometry && g->options);
+		ck_assert(!g->preview || g->evaluate);
 		ck_assert(g->init && g->describe && g->players && g->status &&
 			  g->moves && !g->chance == !g->roll && g->play &&
 			  g->parse && g->format && g->score && g->show);

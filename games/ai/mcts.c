@@ -774,20 +774,27 @@ static int decisive(struct mcts *m, const void *st, int mover, int n)
 			memset(cls, CLS_OPEN, (size_t)n);
 			return n;
 		}
-		memcpy(m->st2, st, m->ss);
-		g->play(m->st2, &m->list[i]);
-		struct game_status cs = g->status(m->st2);
+		struct game_status cs;
+		int pts[GAME_MAX_PLAYERS];
+		if (g->preview &&
+		    g->preview(st, &m->list[i], &cs, val, pts) == 0) {
+			if (cs.phase == GAME_OVER)
+				ai_reward_points(pts, cs, m->np, val);
+		} else {
+			memcpy(m->st2, st, m->ss);
+			g->play(m->st2, &m->list[i]);
+			cs = g->status(m->st2);
+			if (g->evaluate && cs.phase == GAME_OVER)
+				ai_reward_at(g, m->st2, cs, m->np, val);
+			else if (g->evaluate)
+				g->evaluate(m->st2, val);
+		}
 		cls[i] = cs.phase == GAME_OVER ? (unsigned char)(1 + cs.player)
 					       : CLS_OPEN;
 		nwin += cls[i] == 1 + mover;
 		nsafe += cls[i] <= 1;
-		if (g->evaluate) {
-			if (cs.phase == GAME_OVER)
-				ai_reward(g, m->st2, m->np, val);
-			else
-				g->evaluate(m->st2, val);
+		if (g->evaluate)
 			m->prior[i] = val[mover - 1];
-		}
 	}
 	m->have_prior = g->evaluate != NULL;
 	if (!nwin && (!nsafe || nsafe == n))

@@ -57,6 +57,9 @@ void ai_reward(const struct game *g, const void *st, int np, double *rew);
 /* The same, for a state whose status s is known already. */
 void ai_reward_at(const struct game *g, const void *st, struct game_status s,
 		  int np, double *rew);
+/* The same, from the points score() would give and the status. */
+void ai_reward_points(const int *pts, struct game_status s, int np,
+		      double *rew);
 
 /* When a search must end, as ai.c reads it from the settings and the
  * clock.  Neither `fixed` nor `clock`: no limit (a playout budget, or a

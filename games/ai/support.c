@@ -59,6 +59,11 @@ void ai_reward_at(const struct game *g, const void *st, struct game_status s,
 {
 	int pts[GAME_MAX_PLAYERS] = {0};
 	g->score(st, pts);
+	ai_reward_points(pts, s, np, rew);
+}
+
+void ai_reward_points(const int *pts, struct game_status s, int np, double *rew)
+{
 	if (np <= 1) {
 		rew[0] = pts[0];
 		return;
