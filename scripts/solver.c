@@ -13,7 +13,9 @@
  *       reads lines "OPTIONS | MOVE ... | CHOSEN" and answers each with
  *       "BEST CHOSEN": the exact value of the position for its mover and
  *       that of the chosen move (what scripts/bench-strength asks); with
- *       -w only the results, as SOLVE_RESULT times 1, 0 or -1
+ *       -w only the results, as SOLVE_RESULT times 1, 0 or -1; with -n
+ *       NODES, "? ?" for a position it could not settle in that many
+ *       nodes a solve
  *   solver book FILE GAME "OPTIONS" PLIES [GAME "OPTIONS" PLIES ...]
  *       writes the opening book to FILE (games/ai/book_data.c): every
  *       position within PLIES plies of each set-up (mirror images once,
@@ -21,10 +23,13 @@
  *       exact value; PLIES written as 4/wdl looks at results only and
  *       leaves lost positions out (for a game whose points only tell who
  *       won, where proving that no bigger margin exists would double the
- *       work)
+ *       work); written as 5/follow it keeps only the positions where one
+ *       player has played nothing but the book's moves (all a program
+ *       playing by the book meets), and writes lines for that player
  *
  * Options: -m MB (the table, default 1024), -q (no progress on stderr).
  * Values are the mover's: "win +1" is a win by one point. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,9 +203,12 @@ static int cmd_deep(const struct game *g, int plies, const char *opts,
 }
 
 static enum solve_want judge_want = SOLVE_MARGIN;
+static long judge_nodes; /* -n: the nodes a judgement may take; 0: any */
+#define UNJUDGED INT_MIN
 
 /* The value of st for the player me (the mover of st's parent): exact, or
- * with -w the result times SOLVE_RESULT. */
+ * with -w the result times SOLVE_RESULT; UNJUDGED when -n's budget ran
+ * out first. */
 static int judge_value(const struct game *g, const void *st, int me)
 {
 	struct game_status cs = g->status(st);
@@ -211,10 +219,14 @@ static int judge_value(const struct game *g, const void *st, int me)
 		int r = cs.player == me ? 1 : cs.player ? -1 : 0;
 		v = r * SOLVE_RESULT + pts[me - 1] - pts[2 - me];
 	} else {
-		struct solve_job job = {.want = judge_want};
+		struct solve_job job = {.want = judge_want,
+					.node_limit = judge_nodes};
 		struct solve_bound b;
-		if (!solve_position(g, st, &job, &b))
+		if (!solve_position(g, st, &job, &b)) {
+			if (judge_nodes)
+				return UNJUDGED;
 			die("%s", "not solved");
+		}
 		v = b.lo > -SOLVE_INF ? b.lo : b.hi;
 		if (cs.player != me)
 			v = -v;
@@ -249,10 +261,13 @@ static int cmd_judge(const struct game *g)
 		    g->parse(st, chosen, &mv, err) < 0)
 			die("cannot judge %s", chosen);
 		int me = g->status(st).player;
-		int best = judge_value(g, st, g->status(st).player);
+		int best = judge_value(g, st, g->status(st).player), got;
 		memcpy(c, st, g->state_size);
 		g->play(c, &mv);
-		printf("%d %d\n", best, judge_value(g, c, me));
+		if (best == UNJUDGED || (got = judge_value(g, c, me)) == UNJUDGED)
+			printf("? ?\n");
+		else
+			printf("%d %d\n", best, got);
 		fflush(stdout);
 		free(c);
 		free(st);
@@ -262,46 +277,60 @@ static int cmd_judge(const struct game *g)
 
 /* ---- the book ---- */
 
-/* A position waiting in the book's walk: its line from the set-up. */
+/* A position waiting in the book's walk: its line from the set-up, and
+ * the players (a bit each) whose every move on the line was the book's. */
 struct pos {
 	char *line;
 	unsigned char *st;
+	unsigned follow;
 };
 
-/* A set of keys: open addressing, 0 is empty (keys are made odd). */
-struct keyset {
+/* A map from keys to a number: open addressing, key 0 is empty (keys are
+ * made odd). */
+struct keymap {
 	uint64_t *k;
+	long *v;
 	size_t mask, n;
 };
 
-/* Adds key; returns 1 when it was new. */
-static int keyset_add(struct keyset *ks, uint64_t key)
+static void keymap_init(struct keymap *km, size_t slots)
+{
+	*km = (struct keymap){calloc(slots, 8), calloc(slots, sizeof(long)),
+			      slots - 1, 0};
+	if (!km->k || !km->v)
+		die("%s", "out of memory");
+}
+
+/* Files key with v unless it is there; returns the number filed with it
+ * before, or -1 when it was new. */
+static long keymap_add(struct keymap *km, uint64_t key, long v)
 {
 	key |= 1;
-	if (2 * (ks->n + 1) > ks->mask + 1) {
-		struct keyset big = {calloc(2 * (ks->mask + 1), 8),
-				     2 * (ks->mask + 1) - 1, 0};
-		if (!big.k)
-			die("%s", "out of memory");
-		for (size_t i = 0; i <= ks->mask; i++)
-			if (ks->k[i])
-				keyset_add(&big, ks->k[i]);
-		free(ks->k);
-		*ks = big;
+	if (2 * (km->n + 1) > km->mask + 1) {
+		struct keymap big;
+		keymap_init(&big, 2 * (km->mask + 1));
+		for (size_t i = 0; i <= km->mask; i++)
+			if (km->k[i])
+				keymap_add(&big, km->k[i], km->v[i]);
+		free(km->k);
+		free(km->v);
+		*km = big;
 	}
-	size_t i = key & ks->mask;
-	for (; ks->k[i]; i = (i + 1) & ks->mask)
-		if (ks->k[i] == key)
-			return 0;
-	ks->k[i] = key;
-	ks->n++;
-	return 1;
+	size_t i = key & km->mask;
+	for (; km->k[i]; i = (i + 1) & km->mask)
+		if (km->k[i] == key)
+			return km->v[i];
+	km->k[i] = key;
+	km->v[i] = v;
+	km->n++;
+	return -1;
 }
 
 /* Solves one position for the book and writes its line: the position's
  * value, then a move that keeps it (the one the table remembers first).
- * With wdl, a lost position is left out: any move is as good.  Returns 1
- * when it wrote a line. */
+ * With wdl, a lost position is left out: any move is as good.  Returns
+ * the index of that move in g->moves() order, or -1 when it wrote no
+ * line. */
 static int book_position(const struct game *g, const char *setup,
 			 const struct pos *p, int wdl, FILE *out)
 {
@@ -315,7 +344,7 @@ static int book_position(const struct game *g, const char *setup,
 	if (n <= 1 || (wdl && v < 0)) {
 		free(list);
 		free(c);
-		return 0;
+		return -1;
 	}
 	for (int k = -1; k < n && bi < 0; k++) {
 		int i = k < 0 ? hint : k;
@@ -334,27 +363,54 @@ static int book_position(const struct game *g, const char *setup,
 		g->name, setup, p->line, mv, v, !wdl);
 	free(list);
 	free(c);
-	return 1;
+	return bi;
 }
 
-/* The book's walk over one set-up: every position within plies plies,
- * level by level, each position (up to the key) once. */
-static long book_setup(const struct game *g, const char *setup, int plies,
-		       int wdl, FILE *out)
+/* The position after p's line and the move list[k], with its line. */
+static struct pos book_child(const struct game *g, const struct pos *p,
+			     const struct move *list, int k)
 {
-	struct keyset seen = {calloc(1024, 8), 1023, 0};
+	char mv[MOVE_TEXT_MAX];
+	unsigned char *c = malloc(g->state_size);
+	if (!c)
+		die("%s", "out of memory");
+	memcpy(c, p->st, g->state_size);
+	g->play(c, &list[k]);
+	g->format(p->st, &list[k], mv);
+	size_t len = strlen(p->line) + strlen(mv) + 2;
+	char *line = malloc(len);
+	if (!line)
+		die("%s", "out of memory");
+	snprintf(line, len, "%s%s%s", p->line, *p->line ? " " : "", mv);
+	return (struct pos){line, c, p->follow};
+}
+
+/* The book's walk over one set-up, level by level, each position (up to
+ * the key) once: every position within plies plies, or with follow only
+ * those where one player has played nothing but the book's moves, and of
+ * those only the ones where that player is to move get a line (all a
+ * program that plays by the book can meet, in far fewer positions). */
+static long book_setup(const struct game *g, const char *setup, int plies,
+		       int wdl, int follow, FILE *out)
+{
 	struct pos *level = malloc(sizeof *level), *next = NULL;
 	struct move *list = malloc(sizeof *list * (size_t)g->max_moves);
-	if (!seen.k || !level || !list)
+	if (!level || !list)
 		die("%s", "out of memory");
-	level[0] = (struct pos){strdup(""), start(g, setup, NULL, 0)};
-	keyset_add(&seen, solve_key(g, level[0].st));
+	level[0] = (struct pos){strdup(""), start(g, setup, NULL, 0), ~0u};
 	long nlevel = 1, written = 0, done = 0;
 	for (int d = 0; d < plies && nlevel; d++) {
+		struct keymap seen; /* the next level's keys, to its index */
+		keymap_init(&seen, 1024);
 		long nnext = 0, cap = 0;
 		for (long i = 0; i < nlevel; i++) {
 			struct pos *p = &level[i];
-			written += book_position(g, setup, p, wdl, out);
+			unsigned mover = 1u << g->status(p->st).player;
+			int best = -1;
+			if (p->follow & mover) {
+				best = book_position(g, setup, p, wdl, out);
+				written += best >= 0;
+			}
 			if (!quiet && (++done % 50 == 0 || i == nlevel - 1))
 				fprintf(stderr,
 					"book: %s %s: ply %d, %ld of %ld; %ld "
@@ -363,25 +419,29 @@ static long book_setup(const struct game *g, const char *setup, int plies,
 					written,
 					(ai_now_ms() - t_start) / 1000);
 			int n = d + 1 < plies ? g->moves(p->st, list) : 0;
+			uint64_t best_key = 0;
+			if (follow && best >= 0) {
+				struct pos b = book_child(g, p, list, best);
+				best_key = solve_key(g, b.st);
+				free(b.line);
+				free(b.st);
+			}
 			for (int k = 0; k < n; k++) {
-				unsigned char *c = malloc(g->state_size);
-				char mv[MOVE_TEXT_MAX];
-				if (!c)
-					die("%s", "out of memory");
-				memcpy(c, p->st, g->state_size);
-				g->play(c, &list[k]);
-				if (g->status(c).phase != GAME_PLAY ||
-				    !keyset_add(&seen, solve_key(g, c))) {
-					free(c);
+				struct pos c = book_child(g, p, list, k);
+				uint64_t key = solve_key(g, c.st);
+				if (follow && key != best_key)
+					c.follow &= ~mover;
+				long at = -1;
+				if (g->status(c.st).phase == GAME_PLAY &&
+				    c.follow &&
+				    (at = keymap_add(&seen, key, nnext)) >= 0)
+					next[at].follow |= c.follow;
+				if (at >= 0 || !c.follow ||
+				    g->status(c.st).phase != GAME_PLAY) {
+					free(c.line);
+					free(c.st);
 					continue;
 				}
-				g->format(p->st, &list[k], mv);
-				size_t len = strlen(p->line) + strlen(mv) + 2;
-				char *line = malloc(len);
-				if (!line)
-					die("%s", "out of memory");
-				snprintf(line, len, "%s%s%s", p->line,
-					 *p->line ? " " : "", mv);
 				if (nnext == cap) {
 					cap = cap ? 2 * cap : 64;
 					next = realloc(next,
@@ -389,11 +449,13 @@ static long book_setup(const struct game *g, const char *setup, int plies,
 					if (!next)
 						die("%s", "out of memory");
 				}
-				next[nnext++] = (struct pos){line, c};
+				next[nnext++] = c;
 			}
 			free(p->line);
 			free(p->st);
 		}
+		free(seen.k);
+		free(seen.v);
 		free(level);
 		level = next;
 		nlevel = nnext;
@@ -405,7 +467,6 @@ static long book_setup(const struct game *g, const char *setup, int plies,
 	}
 	free(level);
 	free(list);
-	free(seen.k);
 	return written;
 }
 
@@ -440,7 +501,7 @@ static int cmd_book(const char *path, char **spec, int nspec)
 		char *end;
 		int plies = (int)strtol(spec[i + 2], &end, 10);
 		total += book_setup(g, spec[i + 1], plies, !strcmp(end, "/wdl"),
-				    out);
+				    !strcmp(end, "/follow"), out);
 		solve_clear(); /* the next set-up shares nothing */
 	}
 	fprintf(out, "\t{NULL, NULL, NULL, NULL, 0, 0},\n};\n\n"
@@ -466,13 +527,15 @@ int main(int argc, char **argv)
 			mb = strtol(argv[++i], NULL, 10);
 		else if (!strcmp(argv[i], "-w"))
 			judge_want = SOLVE_WDL;
+		else if (!strcmp(argv[i], "-n") && i + 1 < argc)
+			judge_nodes = strtol(argv[++i], NULL, 10);
 		else if (!strcmp(argv[i], "-d") && i + 1 < argc)
 			plies = (int)strtol(argv[++i], NULL, 10);
 		else
 			die("unknown flag %s", argv[i]);
 	}
 	if (argc - i < 2 || (argc - i < 3 && strcmp(argv[i], "judge")))
-		die("%s", "usage: solver [-m MB] [-d PLIES] [-w] [-q] value|deep "
+		die("%s", "usage: solver [-m MB] [-d PLIES] [-w] [-n NODES] [-q] value|deep "
 			  "GAME \"OPTIONS\" [MOVE ...], solver judge GAME, or "
 			  "solver book FILE GAME \"OPTIONS\" PLIES ...");
 	solve_set_memory((size_t)mb << 20);
