@@ -1280,6 +1280,9 @@ static void run(struct mcts *m, double until_ms, long until_iters)
 			make_room(m);
 		if (time_to_stop(m))
 			break;
+		if (m->np == 2 && !m->ignore_proofs &&
+		    proof_of(node_at(m->t, m->t->root)))
+			break; /* settled: more iterations would only spin */
 		if (iterate(m) < 0)
 			m->aborted = 1;
 		m->since++;
