@@ -397,7 +397,9 @@ static long book_setup(const struct game *g, const char *setup, int plies,
 	struct move *list = malloc(sizeof *list * (size_t)g->max_moves);
 	if (!level || !list)
 		die("%s", "out of memory");
-	level[0] = (struct pos){strdup(""), start(g, setup, NULL, 0), ~0u};
+	level[0] = (struct pos){strdup(""), start(g, setup, NULL, 0), 0};
+	for (int p = 1; p <= g->players(level[0].st); p++)
+		level[0].follow |= 1u << p; /* nobody has left the book */
 	long nlevel = 1, written = 0, done = 0;
 	for (int d = 0; d < plies && nlevel; d++) {
 		struct keymap seen; /* the next level's keys, to its index */
