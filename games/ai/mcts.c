@@ -996,38 +996,41 @@ static double mean(const struct mcts_tree *t, int np, const struct node *c)
 	return c->q;
 }
 
-/* The first of the n children c with the highest q + k rs: UCT's scan,
+/* The first of the n children c with the highest a q + k rs: UCT's scan,
  * a third of the time of a big tree (a deep one).  With SSE2 four
  * children at a time, each lane keeping the first best of its own
  * children, then the lanes' best, the first of equals; otherwise the
  * even and odd children in two chains, so that each compare waits only
  * on the one before it in its own chain.  Either way the sums are the
- * scalar ones, bit for bit, and the choice the same. */
-static int uct_first_best(const struct node *c, int n, float k)
+ * scalar ones, bit for bit, and the choice the same (a = 1 leaves q as
+ * it is). */
+static int uct_first_best(const struct node *c, int n, float a, float k)
 {
 	float best = -1e30f;
 	int bi = -1, i = 0;
 #ifdef __SSE2__
 	if (n >= 8) {
-		__m128 kk = _mm_set1_ps(k), top = _mm_set1_ps(best);
+		__m128 aa = _mm_set1_ps(a), kk = _mm_set1_ps(k);
+		__m128 top = _mm_set1_ps(best);
 		__m128i at = _mm_setr_epi32(0, 1, 2, 3),
 			four = _mm_set1_epi32(4);
 		__m128i top_at = _mm_set1_epi32(-1);
 		for (; i + 4 <= n; i += 4) {
 			/* (q, rs) of each child: 8 bytes, side by side */
-			__m128i a = _mm_unpacklo_epi64(
+			__m128i lo = _mm_unpacklo_epi64(
 				_mm_loadl_epi64((const __m128i *)&c[i].q),
 				_mm_loadl_epi64((const __m128i *)&c[i + 1].q));
-			__m128i b = _mm_unpacklo_epi64(
+			__m128i hi = _mm_unpacklo_epi64(
 				_mm_loadl_epi64((const __m128i *)&c[i + 2].q),
 				_mm_loadl_epi64((const __m128i *)&c[i + 3].q));
-			__m128 q = _mm_shuffle_ps(_mm_castsi128_ps(a),
-						  _mm_castsi128_ps(b),
+			__m128 q = _mm_shuffle_ps(_mm_castsi128_ps(lo),
+						  _mm_castsi128_ps(hi),
 						  _MM_SHUFFLE(2, 0, 2, 0));
-			__m128 rs = _mm_shuffle_ps(_mm_castsi128_ps(a),
-						   _mm_castsi128_ps(b),
+			__m128 rs = _mm_shuffle_ps(_mm_castsi128_ps(lo),
+						   _mm_castsi128_ps(hi),
 						   _MM_SHUFFLE(3, 1, 3, 1));
-			__m128 u = _mm_add_ps(q, _mm_mul_ps(kk, rs));
+			__m128 u = _mm_add_ps(_mm_mul_ps(aa, q),
+					      _mm_mul_ps(kk, rs));
 			__m128i more = _mm_castps_si128(_mm_cmpgt_ps(u, top));
 			top = _mm_max_ps(u, top);
 			top_at = _mm_or_si128(_mm_and_si128(more, at),
@@ -1047,18 +1050,18 @@ static int uct_first_best(const struct node *c, int n, float k)
 	float best2 = -1e30f;
 	int bi2 = -1;
 	for (; i + 1 < n; i += 2) {
-		float u = c[i].q + k * c[i].rs;
-		float v = c[i + 1].q + k * c[i + 1].rs;
+		float u = a * c[i].q + k * c[i].rs;
+		float v = a * c[i + 1].q + k * c[i + 1].rs;
 		if (u > best)
 			best = u, bi = i;
 		if (v > best2)
 			best2 = v, bi2 = i + 1;
 	}
-	if (i < n && c[i].q + k * c[i].rs > best)
-		best = c[i].q + k * c[i].rs, bi = i;
+	if (i < n && a * c[i].q + k * c[i].rs > best)
+		best = a * c[i].q + k * c[i].rs, bi = i;
 	if (best2 > best || (best2 == best && bi2 < bi))
 		bi = bi2;
-	return bi;
+	return bi < 0 ? 0 : bi; /* (only NaNs: any child will do) */
 }
 
 /* The child of nd to follow: a chance outcome by its odds; a move first
@@ -1098,10 +1101,8 @@ static uint32_t select_child(struct mcts *m, struct node *nd)
 		m->np == 1 && t->hi > t->lo ? (float)(1 / (t->hi - t->lo)) : 1;
 	float k = (float)(t->explore * sqrtlog(nd->visits + 1)), best = -1e30f;
 	int bi = -1;
-	if (!(nd->flags & F_MIXED) && m->np != 1) {
-		/* the common case, kept tight: nothing proven, no scale */
-		return nd->child + (uint32_t)uct_first_best(c, n, k);
-	}
+	if (!(nd->flags & F_MIXED)) /* the common case: nothing set aside */
+		return nd->child + (uint32_t)uct_first_best(c, n, a, k);
 	for (int i = 0; i < n; i++) {
 		const struct node *ci = &c[i];
 		float u;
