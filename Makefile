@@ -144,14 +144,16 @@ clean:
 
 # make book: the opening book (games/ai/book_data.c), solved from scratch
 # by build/scripts/solver (scripts/solver.c): every tiptoe 5x5 position of
-# the set-up (results only: the points only tell who won) and checkertoe
-# 5x5 up to its first reply, for either player starting.  It takes about
-# half an hour on one core (README.md, "Strength"); not part of make check,
-# which re-solves a sample of the book (tests/test_solve.c).  BOOK_MB sizes
-# the solver's table.
+# the set-up (results only: the points only tell who won), and checkertoe
+# 5x5, either player starting, through ply 4 wherever one player has
+# followed the book (every position an engine playing by the book meets
+# in its first three moves).  It takes about 50 minutes on one core
+# (README.md, "Strength"); not part of make check, which re-solves a sample
+# of the book (tests/test_solve.c).  BOOK_MB sizes the solver's table.
 SOLVER = $(BUILD)/scripts/solver
 BOOK_MB ?= 2048
-BOOK_SPEC = tiptoe size=5 4/wdl checkertoe first=1 2 checkertoe first=2 2
+BOOK_SPEC = tiptoe size=5 4/wdl checkertoe first=1 5/follow \
+	checkertoe first=2 5/follow
 
 $(SOLVER): scripts/solver.c $(LIB_OBJ) $(HEADERS)
 	@mkdir -p $(dir $@)
