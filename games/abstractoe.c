@@ -979,6 +979,11 @@ static void judge(const struct state *s, uint64_t pts, uint64_t open,
 		double t = 0.5 * d / (2.0 + (d < 0 ? -d : d));
 		chance[0] = 0.5 + t;
 		chance[1] = 0.5 - t;
+		if (s->players == 2) { /* a side each */
+			value[0] = chance[0];
+			value[1] = chance[1];
+			return;
+		}
 	}
 	for (int me = 0; me < n && n > 2; me++) {
 		double other = -1e9;

@@ -1037,14 +1037,17 @@ static int uct_first_best(const struct node *c, int n, float a, float k)
 					      _mm_andnot_si128(more, top_at));
 			at = _mm_add_epi32(at, four);
 		}
-		float v[4];
-		int w[4];
-		_mm_storeu_ps(v, top);
+		/* the best of the lanes, then the first child among the
+		 * lanes that hold it (each lane saw two children at least) */
+		__m128 m = _mm_max_ps(top, _mm_shuffle_ps(top, top, 0x4e));
+		m = _mm_max_ps(m, _mm_shuffle_ps(m, m, 0xb1));
+		int w[4], lanes = _mm_movemask_ps(_mm_cmpeq_ps(top, m));
 		_mm_storeu_si128((__m128i *)w, top_at);
-		for (int l = 0; l < 4; l++)
-			if (w[l] >= 0 &&
-			    (v[l] > best || (v[l] == best && w[l] < bi)))
-				best = v[l], bi = w[l];
+		best = _mm_cvtss_f32(m);
+		bi = n;
+		for (; lanes; lanes &= lanes - 1)
+			if (w[bit_first((uint64_t)lanes)] < bi)
+				bi = w[bit_first((uint64_t)lanes)];
 	}
 #endif
 	float best2 = -1e30f;
