@@ -697,9 +697,10 @@ static int time_to_stop(struct mcts *m)
 	if (m->since > 0) {
 		/* the time since time_to_stop's own last look: the clock is
 		 * read inside iterations too (wide expansions, long
-		 * playouts), and pacing by the last of those read iterations
-		 * as nearly free (look_every ran up to 4096, 10 ms between
-		 * looks, on Tiptoe 26x26: movetime 50 ended 5 to 8 ms late) */
+		 * playouts), and pacing by the last of those reads made
+		 * iterations look nearly free (look_every ran up to 4096,
+		 * 10 ms between looks, on Tiptoe 26x26, where movetime 50
+		 * ended up to 12 ms late) */
 		double per = (m->last_look - m->paced) / (double)m->since;
 		long want = per > 0 ? (long)(LOOK_MS / per) : 4096;
 		if (want > 2 * m->look_every)
