@@ -984,14 +984,15 @@ static void judge(const struct state *s, uint64_t pts, uint64_t open,
 			value[1] = chance[1];
 			return;
 		}
-	}
-	for (int me = 0; me < n && n > 2; me++) {
-		double other = -1e9;
-		for (int q = 0; q < n; q++)
-			if (q != me && est[q] > other)
-				other = est[q];
-		double d = est[me] - other;
-		chance[me] = 0.5 + 0.5 * d / (2.0 + (d < 0 ? -d : d));
+	} else {
+		for (int me = 0; me < n; me++) {
+			double other = -1e9;
+			for (int q = 0; q < n; q++)
+				if (q != me && est[q] > other)
+					other = est[q];
+			double d = est[me] - other;
+			chance[me] = 0.5 + 0.5 * d / (2.0 + (d < 0 ? -d : d));
+		}
 	}
 	for (int p = 0; p < s->players; p++)
 		value[p] = chance[side_of(s, p + 1)];
