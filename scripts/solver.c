@@ -431,7 +431,9 @@ static long book_setup(const struct game *g, const char *setup, int plies,
 			for (int k = 0; k < n; k++) {
 				struct pos c = book_child(g, p, list, k);
 				uint64_t key = solve_key(g, c.st);
-				if (follow && key != best_key)
+				/* a position with no line (one move, or lost
+				 * under wdl) leaves the mover on the book */
+				if (follow && best >= 0 && key != best_key)
 					c.follow &= ~mover;
 				long at = -1;
 				if (g->status(c.st).phase == GAME_PLAY &&
