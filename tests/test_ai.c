@@ -1279,6 +1279,28 @@ static int stop_after_line(void *ctx)
 	return ((struct captured *)ctx)->lines > 0;
 }
 
+/* A root proven before any iteration (the mover takes the last two
+ * stones and wins at once): analyze has no visits to show, yet every
+ * line names the proven move; an empty line would end the answer early. */
+START_TEST(analyze_shows_a_root_proven_at_once)
+{
+	struct nim_state st = {2, 1, 0, 0};
+	struct mcts_tree *t = mcts_tree_new(8 << 20);
+	struct captured cap = {.lines = 0};
+	struct ai_search how = {.level = AI_LEVEL_MAX,
+				.seed = 1,
+				.stop = stop_after_line,
+				.info = capture_info,
+				.ctx = &cap};
+	ck_assert_int_eq(mcts_analyze(t, &nim_game, &st, &how, 10), 0);
+	mcts_tree_free(t);
+	ck_assert_int_eq(cap.lines, 1);
+	ck_assert_msg(strstr(cap.line, "info move take2 ") &&
+			      strstr(cap.line, "proven win"),
+		      "[%s]", cap.line);
+}
+END_TEST
+
 static int proofs_checked;
 
 static void proofs_agree(const struct game *g, const char *opts)
@@ -1437,6 +1459,7 @@ static Suite *suite(void)
 	tcase_add_test(t, kept_trees_stay_sound);
 	tcase_add_test(t, seeded_answers_ignore_earlier_searches);
 	tcase_add_test(t, the_tree_proves_what_it_settles);
+	tcase_add_test(t, analyze_shows_a_root_proven_at_once);
 	tcase_add_test(t, proven_values_are_right);
 	tcase_add_test(t, a_short_clock_is_kept);
 	suite_add_tcase(s, t);

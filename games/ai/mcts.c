@@ -2062,7 +2062,10 @@ static void info_line(struct mcts *m, const struct solved *sv, struct text *out)
 		for (int k = 0; k < root->nchild; k++) {
 			const struct node *c = &kids[k];
 			int aside = (c->flags & F_BANNED) || lost(c);
-			if (aside != pass || c->visits <= c->virt)
+			/* a proven move is worth a line without a visit (a
+			 * root proven on expansion is searched no more) */
+			if (aside != pass ||
+			    (c->visits <= c->virt && !proof_of(c)))
 				continue;
 			int j = pass ? n : 0;
 			if (!pass)
@@ -2142,7 +2145,8 @@ int mcts_analyze(struct mcts_tree *t, const struct game *g, const void *st,
 			break;
 		text_clear(&line);
 		info_line(&m, &sv, &line);
-		how->info(how->ctx, line.s ? line.s : "");
+		if (line.s && *line.s) /* nothing seen yet: no empty line */
+			how->info(how->ctx, line.s);
 	}
 	text_free(&line);
 	t->info.iterations = m.iters;
