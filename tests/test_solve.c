@@ -590,6 +590,14 @@ static void agree_at(const struct game *g, const char *opts, const void *st,
 	ck_assert_int_eq(top, best);
 	for (int i = 0; i < n; i++)
 		ck_assert(b[i].lo == b[i].hi || b[i].hi < best);
+	/* the position's own value, as a judge asks for it (its searches
+	 * start from the points as they stand, whatever the result) */
+	struct solve_bound whole;
+	solve_clear();
+	ck_assert(solve_position(g, st, &job, &whole));
+	ck_assert_msg(whole.lo == best && whole.hi == best,
+		      "%s %s: [%d, %d], plain %d", g->name, opts, whole.lo,
+		      whole.hi, best);
 	/* and the results alone */
 	solve_clear();
 	job.want = SOLVE_WDL;

@@ -322,6 +322,15 @@ static int root_order(const struct solver *s, const struct move *list,
 	return 0;
 }
 
+/* A value from a result (1, 0, -1) and a margin of points. */
+static int value_of(int result, long margin)
+{
+	long m = margin < -SOLVE_MARGIN_MAX  ? -SOLVE_MARGIN_MAX
+		 : margin > SOLVE_MARGIN_MAX ? SOLVE_MARGIN_MAX
+					     : margin;
+	return result * SOLVE_RESULT + (int)m;
+}
+
 /* The value for player me (1 or 2) of the finished (or stuck) state st:
  * the result, then the margin of points. */
 static int terminal2(const struct solver *s, const void *st, int me)
@@ -332,11 +341,7 @@ static int terminal2(const struct solver *s, const void *st, int me)
 	int result = cs.phase != GAME_OVER || cs.player == 0 ? 0
 		     : cs.player == me                       ? 1
 							     : -1;
-	long m = (long)pts[me - 1] - pts[2 - me];
-	m = m < -SOLVE_MARGIN_MAX  ? -SOLVE_MARGIN_MAX
-	    : m > SOLVE_MARGIN_MAX ? SOLVE_MARGIN_MAX
-				   : m;
-	return result * SOLVE_RESULT + (int)m;
+	return value_of(result, (long)pts[me - 1] - pts[2 - me]);
 }
 
 static int alphabeta(struct solver *s, int d, uint64_t key, int alpha,
@@ -708,23 +713,54 @@ static struct solve_bound probe(struct solver *s, int me, int root_move,
 	return s->abort ? b : window_bound(v, gamma - 1, gamma);
 }
 
-/* Narrows *b to the exact value by null-window searches (MTD(f): each
- * moves a bound past the last one; the table keeps the work of the ones
- * before), or until it is clear that the value is below floor.  The
- * margins that decide a game are usually a few points from the first
- * bound, so a few searches settle them. */
+/* The mover me's value of st if the game ended as it stands: a first
+ * guess at its exact value (a few moves from the end the margin seldom
+ * moves far from the points already won), kept within the bounds b. */
+static int guess(const struct solver *s, const void *st, int me,
+		 struct solve_bound b)
+{
+	int pts[GAME_MAX_PLAYERS] = {0};
+	s->g->score(st, pts);
+	long m = (long)pts[me - 1] - pts[2 - me];
+	int v = value_of(m > 0 ? 1 : m < 0 ? -1 : 0, m);
+	return v <= b.lo ? b.lo + 1 : v > b.hi ? b.hi : v;
+}
+
+/* Narrows *b to the exact value by null-window searches, or until it is
+ * clear that the value is below floor.  The first asks about the guess
+ * (at least floor), the next ones a point past the bound it moved, as
+ * MTD(f) does; when three answers in a row point the same way the steps
+ * double, and once the value is bounded on both sides each search halves
+ * the gap.  The table keeps each search's work for the next.  (Starting
+ * from the edge of the result class instead took 13 searches and 208M
+ * nodes to find a Take It Away loss by 12 points; from the guess, 3 and
+ * 57M.) */
 static void refine(struct solver *s, int me, int root_move, uint64_t key,
 		   int floor, struct solve_bound *b)
 {
+	int gamma = guess(s, root_move ? ply_state(s, 1) : s->states, me, *b);
+	int run = 0, went = 0, both = 0;
+	if (gamma < floor)
+		gamma = floor;
 	while (b->lo < b->hi && b->hi >= floor && !s->abort) {
-		int gamma = b->lo > -SOLVE_INF ? b->lo + 1 : b->hi;
-		if (gamma < floor)
-			gamma = floor;
 		if (root_move) {
 			memcpy(ply_state(s, 1), s->states, s->ss);
 			s->g->play(ply_state(s, 1), s->root_move);
 		}
 		*b = meet(*b, probe(s, me, root_move, key, gamma));
+		int up = b->lo >= gamma;
+		both |= went && up != (went > 0);
+		run = went == (up ? 1 : -1) ? run + 1 : 1;
+		went = up ? 1 : -1;
+		int step = run < 3 ? 1 : 1 << (run < 12 ? run - 2 : 10);
+		int lo = b->lo > -MAX_VALUE ? b->lo : -MAX_VALUE - 1;
+		int hi = b->hi < MAX_VALUE ? b->hi : MAX_VALUE;
+		gamma = both ? lo + (hi - lo + 1) / 2
+			: up ? lo + step
+			     : hi - step + 1;
+		gamma = gamma <= lo ? lo + 1 : gamma > hi ? hi : gamma;
+		if (gamma < floor)
+			gamma = floor;
 	}
 }
 
@@ -819,8 +855,10 @@ int solve_position(const struct game *g, const void *st, struct solve_job *job,
 		struct tt_entry *e = tt_find(key);
 		if (e)
 			*out = (struct solve_bound){e->u.ab.lo, e->u.ab.hi};
-		/* is it a loss?  if not, is it a win? */
-		while (!settled_class(*out) && !s.abort) {
+		/* is it a loss?  if not, is it a win?  (refine() needs no
+		 * class first) */
+		while (job->want == SOLVE_WDL && !settled_class(*out) &&
+		       !s.abort) {
 			int gamma = out->lo < -SOLVE_MARGIN_MAX
 					    ? -SOLVE_MARGIN_MAX
 					    : DRAW_EDGE;
