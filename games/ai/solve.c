@@ -753,7 +753,7 @@ static void refine(struct solver *s, int me, int root_move, uint64_t key,
 		run = went == (up ? 1 : -1) ? run + 1 : 1;
 		went = up ? 1 : -1;
 		int step = run < 3 ? 1 : 1 << (run < 12 ? run - 2 : 10);
-		int lo = b->lo > -MAX_VALUE ? b->lo : -MAX_VALUE - 1;
+		int lo = b->lo >= -MAX_VALUE ? b->lo : -MAX_VALUE - 1;
 		int hi = b->hi < MAX_VALUE ? b->hi : MAX_VALUE;
 		gamma = both ? lo + (hi - lo + 1) / 2
 			: up ? lo + step
