@@ -1279,21 +1279,31 @@ static int stop_after_line(void *ctx)
 	return ((struct captured *)ctx)->lines > 0;
 }
 
+/* Analyzes st in a fresh tree until its first info line, kept in *cap;
+ * returns mcts_analyze's answer. */
+static int analyze_once(const struct game *g, const void *st, int ms,
+			struct captured *cap)
+{
+	struct mcts_tree *t = mcts_tree_new(8 << 20);
+	*cap = (struct captured){.lines = 0};
+	struct ai_search how = {.level = AI_LEVEL_MAX,
+				.seed = 1,
+				.stop = stop_after_line,
+				.info = capture_info,
+				.ctx = cap};
+	int r = mcts_analyze(t, g, st, &how, ms);
+	mcts_tree_free(t);
+	return r;
+}
+
 /* A root proven before any iteration (the mover takes the last two
  * stones and wins at once): analyze has no visits to show, yet every
  * line names the proven move; an empty line would end the answer early. */
 START_TEST(analyze_shows_a_root_proven_at_once)
 {
 	struct nim_state st = {2, 1, 0, 0};
-	struct mcts_tree *t = mcts_tree_new(8 << 20);
-	struct captured cap = {.lines = 0};
-	struct ai_search how = {.level = AI_LEVEL_MAX,
-				.seed = 1,
-				.stop = stop_after_line,
-				.info = capture_info,
-				.ctx = &cap};
-	ck_assert_int_eq(mcts_analyze(t, &nim_game, &st, &how, 10), 0);
-	mcts_tree_free(t);
+	struct captured cap;
+	ck_assert_int_eq(analyze_once(&nim_game, &st, 10, &cap), 0);
 	ck_assert_int_eq(cap.lines, 1);
 	ck_assert_msg(strstr(cap.line, "info move take2 ") &&
 			      strstr(cap.line, "proven win"),
@@ -1332,15 +1342,8 @@ static void proofs_agree(const struct game *g, const char *opts)
 			int n = g->moves(p, list), me = g->status(p).player;
 			if (n <= 0)
 				break;
-			struct mcts_tree *t = mcts_tree_new(8 << 20);
-			struct captured cap = {.lines = 0};
-			struct ai_search how = {.level = AI_LEVEL_MAX,
-						.seed = 1,
-						.stop = stop_after_line,
-						.info = capture_info,
-						.ctx = &cap};
-			mcts_analyze(t, g, p, &how, 40);
-			mcts_tree_free(t);
+			struct captured cap;
+			analyze_once(g, p, 40, &cap);
 			char buf[MOVE_TEXT_MAX], want[MOVE_TEXT_MAX + 64];
 			for (int i = 0; i < n; i++) {
 				int ok = 1, v;
