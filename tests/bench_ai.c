@@ -17,7 +17,9 @@
  *   bench_ai rate GAME OPTIONS
  *                         search iterations per second of processor time
  *                         in a 0.1 s (the median of 5) and a 5 s search
- *                         (movetime), each from an empty tree
+ *                         (movetime), each from an empty tree; three
+ *                         rounds of both, the round of the median ratio
+ *                         printed with the range of the ratios
  *   bench_ai poll GAME OPTIONS N
  *                         a search of N playouts with and without the
  *                         engine's stop poll (a poll() of standard input
@@ -267,6 +269,8 @@ static int compare_doubles(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+#define RATE_ROUNDS 3 /* of `rate`: an odd number, for a median */
+
 static int subcommand(int argc, char **argv)
 {
 	const struct game *g;
@@ -283,24 +287,40 @@ static int subcommand(int argc, char **argv)
 	if (argc == 4 && !strcmp(argv[1], "rate")) {
 		void *st = opening(argv[2], argv[3], &g);
 		struct ai *ai = ai_new();
-		/* the short search five times (the median: a short run
-		 * feels every neighbour on a busy machine), the long one once
-		 */
-		double ms, rate[2], quick[5];
-		for (int k = 0; k < 5; k++) {
+		/* RATE_ROUNDS rounds of the short search five times (the
+		 * median: a short run feels every neighbour on a busy
+		 * machine) then the long one; each round's ratio compares
+		 * runs close in time, so a machine whose speed drifts moves
+		 * the rounds apart rather than bending one figure.  The
+		 * round of the median ratio is printed, and the range. */
+		double fast[RATE_ROUNDS], slow[RATE_ROUNDS], ratio[RATE_ROUNDS];
+		for (int round = 0; round < RATE_ROUNDS; round++) {
+			double ms, quick[5];
+			for (int k = 0; k < 5; k++) {
+				ai_forget(ai);
+				long n = one_search(ai, g, st, 0, 100, NULL,
+						    &ms);
+				quick[k] = ms > 0 ? n / ms * 1000 : 0;
+			}
+			qsort(quick, 5, sizeof quick[0], compare_doubles);
+			fast[round] = quick[2];
 			ai_forget(ai);
-			long n = one_search(ai, g, st, 0, 100, NULL, &ms);
-			quick[k] = ms > 0 ? n / ms * 1000 : 0;
+			long n = one_search(ai, g, st, 0, 5000, NULL, &ms);
+			slow[round] = ms > 0 ? n / ms * 1000 : 0;
+			ratio[round] = fast[round] > 0
+					       ? 100 * slow[round] / fast[round]
+					       : 0;
 		}
-		qsort(quick, 5, sizeof quick[0], compare_doubles);
-		rate[0] = quick[2];
-		ai_forget(ai);
-		long n = one_search(ai, g, st, 0, 5000, NULL, &ms);
-		rate[1] = ms > 0 ? n / ms * 1000 : 0;
+		double sorted[RATE_ROUNDS];
+		memcpy(sorted, ratio, sizeof sorted);
+		qsort(sorted, RATE_ROUNDS, sizeof sorted[0], compare_doubles);
+		int mid = 0;
+		while (ratio[mid] != sorted[RATE_ROUNDS / 2])
+			mid++;
 		printf("%s [%s]: %.0f iterations/s at 0.1 s, %.0f at 5 s "
-		       "(%.0f%%)\n",
-		       g->name, argv[3], rate[0], rate[1],
-		       rate[0] > 0 ? 100 * rate[1] / rate[0] : 0.0);
+		       "(%.0f%%; %.0f-%.0f%% in %d rounds)\n",
+		       g->name, argv[3], fast[mid], slow[mid], ratio[mid],
+		       sorted[0], sorted[RATE_ROUNDS - 1], RATE_ROUNDS);
 		ai_free(ai);
 		free(st);
 		return 0;
