@@ -738,15 +738,17 @@ static int guess(const struct solver *s, const void *st, int me,
 static void refine(struct solver *s, int me, int root_move, uint64_t key,
 		   int floor, struct solve_bound *b)
 {
+	/* ply 1 holds the root move's position (the searches below it
+	 * write only deeper plies) */
+	if (root_move) {
+		memcpy(ply_state(s, 1), s->states, s->ss);
+		s->g->play(ply_state(s, 1), s->root_move);
+	}
 	int gamma = guess(s, root_move ? ply_state(s, 1) : s->states, me, *b);
 	int run = 0, went = 0, both = 0;
 	if (gamma < floor)
 		gamma = floor;
 	while (b->lo < b->hi && b->hi >= floor && !s->abort) {
-		if (root_move) {
-			memcpy(ply_state(s, 1), s->states, s->ss);
-			s->g->play(ply_state(s, 1), s->root_move);
-		}
 		*b = meet(*b, probe(s, me, root_move, key, gamma));
 		int up = b->lo >= gamma;
 		both |= went && up != (went > 0);
