@@ -331,17 +331,23 @@ static int value_of(int result, long margin)
 	return result * SOLVE_RESULT + (int)m;
 }
 
+/* Player me's points less the other player's at st (two players). */
+static long lead(const struct solver *s, const void *st, int me)
+{
+	int pts[GAME_MAX_PLAYERS] = {0};
+	s->g->score(st, pts);
+	return (long)pts[me - 1] - pts[2 - me];
+}
+
 /* The value for player me (1 or 2) of the finished (or stuck) state st:
  * the result, then the margin of points. */
 static int terminal2(const struct solver *s, const void *st, int me)
 {
-	int pts[GAME_MAX_PLAYERS] = {0};
-	s->g->score(st, pts);
 	struct game_status cs = s->g->status(st);
 	int result = cs.phase != GAME_OVER || cs.player == 0 ? 0
 		     : cs.player == me                       ? 1
 							     : -1;
-	return value_of(result, (long)pts[me - 1] - pts[2 - me]);
+	return value_of(result, lead(s, st, me));
 }
 
 static int alphabeta(struct solver *s, int d, uint64_t key, int alpha,
@@ -719,9 +725,7 @@ static struct solve_bound probe(struct solver *s, int me, int root_move,
 static int guess(const struct solver *s, const void *st, int me,
 		 struct solve_bound b)
 {
-	int pts[GAME_MAX_PLAYERS] = {0};
-	s->g->score(st, pts);
-	long m = (long)pts[me - 1] - pts[2 - me];
+	long m = lead(s, st, me);
 	int v = value_of(m > 0 ? 1 : m < 0 ? -1 : 0, m);
 	return v <= b.lo ? b.lo + 1 : v > b.hi ? b.hi : v;
 }
