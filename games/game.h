@@ -104,6 +104,12 @@ struct game {
 	 * person who types one where a player number goes is told which
 	 * number it is; NULL when the board shows no player marks */
 	const char *marks;
+	/* 1 when points come move by move and what a move wins at once is
+	 * the best first guess of its worth (Take It Away's captures): the
+	 * exact solver then tries the moves that leave the mover furthest
+	 * ahead first, near its root.  0: it orders by past cutoffs only,
+	 * which does better where points come late or seldom. */
+	int points_first;
 
 	/* Sets up a new game in `st` (state_size zeroed bytes) from the options
 	 * and the seed of its random set-up.  Returns 0, or -1 with the reason

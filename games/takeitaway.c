@@ -1161,6 +1161,7 @@ const struct game game_takeitaway = {
 		   "penalty=2|4 plain (penalty=1|2|4 with plain nodrop=0)",
 	.state_size = sizeof(struct state),
 	.max_moves = MAX_MOVES,
+	.points_first = 1,
 	.options = ta_options,
 	.init = ta_init,
 	.describe = ta_describe,

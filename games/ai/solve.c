@@ -194,7 +194,9 @@ struct solver {
 	struct move *lists;    /* the move lists of plies 1.., end to end */
 	uint64_t *ord;         /* beside lists: the order to try them in */
 	uint64_t *keys;        /* and the keys of the positions they lead to */
-	size_t cap;            /* moves that fit in lists */
+	int *gain;  /* and, where the game has points_first, the mover's lead
+		     * after each (found by look_ahead()) */
+	size_t cap; /* moves that fit in lists */
 	size_t off[SOLVE_DEPTH + 2]; /* where ply d's list starts */
 	long nodes, limit;
 	double deadline;
@@ -248,6 +250,13 @@ static unsigned move_slot(const struct move *mv)
 }
 
 #define HIST_MAX ((uint64_t)1 << 40)
+/* With gains, the order word's score is the gain (offset by GAIN_BIAS, in
+ * 10 bits, at most GAIN_TOP) above the history (38 bits); the table's best
+ * move, ORDER_FIRST, is above both. */
+#define GAIN_SHIFT 38
+#define GAIN_BIAS 512
+#define GAIN_TOP (2 * GAIN_BIAS - 2)
+#define ORDER_FIRST (((uint64_t)1 << 48) - 1)
 
 /* The index of the move an order word names. */
 static int move_index(uint64_t ord)
@@ -262,19 +271,31 @@ static int cmp_desc(const void *a, const void *b)
 }
 
 /* The order to try the n moves of a ply in, into ord: the table's best
- * first, then the moves that caused cutoffs most often elsewhere (the
+ * first, then, given gains, the moves that leave the mover furthest
+ * ahead, then the moves that caused cutoffs most often elsewhere (the
  * history heuristic: in games where a move is a place, a good place stays
  * good).  Each ord word is the sort score above the move's index, so one
- * sort of words orders both. */
+ * sort of words orders both.  Gains pay in Take It Away: on 210 positions
+ * 6 to 12 moves before the end of 30 self-played games, judged with 10M
+ * nodes each, 119 s and 15 left unsettled against 189 s and 26 by history
+ * alone.  In checkertoe and Abs-Trac-Toe gains first cost 30% and 75% more
+ * nodes (c3 c2 c1 c4 b3 d3; an opening), hence the game's points_first. */
 static void order(const struct solver *s, const struct move *list,
-		  uint64_t *ord, int n, int first)
+		  uint64_t *ord, int n, int first, const int *gain)
 {
 	for (int i = 0; i < n; i++) {
 		uint64_t score = s->hist[move_slot(&list[i])];
 		if (score > HIST_MAX)
 			score = HIST_MAX;
+		if (gain) {
+			uint64_t h = ((uint64_t)1 << GAIN_SHIFT) - 1;
+			int gv = gain[i] + GAIN_BIAS;
+			gv = gv < 0 ? 0 : gv > GAIN_TOP ? GAIN_TOP : gv;
+			score = (uint64_t)gv << GAIN_SHIFT |
+				(score < h ? score : h);
+		}
 		if (i == first)
-			score = HIST_MAX + 1;
+			score = ORDER_FIRST;
 		ord[i] = score << 16 | (uint64_t)(0xffff - i);
 	}
 	if (n > 24) {
@@ -308,7 +329,7 @@ static int cmp_ranked(const void *a, const void *b)
 static int root_order(const struct solver *s, const struct move *list,
 		      uint64_t *ord, int n)
 {
-	order(s, list, ord, n, -1);
+	order(s, list, ord, n, -1, NULL);
 	if (!s->scores)
 		return 0;
 	struct ranked *r = ai_scratch(AI_SOLVER_ROOT, sizeof *r * (size_t)n);
@@ -408,13 +429,14 @@ static void tt_store2(uint64_t key, int lo, int hi, int best, long work)
 }
 
 /* Before searching any move of ply d: the key of the position each move
- * leads to, into keys, and whether one of them is known to reach beta
+ * leads to, into keys (and the mover's lead there into gain, NULL when
+ * not wanted), and whether one of them is known to reach beta
  * already, because it ends the game or the table holds a bound for it (an
  * enhanced transposition cutoff).  The keys are found first and their
  * buckets fetched together, so that the table's cache misses overlap.
  * Returns the best lower bound found, -SOLVE_INF when there is none. */
 static int look_ahead(struct solver *s, int d, int me, const struct move *list,
-		      uint64_t *keys, int n, int beta)
+		      uint64_t *keys, int *gain, int n, int beta)
 {
 	const struct game *g = s->g;
 	const unsigned char *st = ply_state(s, d);
@@ -425,6 +447,8 @@ static int look_ahead(struct solver *s, int d, int me, const struct move *list,
 		g->play(child, &list[i]);
 		struct game_status cs = g->status(child);
 		keys[i] = 0;
+		if (gain)
+			gain[i] = (int)lead(s, child, me);
 		if (cs.phase == GAME_OVER) {
 			int v = terminal2(s, child, me);
 			if (v > best)
@@ -486,8 +510,10 @@ static int alphabeta(struct solver *s, int d, uint64_t key, int alpha, int beta)
 		return terminal2(s, st, me); /* stuck: scored as it stands */
 	}
 	int cut = -SOLVE_INF;
+	int *gain =
+		d < LOOK_PLIES && g->points_first ? s->gain + s->off[d] : NULL;
 	if (d < LOOK_PLIES)
-		cut = look_ahead(s, d, me, list, keys, n, beta);
+		cut = look_ahead(s, d, me, list, keys, gain, n, beta);
 	else
 		for (int i = 0; i < n; i++)
 			keys[i] = 1;
@@ -495,7 +521,7 @@ static int alphabeta(struct solver *s, int d, uint64_t key, int alpha, int beta)
 		tt_store2(key, cut, SOLVE_INF, NO_BEST, s->nodes - start);
 		return cut;
 	}
-	order(s, list, ord, n, first);
+	order(s, list, ord, n, first, gain);
 	int a0 = alpha, best = -SOLVE_INF, bi = NO_BEST;
 	unsigned char *child = ply_state(s, d + 1);
 	for (int k = 0; k < n; k++) {
@@ -635,7 +661,8 @@ static int begin(struct solver *s, const struct game *g, const void *st,
 	s->cap = (size_t)g->max_moves + per_ply * SOLVE_DEPTH;
 	size_t list_bytes = sizeof *s->lists * s->cap;
 	unsigned char *mem = ai_scratch(
-		AI_SOLVER_MOVES, list_bytes + 2 * sizeof *s->ord * s->cap);
+		AI_SOLVER_MOVES,
+		list_bytes + (2 * sizeof *s->ord + sizeof *s->gain) * s->cap);
 	s->hist = ai_scratch(AI_SOLVER_HIST, HIST_SIZE * sizeof *s->hist);
 	if (g->max_moves >= NO_BEST || !tt_ready() || !s->states || !mem ||
 	    !s->hist)
@@ -643,6 +670,7 @@ static int begin(struct solver *s, const struct game *g, const void *st,
 	s->lists = (struct move *)mem;
 	s->ord = (uint64_t *)(mem + list_bytes);
 	s->keys = s->ord + s->cap;
+	s->gain = (int *)(s->keys + s->cap);
 	memset(s->hist, 0, HIST_SIZE * sizeof *s->hist);
 	memcpy(s->states, st, s->ss);
 	return 0;
