@@ -247,6 +247,33 @@ static int classify(const struct game *g, const void *st, const struct move *mv)
 	return cls;
 }
 
+/* Whether mv, not a win at once, wins by more points than every move that
+ * wins at once (two players, by the exact solver): a game that goes on may
+ * end in a bigger win, and the search keeps such moves for the solver (of
+ * equal wins it takes the one at once). */
+static int wins_as_much(const struct game *g, const void *st,
+			const struct move *mv)
+{
+	if (g->players(st) != 2)
+		return 0;
+	struct move *list = move_buf(2, g);
+	int n = g->moves(st, list), chosen = -1, best = -SOLVE_INF;
+	struct solve_bound *b = malloc(sizeof *b * (size_t)n);
+	struct solve_job job = {.want = SOLVE_MARGIN, .node_limit = 20000000};
+	solve_forget();
+	int done = solve_moves(g, st, list, n, &job, b);
+	for (int i = 0; i < n && done; i++) {
+		if (move_equal(&list[i], mv))
+			chosen = i;
+		if (classify(g, st, &list[i]) == WINS_NOW && b[i].lo > best)
+			best = b[i].lo;
+	}
+	int ok = done && chosen >= 0 && b[chosen].lo > best &&
+		 solve_result(b[chosen].lo) > 0;
+	free(b);
+	return ok;
+}
+
 static int found_wins, found_blocks;
 
 static void one_move_facts(const struct game *g, const char *opts)
@@ -283,7 +310,10 @@ static void one_move_facts(const struct game *g, const char *opts)
 								seed, &mv),
 							 0);
 					ck_assert_msg(
-						classify(g, st, &mv) == k,
+						classify(g, st, &mv) == k ||
+							(want_win &&
+							 wins_as_much(g, st,
+								      &mv)),
 						"%s %s seed %d step %d: the "
 						"search "
 						"missed a one-move %s",
@@ -322,6 +352,45 @@ START_TEST(every_game_takes_wins_and_blocks_losses)
 	/* at least checkertoe has both */
 	ck_assert_int_gt(found_wins, 0);
 	ck_assert_int_gt(found_blocks, 0);
+}
+END_TEST
+
+/* Take It Away, player 2 jumping alone with player 1 dropped out: h1-f3
+ * and h1-h3 end the game at once, 3 points ahead; f1-h3 and h2-f2 leave
+ * one more jump each, and win by 6.  And a board where h7-h5 wins by 14
+ * and the moves that end the game win by 8.  (A win at once used to be
+ * all the tree kept of a node, the root too.) */
+START_TEST(a_bigger_win_beats_a_win_at_once)
+{
+	static const char *const cases[][3] = {
+		{"board=......w...............w.b..................w.........."
+		 "ww"
+		 ".....w.b captured=7:12:1,21:8:7",
+		 "f1-h3", "h2-f2"},
+		{"board=..w..w........rw.......ww...........w...w......w......"
+		 "...r.b.... captured=4:7:4,22:11:5",
+		 "h7-h5", "h7-h5"},
+	};
+	const struct game *g = game_find("takeitaway");
+	for (size_t k = 0; k < 2; k++) {
+		char opts[256];
+		snprintf(opts, sizeof opts,
+			 "players=2 %s open=0 nodrop=0 penalty=2 plain=0 "
+			 "dropped=1 turn=2",
+			 cases[k][0]);
+		void *st = new_state(g, opts, 1);
+		for (uint64_t seed = 1; seed <= 3; seed++) {
+			struct move mv;
+			char buf[MOVE_TEXT_MAX];
+			ck_assert_int_eq(choose(g, st, 2, 1000, seed, &mv), 0);
+			g->format(st, &mv, buf);
+			ck_assert_msg(!strcmp(buf, cases[k][1]) ||
+					      !strcmp(buf, cases[k][2]),
+				      "case %d seed %d: %s", (int)k, (int)seed,
+				      buf);
+		}
+		free(st);
+	}
 }
 END_TEST
 
@@ -1448,6 +1517,7 @@ static Suite *suite(void)
 	tcase_add_test(t, checkertoe_takes_the_win);
 	tcase_add_test(t, checkertoe_blocks_the_loss);
 	tcase_add_test(t, every_game_takes_wins_and_blocks_losses);
+	tcase_add_test(t, a_bigger_win_beats_a_win_at_once);
 	tcase_add_test(t, never_an_illegal_move);
 	tcase_add_test(t, deterministic_with_fixed_playouts);
 	tcase_add_test(t, hint_is_reproducible);

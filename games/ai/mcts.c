@@ -806,6 +806,11 @@ static void prove_up(const struct mcts_tree *t, const uint32_t *path, int depth)
  * otherwise drops the moves that lose at once (a move can complete the
  * opponent's row), unless nothing else is left.  Random playouts miss such
  * one-move facts often; this costs one play per move per expansion.
+ * With two players a win at once proves the node, and the search never
+ * goes below a proven node, so there the moves that do not lose at once
+ * are all kept, for the exact solver: a game that goes on may end in a
+ * bigger win (Take It Away: taking the last jump at once won by 3 where
+ * two more jumps won by 6, and the root had kept only the first).
  * Fills cls[] and (with evaluate) prior[] for the moves kept. */
 static int decisive(struct mcts *m, const void *st, int mover, int n)
 {
@@ -845,9 +850,9 @@ static int decisive(struct mcts *m, const void *st, int mover, int n)
 	m->have_prior = g->evaluate != NULL;
 	if (!nwin && (!nsafe || nsafe == n))
 		return n;
-	int k = 0;
+	int only_wins = nwin && m->np != 2, k = 0;
 	for (int i = 0; i < n; i++)
-		if (nwin ? cls[i] == 1 + mover : cls[i] <= 1) {
+		if (cls[i] == 1 + mover || (!only_wins && cls[i] <= 1)) {
 			m->prior[k] = m->prior[i];
 			cls[k] = cls[i];
 			m->list[k++] = m->list[i];
@@ -1677,8 +1682,22 @@ static int root_lost(const struct mcts *m)
 	       result_for(proof_of(root), node_at(m->t, root->child)->who) < 0;
 }
 
+/* Whether root move i ends the game at once. */
+static int ends_now(const struct mcts *m, int i)
+{
+	const struct node *root = node_at(m->t, m->t->root);
+	struct move mv;
+	child_move(m->t, root, (uint32_t)i, &mv);
+	memcpy(m->st2, m->t->state, m->ss);
+	m->g->play(m->st2, &mv);
+	return m->g->status(m->st2).phase == GAME_OVER;
+}
+
 /* The root move to play: the most visited of the moves of the best
- * standing (ties: the better mean). */
+ * standing (ties: the better mean).  Of the proven wins the solver left
+ * standing alike (it found them equal, or had no time for the margins), a
+ * win at once comes first, as the tree kept nothing else of such a root
+ * before it kept every move for the solver (see decisive()). */
 static uint32_t best_child(const struct mcts *m)
 {
 	const struct mcts_tree *t = m->t;
@@ -1687,6 +1706,8 @@ static uint32_t best_child(const struct mcts *m)
 	int best = 0;
 	for (int i = 1; i < root->nchild; i++) {
 		int a = standing(&c[i]), b = standing(&c[best]);
+		if (a == 2 && b == 2)
+			a += ends_now(m, i), b += ends_now(m, best);
 		if (a != b) {
 			if (a > b)
 				best = i;
