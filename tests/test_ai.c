@@ -363,9 +363,8 @@ END_TEST
 START_TEST(a_bigger_win_beats_a_win_at_once)
 {
 	static const char *const cases[][3] = {
-		{"board=......w...............w.b..................w.........."
-		 "ww"
-		 ".....w.b captured=7:12:1,21:8:7",
+		{"board=......w...............w.b.................."
+		 "w..........ww.....w.b captured=7:12:1,21:8:7",
 		 "f1-h3", "h2-f2"},
 		{"board=..w..w........rw.......ww...........w...w......w......"
 		 "...r.b.... captured=4:7:4,22:11:5",

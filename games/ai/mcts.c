@@ -1682,15 +1682,19 @@ static int root_lost(const struct mcts *m)
 	       result_for(proof_of(root), node_at(m->t, root->child)->who) < 0;
 }
 
-/* Whether root move i ends the game at once. */
-static int ends_now(const struct mcts *m, int i)
+/* standing() of root move i, one more for a proven win that ends the
+ * game at once. */
+static int rank_at_root(const struct mcts *m, int i)
 {
 	const struct node *root = node_at(m->t, m->t->root);
+	int r = standing(node_at(m->t, root->child + (uint32_t)i));
+	if (r != 2)
+		return r;
 	struct move mv;
 	child_move(m->t, root, (uint32_t)i, &mv);
 	memcpy(m->st2, m->t->state, m->ss);
 	m->g->play(m->st2, &mv);
-	return m->g->status(m->st2).phase == GAME_OVER;
+	return r + (m->g->status(m->st2).phase == GAME_OVER);
 }
 
 /* The root move to play: the most visited of the moves of the best
@@ -1703,14 +1707,12 @@ static uint32_t best_child(const struct mcts *m)
 	const struct mcts_tree *t = m->t;
 	const struct node *root = node_at(t, t->root);
 	const struct node *c = node_at(t, root->child);
-	int best = 0;
+	int best = 0, b = rank_at_root(m, 0);
 	for (int i = 1; i < root->nchild; i++) {
-		int a = standing(&c[i]), b = standing(&c[best]);
-		if (a == 2 && b == 2)
-			a += ends_now(m, i), b += ends_now(m, best);
+		int a = rank_at_root(m, i);
 		if (a != b) {
 			if (a > b)
-				best = i;
+				best = i, b = a;
 			continue;
 		}
 		if (c[i].visits > c[best].visits ||
