@@ -601,11 +601,36 @@ END_TEST
 
 /* ---- the clock ---- */
 
+/* How late one genmove ends past `ms`, at best of TRIES: a late one is
+ * taken back (undo) and searched again.  The machine's own pauses do not
+ * come back on the next try, an overrun of the search does: under a
+ * virtual machine the process stops now and then for 10 to 40 ms while
+ * the host runs something else (seen as wall-clock gaps with no processor
+ * time behind them); in CI one genmove here once ended 436 ms late, which
+ * no run since has repeated. */
+#define TRIES 4
+static double late_at_best(struct session *s, double ms, double allowed)
+{
+	double best = 1e9;
+	for (int k = 0; k < TRIES && best > allowed; k++) {
+		if (k > 0)
+			ok(s, "undo");
+		double t0 = ai_now_ms();
+		ok(s, "genmove");
+		double late = ai_now_ms() - t0 - ms;
+		if (late < best)
+			best = late;
+	}
+	return best;
+}
+
 START_TEST(movetime_is_respected)
 {
 	struct session *s = quiet_session();
 	double worst = -1e9;
 	const char *worst_game = "";
+	/* loose: the sanitizers stretch it; bench_ai measures it exactly */
+	const double allowed = 25;
 	for (int i = 0; game_table[i]; i++) {
 		char cmd[128];
 		snprintf(cmd, sizeof cmd, "newgame %s seed=7",
@@ -620,17 +645,14 @@ START_TEST(movetime_is_respected)
 				ok(s, "roll");
 				continue;
 			}
-			double t0 = ai_now_ms();
-			ok(s, "genmove");
-			double late = ai_now_ms() - t0 - 40;
+			double late = late_at_best(s, 40, allowed);
 			if (late > worst)
 				worst = late, worst_game = game_table[i]->name;
 		}
 	}
-	/* loose: sanitizers and a busy machine stretch it; bench_ai measures
-	 * it exactly */
-	ck_assert_msg(worst < 200, "genmove ran %.1f ms past movetime in %s",
-		      worst, worst_game);
+	ck_assert_msg(worst < allowed,
+		      "genmove ran %.1f ms past movetime in %s, at best of %d",
+		      worst, worst_game, TRIES);
 	session_free(s);
 }
 END_TEST
@@ -1467,8 +1489,28 @@ START_TEST(proven_values_are_right)
 }
 END_TEST
 
+/* One search of st with 20 ms of main time left, after the overhead; the
+ * milliseconds it took. */
+static double short_clock_search(struct mcts_tree *t, const struct game *g,
+				 const void *st)
+{
+	double now = ai_now_ms();
+	struct ai_search how = {
+		.level = AI_LEVEL_MAX, .start_ms = now, .seed = 1};
+	struct ai_time time = {.start = now, .clock = 1, .main = 20, .cap = 20};
+	struct move mv;
+	ck_assert_int_eq(mcts_choose(t, g, st, &how, &time, &mv), 0);
+	struct mcts_info info;
+	mcts_tree_info(t, &info);
+	ck_assert_msg(info.planned <= 20,
+		      "%s: planned %.1f ms of a 20 ms clock", g->name,
+		      info.planned);
+	return ai_now_ms() - now;
+}
+
 /* A clock with little left: the search plans to end within it, and does
- * (loosely: a busy machine may hold the process back). */
+ * (loosely, and at best of TRIES as in movetime_is_respected: a busy
+ * machine may hold the process back). */
 START_TEST(a_short_clock_is_kept)
 {
 	for (int i = 0; game_table[i]; i++) {
@@ -1480,24 +1522,11 @@ START_TEST(a_short_clock_is_kept)
 			walk_step(g, st, &r, move_buf(2, g));
 		struct mcts_tree *t = mcts_tree_new(8 << 20);
 		for (int k = 0; k < 3; k++) {
-			double now = ai_now_ms();
-			struct ai_search how = {.level = AI_LEVEL_MAX,
-						.start_ms = now,
-						.seed = 1};
-			/* 20 ms of main time left, after the overhead */
-			struct ai_time time = {.start = now,
-					       .clock = 1,
-					       .main = 20,
-					       .cap = 20};
-			struct move mv;
-			struct mcts_info info;
-			ck_assert_int_eq(
-				mcts_choose(t, g, st, &how, &time, &mv), 0);
-			double took = ai_now_ms() - now;
-			mcts_tree_info(t, &info);
-			ck_assert_msg(info.planned <= 20,
-				      "%s: planned %.1f ms of a 20 ms clock",
-				      g->name, info.planned);
+			double took = short_clock_search(t, g, st);
+			for (int n = 1; n < TRIES && took >= 200; n++) {
+				double again = short_clock_search(t, g, st);
+				took = again < took ? again : took;
+			}
 			ck_assert_msg(took < 200,
 				      "%s: %.1f ms on a 20 ms clock", g->name,
 				      took);
