@@ -393,6 +393,50 @@ START_TEST(a_bigger_win_beats_a_win_at_once)
 }
 END_TEST
 
+/* Take It Away, player 2 jumping alone (player 1 dropped out) about ten
+ * jumps before the end of a self-played game: the win is proven in
+ * milliseconds, its margin takes the solver seconds (3.5 s did not settle
+ * it).  The proof ends the search, and the margins get the whole move: it
+ * used to stop at the end of the solver's first share, 0.7 of it, the
+ * rest unused. */
+START_TEST(a_proven_root_gives_its_margins_the_whole_move)
+{
+	struct session *s = quiet_session();
+	FILE *log = tmpfile();
+	ck_assert(log != NULL);
+	session_set_log(s, log);
+	ok(s, "newgame takeitaway players=2 board=wwrbwrwwwwwwwrwrwrwwwwrrbwbw"
+	      "wbrwwwrrwwwrbwwbwwbrrwrwbwrrrwrrbrwb open=0 nodrop=0 "
+	      "penalty=2 plain=0");
+	static const char *const moves[] = {
+		"b7",          "d7-b7",    "a5-c7",       "b7-d7",
+		"a7-a5",       "c4-a6",    "c6-c4",       "e3-c5",
+		"e1-e3",       "f2-d4-b6", "g1-e1",       "b3-b5-b7",
+		"d2-d4-b4-d2", "a5-a7-c7", "b1-d3",       "g4-e2-c4",
+		"g3-g1",       "d5-b3-b1", "f5-f3-d5-f5", "e6-g4",
+		"c8-e6-c6-c8", "h1-f1",    "e1-g1",       "c1-e1-c3",
+		"a1-c1",       "h3-h1-f1", "drop",        "h4-f4"};
+	for (size_t i = 0; i < sizeof moves / sizeof *moves; i++) {
+		char cmd[64];
+		snprintf(cmd, sizeof cmd, "play %s", moves[i]);
+		ok(s, cmd);
+	}
+	ok(s, "set movetime 300");
+	double t0 = ai_now_ms();
+	ok(s, "genmove");
+	double took = ai_now_ms() - t0;
+	char line[1024] = "";
+	rewind(log);
+	ck_assert(fgets(line, sizeof line, log) != NULL);
+	ck_assert_msg(strstr(line, "proven win"), "not proven: %s", line);
+	ck_assert_msg(took > 270, "the move took %.1f ms of 300: %s", took,
+		      line);
+	session_set_log(s, NULL);
+	fclose(log);
+	session_free(s);
+}
+END_TEST
+
 /* ---- every game: legal moves, determinism ---- */
 
 static void legal_everywhere(const struct game *g, const char *opts)
@@ -1546,6 +1590,7 @@ static Suite *suite(void)
 	tcase_add_test(t, checkertoe_blocks_the_loss);
 	tcase_add_test(t, every_game_takes_wins_and_blocks_losses);
 	tcase_add_test(t, a_bigger_win_beats_a_win_at_once);
+	tcase_add_test(t, a_proven_root_gives_its_margins_the_whole_move);
 	tcase_add_test(t, never_an_illegal_move);
 	tcase_add_test(t, deterministic_with_fixed_playouts);
 	tcase_add_test(t, hint_is_reproducible);

@@ -1548,9 +1548,10 @@ static int start(struct mcts *m, struct mcts_tree *t, const struct game *g,
 
 /* What the exact solver found about the root moves. */
 struct solved {
-	int done; /* the solver finished */
-	int best; /* the best value */
-	int n;    /* moves in list */
+	int done;    /* the solver finished */
+	int margins; /* two players: and settled the margins (add_margins) */
+	int best;    /* the best value */
+	int n;       /* moves in list */
 	struct move *list;
 	int *value; /* per move of list, the mover's value */
 	long nodes;
@@ -1577,66 +1578,55 @@ static const int *solved_value(const struct solved *sv, const struct move *mv)
 	return NULL;
 }
 
-/* Two players: turns the solver's results (1 win, 0 draw, -1 loss) into
- * values on its own scale (SOLVE_RESULT times the result), and where the
- * budget allows settles the margin among the moves of the best result, so
- * that the others of those fall below it: the tree's proofs know only win,
- * draw and loss, and the score decides the rest (the biggest win, the
- * smallest loss).  When the margins cannot be settled in time the results
- * stand alone. */
-static void add_margins(struct mcts *m, double until, long limit,
-			struct solved *sv)
+/* Two players: where the budget allows, settles the margin among the
+ * moves of the best result (values on the solver's scale: SOLVE_RESULT
+ * times the result), so that the others of those fall below it: the
+ * tree's proofs know only win, draw and loss, and the score decides the
+ * rest (the biggest win, the smallest loss).  Returns 1 when settled;
+ * otherwise the results stand alone, and a later call goes on from the
+ * solver's table. */
+static int add_margins(struct mcts *m, double until, long limit,
+		       struct solved *sv)
 {
-	int best = -1;
-	for (int i = 0; i < sv->n; i++) {
+	int best = INT_MIN;
+	for (int i = 0; i < sv->n; i++)
 		if (sv->value[i] > best)
 			best = sv->value[i];
-		sv->value[i] *= SOLVE_RESULT;
-	}
 	struct move *list =
 		ai_scratch(AI_MARGIN_LIST, sizeof *list * (size_t)sv->n);
 	struct solve_bound *b =
 		ai_scratch(AI_MARGIN_BOUNDS, sizeof *b * (size_t)sv->n);
 	int *at = ai_scratch(AI_MARGIN_INDEX, sizeof *at * (size_t)sv->n);
 	if (!list || !b || !at)
-		return;
+		return 0;
 	int n = 0;
 	for (int i = 0; i < sv->n; i++)
-		if (sv->value[i] == best * SOLVE_RESULT) {
+		if (sv->value[i] == best) {
 			at[n] = i;
 			list[n++] = sv->list[i];
 		}
+	if (n < 2)
+		return 1;
 	struct solve_job job = {.want = SOLVE_MARGIN,
 				.deadline_ms = until,
 				.node_limit = limit,
 				.stop = m->how->stop,
 				.ctx = m->how->ctx};
-	if (n < 2 || !solve_moves(m->g, m->t->state, list, n, &job, b))
-		return;
+	int done = solve_moves(m->g, m->t->state, list, n, &job, b);
 	sv->nodes += job.nodes;
+	if (!done)
+		return 0;
 	for (int j = 0; j < n; j++) /* exact, or shown below the best */
 		sv->value[at[j]] = b[j].hi;
+	return 1;
 }
 
-/* Gives the exact solver until `until` (a timed search) or `limit` nodes.
- * When it finishes, the root moves that are worse than the best are set
- * aside, so that the search only weighs the moves that keep the best
- * result (with two players the margin is left to the search), and with two
- * players each root move gets its proof.  Returns 1 when it finished. */
-static int try_solve(struct mcts *m, double until, long limit,
-		     struct solved *sv)
+/* Marks what the solver found on the root's moves: those worse than the
+ * best are set aside, so that the search only weighs the moves that keep
+ * the best result, and with two players each move gets its proof. */
+static void use_solved(struct mcts *m, struct solved *sv)
 {
-	const struct game *g = m->g;
 	struct mcts_tree *t = m->t;
-	sv->n = g->moves(t->state, sv->list);
-	t->solver_used = 1;
-	if (sv->n <= 0 ||
-	    !search_solve(g, t->state, sv->list, sv->n, until, limit,
-			  m->how->stop, m->how->ctx, sv->value, &sv->nodes))
-		return 0;
-	sv->done = 1;
-	if (m->np == 2)
-		add_margins(m, until, limit, sv);
 	sv->best = sv->value[0];
 	for (int i = 1; i < sv->n; i++)
 		if (sv->value[i] > sv->best)
@@ -1658,6 +1648,30 @@ static int try_solve(struct mcts *m, double until, long limit,
 	}
 	if (m->np == 2)
 		try_prove(t, root);
+}
+
+/* Gives the exact solver until `until` (a timed search) or `limit` nodes,
+ * and with two players the margins too (add_margins) while the budget
+ * lasts.  When it finishes, marks what it found (use_solved) and returns
+ * 1. */
+static int try_solve(struct mcts *m, double until, long limit,
+		     struct solved *sv)
+{
+	const struct game *g = m->g;
+	struct mcts_tree *t = m->t;
+	sv->n = g->moves(t->state, sv->list);
+	t->solver_used = 1;
+	if (sv->n <= 0 ||
+	    !search_solve(g, t->state, sv->list, sv->n, until, limit,
+			  m->how->stop, m->how->ctx, sv->value, &sv->nodes))
+		return 0;
+	sv->done = 1;
+	if (m->np == 2) {
+		for (int i = 0; i < sv->n; i++)
+			sv->value[i] *= SOLVE_RESULT;
+		sv->margins = add_margins(m, until, limit, sv);
+	}
+	use_solved(m, sv);
 	return 1;
 }
 
@@ -2014,6 +2028,17 @@ int mcts_choose(struct mcts_tree *t, const struct game *g, const void *st,
 						  1
 					: LONG_MAX;
 			try_solve(&m, until, limit, &sv);
+			/* a root the solver proved leaves the tree little to
+			 * do (a won one ends the search below, its time
+			 * unused): the margins get the rest of the move (Take
+			 * It Away's 138 endgames at 1 s: the best margin in
+			 * 94.9% of them in two runs, 94.2% when the margins
+			 * had the first share alone) */
+			if (sv.done && m.np == 2 && !sv.margins && m.timed &&
+			    add_margins(&m, plan.soft, LONG_MAX, &sv)) {
+				sv.margins = 1;
+				use_solved(&m, &sv);
+			}
 		}
 		root = node_at(t, t->root);
 		int allowed = 0;
