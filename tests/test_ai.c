@@ -408,19 +408,13 @@ START_TEST(a_proven_root_gives_its_margins_the_whole_move)
 	ok(s, "newgame takeitaway players=2 board=wwrbwrwwwwwwwrwrwrwwwwrrbwbw"
 	      "wbrwwwrrwwwrbwwbwwbrrwrwbwrrrwrrbrwb open=0 nodrop=0 "
 	      "penalty=2 plain=0");
-	static const char *const moves[] = {
-		"b7",          "d7-b7",    "a5-c7",       "b7-d7",
-		"a7-a5",       "c4-a6",    "c6-c4",       "e3-c5",
-		"e1-e3",       "f2-d4-b6", "g1-e1",       "b3-b5-b7",
-		"d2-d4-b4-d2", "a5-a7-c7", "b1-d3",       "g4-e2-c4",
-		"g3-g1",       "d5-b3-b1", "f5-f3-d5-f5", "e6-g4",
-		"c8-e6-c6-c8", "h1-f1",    "e1-g1",       "c1-e1-c3",
-		"a1-c1",       "h3-h1-f1", "drop",        "h4-f4"};
-	for (size_t i = 0; i < sizeof moves / sizeof *moves; i++) {
-		char cmd[64];
-		snprintf(cmd, sizeof cmd, "play %s", moves[i]);
-		ok(s, cmd);
-	}
+	/* every move in its turn (play_both with no second list) */
+	play_both(s,
+		  "b7 d7-b7 a5-c7 b7-d7 a7-a5 c4-a6 c6-c4 e3-c5 e1-e3 f2-d4-b6 "
+		  "g1-e1 b3-b5-b7 d2-d4-b4-d2 a5-a7-c7 b1-d3 g4-e2-c4 g3-g1 "
+		  "d5-b3-b1 f5-f3-d5-f5 e6-g4 c8-e6-c6-c8 h1-f1 e1-g1 c1-e1-c3 "
+		  "a1-c1 h3-h1-f1 drop h4-f4",
+		  "");
 	ok(s, "set movetime 300");
 	double t0 = ai_now_ms();
 	ok(s, "genmove");
