@@ -411,6 +411,7 @@ def clock_game(game, opts, kind, tell):
         e.ok("time_settings 3 0 0")
         main, inc = 3.0, 0.0
     left = {}
+    spent = {}  # wall time, steal and all
     moves = {}
     worst = 1e9
     stolen = 0
@@ -432,13 +433,15 @@ def clock_game(game, opts, kind, tell):
         held = min(stolen_ms(s0, steal_ticks()) / 1000, took)
         stolen += held
         left[p] -= took - held
+        spent[p] = spent.get(p, 0) + took
         worst = min(worst, left[p])
         left[p] += inc
         moves[p] = moves.get(p, 0) + 1
     e.close()
-    # the main time used by a player who had to make many moves
+    # the main time used by a player who had to make many moves, in wall
+    # time: without time_left the engine's own account counts the steal
     long = [p for p in moves if moves[p] >= 30]
-    used = min((main - left[p] for p in long), default=None)
+    used = min((spent[p] - inc * moves[p] for p in long), default=None)
     return worst, used, main, stolen
 
 
