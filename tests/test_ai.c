@@ -431,6 +431,59 @@ START_TEST(a_proven_root_gives_its_margins_the_whole_move)
 }
 END_TEST
 
+/* Take It Away eleven moves before the end of a self-played game, player 1
+ * dropped out (bench-strength's endgames, seed 2028): the win is proven in
+ * thousands of nodes, the margins need millions.  Under a budget the
+ * solver settles the moves it guesses best first (a win by 30, the most
+ * there is, for several) and runs out before the rest; the search must
+ * play one of those, where it used to drop what the solver had found and
+ * choose among all proven wins by its visits (h1-f3-d3, shown to win by 27
+ * at most).  The truth comes from the solver with room to finish. */
+START_TEST(a_margin_cut_short_keeps_what_it_settled)
+{
+	const struct game *g = game_find("takeitaway");
+	void *st =
+		new_state(g,
+			  "players=2 board=rrwwwbwrrrwwwwwwrbwrwrbrwrrrwrwwwwww"
+			  "wwbwbbbwrbrwrwrrbrrwbwwwwwww open=0 nodrop=0 "
+			  "penalty=2 plain=0",
+			  1);
+	char moves[] = "h1 f3-h1 g4-g2 g1-g3 e3-g1 e1-e3 e6-g4-g2 d3-f3-f5-d3 "
+		       "c6-e6-e4-c6 g1-e1 b4-d6 c3-e3-c5-c3 d2-b4 a7-c5 "
+		       "d6-b6-d4 a2-c4-e4 f7-f5-d3 h6-f6 e8-e6-g6-g4 a8-c6-e8 "
+		       "c1-c3-e3 d1-f1 c8-a8 a4-c6-c8 drop d8-b8 h8-h6";
+	for (char *mv = strtok(moves, " "); mv; mv = strtok(NULL, " "))
+		play_text(g, st, mv);
+	struct move *list = move_buf(2, g);
+	int n = g->moves(st, list), best = -SOLVE_INF;
+	struct solve_bound *b = malloc(sizeof *b * (size_t)n);
+	struct solve_job job = {.want = SOLVE_MARGIN, .node_limit = 50000000};
+	solve_forget();
+	ck_assert(solve_moves(g, st, list, n, &job, b));
+	for (int i = 0; i < n; i++)
+		if (b[i].lo > best)
+			best = b[i].lo;
+	ck_assert_int_gt(solve_result(best), 0);
+	for (uint64_t seed = 1; seed <= 3; seed++) {
+		struct move mv;
+		char buf[MOVE_TEXT_MAX];
+		solve_forget();
+		ck_assert_int_eq(choose(g, st, 2, 30000, seed, &mv), 0);
+		g->format(st, &mv, buf);
+		int i = 0;
+		while (i < n && !move_equal(&list[i], &mv))
+			i++;
+		ck_assert_int_lt(i, n);
+		ck_assert_msg(b[i].lo == best,
+			      "seed %d: %s wins by %d, %s by %d", (int)seed,
+			      buf, b[i].hi - SOLVE_RESULT, "the best",
+			      best - SOLVE_RESULT);
+	}
+	free(b);
+	free(st);
+}
+END_TEST
+
 /* ---- every game: legal moves, determinism ---- */
 
 static void legal_everywhere(const struct game *g, const char *opts)
@@ -1585,6 +1638,7 @@ static Suite *suite(void)
 	tcase_add_test(t, every_game_takes_wins_and_blocks_losses);
 	tcase_add_test(t, a_bigger_win_beats_a_win_at_once);
 	tcase_add_test(t, a_proven_root_gives_its_margins_the_whole_move);
+	tcase_add_test(t, a_margin_cut_short_keeps_what_it_settled);
 	tcase_add_test(t, never_an_illegal_move);
 	tcase_add_test(t, deterministic_with_fixed_playouts);
 	tcase_add_test(t, hint_is_reproducible);

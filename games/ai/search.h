@@ -26,6 +26,7 @@ enum ai_slot {
 	AI_MARGIN_LIST,   /* mcts.c: the moves whose margins are solved */
 	AI_MARGIN_BOUNDS, /* mcts.c: their values */
 	AI_MARGIN_INDEX,  /* mcts.c: where they stand in the solver's list */
+	AI_MARGIN_ORDER,  /* mcts.c: the tree's visits of them */
 	AI_SOLVER_STATES, /* solve.c: one state a ply */
 	AI_SOLVER_MOVES,  /* solve.c: the stack of move lists */
 	AI_SOLVER_HIST,   /* solve.c: history counts */
