@@ -431,14 +431,14 @@ START_TEST(a_proven_root_gives_its_margins_the_whole_move)
 }
 END_TEST
 
-/* Take It Away eleven moves before the end of a self-played game, player 1
- * dropped out (bench-strength's endgames, seed 2028): the win is proven in
- * thousands of nodes, the margins need millions.  Under a budget the
- * solver settles the moves it guesses best first (a win by 30, the most
- * there is, for several) and runs out before the rest; the search must
- * play one of those, where it used to drop what the solver had found and
- * choose among all proven wins by its visits (h1-f3-d3, shown to win by 27
- * at most).  The truth comes from the solver with room to finish. */
+/* Take It Away near the end of a self-played game, one player dropped out
+ * (bench-strength's endgames, seed 2033): the win is proven in thousands
+ * of nodes, the margins need millions.  Under a budget the solver settles
+ * the tree's favourites first (several win by 30, the most there is) and
+ * runs out before the rest; the search must play one of the moves settled
+ * best, where it used to drop what the solver had found and choose among
+ * all proven wins by its visits (a6-a4-a2-c2, a win by 27, for two of the
+ * three seeds).  The truth comes from the solver with room to finish. */
 START_TEST(a_margin_cut_short_keeps_what_it_settled)
 {
 	const struct game *g = game_find("takeitaway");
@@ -475,8 +475,8 @@ START_TEST(a_margin_cut_short_keeps_what_it_settled)
 			i++;
 		ck_assert_int_lt(i, n);
 		ck_assert_msg(b[i].lo == best,
-			      "seed %d: %s wins by %d, %s by %d", (int)seed,
-			      buf, b[i].hi - SOLVE_RESULT, "the best",
+			      "seed %d: %s wins by %d, the best by %d",
+			      (int)seed, buf, b[i].hi - SOLVE_RESULT,
 			      best - SOLVE_RESULT);
 	}
 	free(b);
