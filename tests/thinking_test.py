@@ -391,10 +391,10 @@ def stolen_ms(before, after):
     only `set overhead`'s 50 ms in hand, so one such stop ran the clock out
     (CI of b7f5690).  In four such games every move that ended more than
     12 ms past its plan had steal behind it, and the one game without steal
-    ended every move within 1.2 ms of its plan.  Like a referee who stops the clock for a
-    power cut, the frontend does not count that time.  The most of any one
-    processor (the engine thinks on one at a time), in whole ticks: never
-    more than was taken."""
+    ended every move within 1.2 ms of its plan.  Like a referee who stops
+    the clock for a power cut, the frontend does not count that time.  The
+    most of any one processor (the engine thinks on one at a time), in
+    whole ticks: never more than was taken."""
     tick = 1000 / os.sysconf("SC_CLK_TCK")
     return max((b - a for a, b in zip(before, after)), default=0) * tick
 
