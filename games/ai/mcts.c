@@ -1642,9 +1642,7 @@ static void add_margins(struct mcts *m, double until, long limit,
 	 * proven, and never less than the least value of their result (a move
 	 * the solver did not reach again keeps the result it was proven to
 	 * have) */
-	int least = best > 0    ? SOLVE_MARGIN_MAX + 1
-		    : best == 0 ? -SOLVE_MARGIN_MAX
-				: -SOLVE_RESULT - SOLVE_MARGIN_MAX;
+	int least = solve_class_lo(best * SOLVE_RESULT);
 	for (int j = 0; j < n; j++) {
 		int lo = b[j].lo > least ? b[j].lo : least;
 		sv->value[at[j]] = done ? b[j].hi : lo;

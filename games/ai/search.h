@@ -163,6 +163,16 @@ static inline int solve_result(int v)
 	return v > SOLVE_MARGIN_MAX ? 1 : v < -SOLVE_MARGIN_MAX ? -1 : 0;
 }
 
+/* The lowest two-player value of v's result class: a win by the least, a
+ * draw's worst margin, a loss by the most. */
+static inline int solve_class_lo(int v)
+{
+	int r = solve_result(v);
+	return r > 0    ? SOLVE_MARGIN_MAX + 1
+	       : r == 0 ? -SOLVE_MARGIN_MAX
+			: -SOLVE_RESULT - SOLVE_MARGIN_MAX;
+}
+
 /* What the solver knows of one value: it lies in [lo, hi]; lo == hi when
  * it is exact, -SOLVE_INF and SOLVE_INF when nothing is known. */
 struct solve_bound {

@@ -725,15 +725,6 @@ static int settled_class(struct solve_bound b)
 	       (b.lo >= -SOLVE_MARGIN_MAX && b.hi <= SOLVE_MARGIN_MAX);
 }
 
-/* The lowest value of the result class of v. */
-static int class_lo(int v)
-{
-	int r = solve_result(v);
-	return r > 0    ? SOLVE_MARGIN_MAX + 1
-	       : r == 0 ? -SOLVE_MARGIN_MAX
-			: -MAX_VALUE;
-}
-
 /* A null-window search of one position: ply 1 just played from the root
  * (root_move set), or the root itself, for the root's mover me: is its
  * value at least gamma? */
@@ -825,7 +816,7 @@ static int root_ab(struct solver *s, const struct move *list, int n,
 	/* the margin, among the moves of the best result: the first is
 	 * settled exactly, each later one only when it reaches the best so
 	 * far (a move that ties it is settled too) */
-	int floor = class_lo(best);
+	int floor = solve_class_lo(best);
 	for (int k = 0; k < n && !s->abort; k++) {
 		int i = move_index(ord[k]);
 		s->root_move = &list[i];
