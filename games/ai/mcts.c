@@ -1566,6 +1566,19 @@ static int solved_init(struct solved *sv, const struct game *g)
 	return sv->list && sv->value ? 0 : -1;
 }
 
+/* The index of the root's child for move mv, or -1. */
+static int root_index(const struct mcts_tree *t, const struct move *mv)
+{
+	const struct node *root = node_at(t, t->root);
+	for (int k = 0; k < root->nchild; k++) {
+		struct move c;
+		child_move(t, root, (uint32_t)k, &c);
+		if (move_equal(&c, mv))
+			return k;
+	}
+	return -1;
+}
+
 /* The solver's value of the root move mv, when it has one. */
 static const int *solved_value(const struct solved *sv, const struct move *mv)
 {
@@ -1614,19 +1627,16 @@ static void add_margins(struct mcts *m, double until, long limit,
 			at[n] = i;
 			list[n++] = sv->list[i];
 		}
+	if (n < 2)
+		return;
 	/* the tree's favourites first: cut short, the solver has settled the
 	 * moves the search liked best */
 	const struct node *root = node_at(m->t, m->t->root);
 	for (int j = 0; j < n; j++) {
-		visits[j] = 0;
-		for (int k = 0; k < root->nchild; k++) {
-			struct move mv;
-			child_move(m->t, root, (uint32_t)k, &mv);
-			if (move_equal(&mv, &list[j]))
-				visits[j] =
-					node_at(m->t, root->child + (uint32_t)k)
-						->visits;
-		}
+		int k = root_index(m->t, &list[j]);
+		visits[j] = k < 0 ? 0
+				  : node_at(m->t, root->child + (uint32_t)k)
+					    ->visits;
 	}
 	struct solve_job job = {.want = SOLVE_MARGIN,
 				.deadline_ms = until,
@@ -1634,8 +1644,6 @@ static void add_margins(struct mcts *m, double until, long limit,
 				.stop = m->how->stop,
 				.ctx = m->how->ctx,
 				.order = visits};
-	if (n < 2)
-		return;
 	int done = solve_moves(m->g, m->t->state, list, n, &job, b);
 	sv->nodes += job.nodes;
 	/* settled: each exact, or shown below the best; cut short: what was
@@ -2080,14 +2088,8 @@ int mcts_choose(struct mcts_tree *t, const struct game *g, const void *st,
 			if (sv.value[i] > sv.value[bi])
 				bi = i;
 		*out = sv.list[bi];
-		root = node_at(t, t->root);
-		chosen = root->child;
-		for (int k = 0; k < root->nchild; k++) {
-			struct move mv;
-			child_move(t, root, (uint32_t)k, &mv);
-			if (move_equal(&mv, out))
-				chosen = root->child + (uint32_t)k;
-		}
+		int k = root_index(t, out);
+		chosen = node_at(t, t->root)->child + (uint32_t)(k < 0 ? 0 : k);
 	} else {
 		chosen = best_child(&m);
 		root = node_at(t, t->root);
