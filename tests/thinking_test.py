@@ -453,7 +453,8 @@ def test_clocks():
                 t0 = time.monotonic()
                 worst, used, main, stolen = clock_game(game, opts, kind,
                                                        tell)
-                how = f"{name} under {kind}, time_left {'sent' if tell else 'not sent'}"
+                told = "sent" if tell else "not sent"
+                how = f"{name} under {kind}, time_left {told}"
                 print(f"thinking: {how}: lowest clock {worst:.3f} s "
                       f"({stolen:.2f} s stolen), "
                       f"{time.monotonic() - t0:.1f} s", flush=True)
