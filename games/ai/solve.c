@@ -360,18 +360,26 @@ static long lead(const struct solver *s, const void *st, int me)
 	return (long)pts[me - 1] - pts[2 - me];
 }
 
-/* The value for player me (1 or 2) of the finished (or stuck) state st:
- * the result, then the margin of points. */
-static int terminal2(const struct solver *s, const void *st, int me)
+/* The result (1, 0, -1) for player me (1 or 2) of a state whose status is
+ * cs: none (0) until the game is over. */
+static int result_of(struct game_status cs, int me)
 {
-	struct game_status cs = s->g->status(st);
-	int result = cs.phase != GAME_OVER || cs.player == 0 ? 0
-		     : cs.player == me                       ? 1
-							     : -1;
-	return value_of(result, lead(s, st, me));
+	return cs.phase != GAME_OVER || cs.player == 0 ? 0
+	       : cs.player == me                       ? 1
+						       : -1;
 }
 
-static int alphabeta(struct solver *s, int d, uint64_t key, int alpha,
+/* The value for player me of the finished (or stuck) state st, whose
+ * status is cs: the result, then the margin of points.  (The callers have
+ * the status already; a finished game's status and score count its lines
+ * or weigh its pieces, the solver's commonest work at the leaves.) */
+static int terminal2(const struct solver *s, const void *st,
+		     struct game_status cs, int me)
+{
+	return value_of(result_of(cs, me), lead(s, st, me));
+}
+
+static int alphabeta(struct solver *s, int d, int me, uint64_t key, int alpha,
 		     int beta);
 
 /* The value, for player me, of the state at ply d + 1 (just played, whose
@@ -384,14 +392,14 @@ static int child_value(struct solver *s, int d, int me, uint64_t key, int alpha,
 	const unsigned char *c = ply_state(s, d + 1);
 	struct game_status cs = s->g->status(c);
 	if (cs.phase == GAME_OVER)
-		return terminal2(s, c, me);
+		return terminal2(s, c, cs, me);
 	if (cs.phase == GAME_ROLL) {
 		s->abort = 1;
 		return 0;
 	}
 	if (cs.player == me)
-		return alphabeta(s, d + 1, key, alpha, beta);
-	return -alphabeta(s, d + 1, key, -beta, -alpha);
+		return alphabeta(s, d + 1, me, key, alpha, beta);
+	return -alphabeta(s, d + 1, cs.player, key, -beta, -alpha);
 }
 
 /* The number of bits of n: a cheap log2 of the work an entry saved. */
@@ -450,7 +458,8 @@ static int look_ahead(struct solver *s, int d, int me, const struct move *list,
 		if (gain)
 			gain[i] = (int)lead(s, child, me);
 		if (cs.phase == GAME_OVER) {
-			int v = terminal2(s, child, me);
+			int v = gain ? value_of(result_of(cs, me), gain[i])
+				     : terminal2(s, child, cs, me);
 			if (v > best)
 				best = v;
 			if (best >= beta)
@@ -472,18 +481,18 @@ static int look_ahead(struct solver *s, int d, int me, const struct move *list,
 	return best;
 }
 
-/* Negamax with alpha-beta for the player to move at ply d (a GAME_PLAY
+/* Negamax with alpha-beta for the player me to move at ply d (a GAME_PLAY
  * state whose key is key), fail-soft: a result at or below alpha is an
  * upper bound, one at or above beta a lower bound, one between them
  * exact. */
-static int alphabeta(struct solver *s, int d, uint64_t key, int alpha, int beta)
+static int alphabeta(struct solver *s, int d, int me, uint64_t key, int alpha,
+		     int beta)
 {
 	const struct game *g = s->g;
 	unsigned char *st = ply_state(s, d);
 	if (out_of_budget(s, d))
 		return 0;
 	long start = s->nodes;
-	int me = g->status(st).player;
 	int first = -1;
 	struct tt_entry *e = tt_find(key);
 	if (e) {
@@ -506,8 +515,9 @@ static int alphabeta(struct solver *s, int d, uint64_t key, int alpha, int beta)
 	s->off[d + 1] = s->off[d] + (size_t)n;
 	if (n == 0) {
 		if (g->random_move)
-			s->abort = 1;        /* moves we cannot list */
-		return terminal2(s, st, me); /* stuck: scored as it stands */
+			s->abort = 1; /* moves we cannot list */
+		/* stuck: scored as it stands */
+		return terminal2(s, st, g->status(st), me);
 	}
 	int cut = -SOLVE_INF;
 	int *gain =
@@ -711,7 +721,7 @@ static struct solve_bound root_child(struct solver *s, int me, int alpha,
 	const unsigned char *c = ply_state(s, 1);
 	struct game_status cs = s->g->status(c);
 	if (cs.phase == GAME_OVER) {
-		b.lo = b.hi = terminal2(s, c, me);
+		b.lo = b.hi = terminal2(s, c, cs, me);
 		return b;
 	}
 	int v = child_value(s, 0, me, node_key(s, c), alpha, beta);
@@ -733,7 +743,7 @@ static struct solve_bound probe(struct solver *s, int me, int root_move,
 {
 	if (root_move)
 		return root_child(s, me, gamma - 1, gamma);
-	int v = alphabeta(s, 0, key, gamma - 1, gamma);
+	int v = alphabeta(s, 0, me, key, gamma - 1, gamma);
 	struct solve_bound b = {-SOLVE_INF, SOLVE_INF};
 	return s->abort ? b : window_bound(v, gamma - 1, gamma);
 }
