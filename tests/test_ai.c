@@ -125,10 +125,7 @@ static int choose(const struct game *g, const void *st, int level,
 static void *checkertoe_after(const char *moves)
 {
 	void *st = new_state(game_find("checkertoe"), "first=1", 1);
-	char buf[256];
-	snprintf(buf, sizeof buf, "%s", moves);
-	for (char *p = strtok(buf, " "); p; p = strtok(NULL, " "))
-		play_text(game_find("checkertoe"), st, p);
+	play_line(game_find("checkertoe"), st, moves);
 	return st;
 }
 
@@ -448,12 +445,11 @@ START_TEST(a_margin_cut_short_keeps_what_it_settled)
 			  "wwbwbbbwrbrwrwrrbrrwbwwwwwww open=0 nodrop=0 "
 			  "penalty=2 plain=0",
 			  1);
-	char moves[] = "h1 f3-h1 g4-g2 g1-g3 e3-g1 e1-e3 e6-g4-g2 d3-f3-f5-d3 "
-		       "c6-e6-e4-c6 g1-e1 b4-d6 c3-e3-c5-c3 d2-b4 a7-c5 "
-		       "d6-b6-d4 a2-c4-e4 f7-f5-d3 h6-f6 e8-e6-g6-g4 a8-c6-e8 "
-		       "c1-c3-e3 d1-f1 c8-a8 a4-c6-c8 drop d8-b8 h8-h6";
-	for (char *mv = strtok(moves, " "); mv; mv = strtok(NULL, " "))
-		play_text(g, st, mv);
+	play_line(g, st,
+		  "h1 f3-h1 g4-g2 g1-g3 e3-g1 e1-e3 e6-g4-g2 d3-f3-f5-d3 "
+		  "c6-e6-e4-c6 g1-e1 b4-d6 c3-e3-c5-c3 d2-b4 a7-c5 "
+		  "d6-b6-d4 a2-c4-e4 f7-f5-d3 h6-f6 e8-e6-g6-g4 a8-c6-e8 "
+		  "c1-c3-e3 d1-f1 c8-a8 a4-c6-c8 drop d8-b8 h8-h6");
 	struct move *list = move_buf(2, g);
 	int n = g->moves(st, list), best = -SOLVE_INF;
 	struct solve_bound *b = malloc(sizeof *b * (size_t)n);

@@ -157,11 +157,7 @@ static void *at(const struct game *g, const char *opts, const char *line)
 	void *st = g->init == ttt_init ? calloc(1, g->state_size)
 				       : new_state(g, opts, 1);
 	ck_assert(st != NULL);
-	char buf[4096], *save;
-	snprintf(buf, sizeof buf, "%s", line);
-	for (char *m = strtok_r(buf, " ", &save); m;
-	     m = strtok_r(NULL, " ", &save))
-		play_text(g, st, m);
+	play_line(g, st, line);
 	return st;
 }
 

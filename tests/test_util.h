@@ -113,6 +113,16 @@ static inline void play_text(const struct game *g, void *st, const char *text)
 	g->play(st, &mv);
 }
 
+/* Plays the moves of `line`, written as text and separated by spaces. */
+static inline void play_line(const struct game *g, void *st, const char *line)
+{
+	char buf[4096], *save;
+	ck_assert((size_t)snprintf(buf, sizeof buf, "%s", line) < sizeof buf);
+	for (char *m = strtok_r(buf, " ", &save); m;
+	     m = strtok_r(NULL, " ", &save))
+		play_text(g, st, m);
+}
+
 #define TEST_MAIN()                                                            \
 	int main(void)                                                         \
 	{                                                                      \
