@@ -57,6 +57,7 @@
 #include <time.h>
 
 #include "../util/bits.h"
+#include "../util/numbers.h"
 
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -512,123 +513,6 @@ static void swap_children(struct mcts_tree *t, const struct node *nd,
 	}
 }
 
-/* ---- numbers without libm (the engine links nothing but libc) ---- */
-
-static double my_sqrt(double x)
-{
-	if (x <= 0)
-		return 0;
-	/* scale into [0.25, 4] so that a few Newton steps converge */
-	double k = 1;
-	while (x > 4)
-		x /= 4, k *= 2;
-	while (x < 0.25)
-		x *= 4, k /= 2;
-	double y = (x + 1) / 2;
-	for (int i = 0; i < 6; i++)
-		y = (y + x / y) / 2;
-	return y * k;
-}
-
-/* ln x for x >= 1, from the exponent and mantissa bits of the double:
- * x = m 2^e with m in [1, 2), ln m = 2 atanh((m - 1) / (m + 1)). */
-static double my_log(double x)
-{
-	uint64_t bits;
-	memcpy(&bits, &x, sizeof bits);
-	int e = (int)((bits >> 52) & 0x7ff) - 1023;
-	bits = (bits & ((1ULL << 52) - 1)) | (1023ULL << 52);
-	double mant;
-	memcpy(&mant, &bits, sizeof mant);
-	double s = (mant - 1) / (mant + 1), s2 = s * s, t = s, sum = 0;
-	for (int i = 1; i < 16; i += 2, t *= s2)
-		sum += t / i;
-	return 2 * sum + e * 0.6931471805599453;
-}
-
-/* 1/sqrt(x) for x >= 1: the processor's square root where it has one
- * (SSE2: exact, and fewer instructions than the Newton steps below, which
- * the top nodes of a big tree took at every visit), else to about 1e-9: a
- * first guess from the bits of the double (halving the exponent), then
- * Newton steps. */
-static double fast_rsqrt(double x)
-{
-#ifdef __SSE2__
-	return 1 / _mm_cvtsd_f64(_mm_sqrt_sd(_mm_setzero_pd(), _mm_set_sd(x)));
-#else
-	uint64_t bits;
-	memcpy(&bits, &x, sizeof bits);
-	bits = 0x5fe6eb50c7b537a9ULL - (bits >> 1);
-	double y;
-	memcpy(&y, &bits, sizeof y);
-	for (int i = 0; i < 3; i++)
-		y *= 1.5 - 0.5 * x * y * y;
-	return y;
-#endif
-}
-
-/* ln x for x >= 1 with no division: x = m 2^e, m = c (1 + r) where c =
- * 1 + i/256 holds m's first 8 bits, ln c and 1/c from tables, ln(1 + r)
- * by three terms of its series (r < 1/256: off by less than 1e-10).  The
- * top nodes of a big tree have more visits than sqrtlog_table covers,
- * and my_log's eight divisions there were a tenth of a 5 s search. */
-#define LOG_BITS 8
-static double log_table[1 << LOG_BITS], inv_table[1 << LOG_BITS];
-
-static double big_log(double x)
-{
-	uint64_t bits;
-	memcpy(&bits, &x, sizeof bits);
-	int e = (int)((bits >> 52) & 0x7ff) - 1023;
-	int i = (int)((bits >> (52 - LOG_BITS)) & ((1 << LOG_BITS) - 1));
-	bits = (bits & ((1ULL << 52) - 1)) | (1023ULL << 52);
-	double m;
-	memcpy(&m, &bits, sizeof m);
-	double r = (m - (1 + i * (1.0 / (1 << LOG_BITS)))) * inv_table[i];
-	return e * 0.6931471805599453 + log_table[i] +
-	       r * (1 - r * (0.5 - r * (1.0 / 3)));
-}
-
-/* sqrt(log(n)) for the visit counts of a parent, filled in as needed (0
- * marks a value not computed yet: log(n) > 0 for every n >= 2). */
-#define SQRTLOG_N 65536
-static double sqrtlog_table[SQRTLOG_N];
-
-static double sqrtlog(uint32_t n)
-{
-	if (n >= SQRTLOG_N) {
-		double l = big_log((double)n);
-		return l * fast_rsqrt(l);
-	}
-	if (sqrtlog_table[n] == 0)
-		sqrtlog_table[n] = my_sqrt(my_log((double)n));
-	return sqrtlog_table[n];
-}
-
-/* 1/sqrt(n) for small visit counts, built once. */
-#define RSQRT_N 4096
-static double rsqrt_table[RSQRT_N];
-
-static double rsqrt(uint32_t n)
-{
-	if (n < RSQRT_N)
-		return rsqrt_table[n];
-	return fast_rsqrt((double)n);
-}
-
-static void tables_init(void)
-{
-	if (rsqrt_table[1] != 0)
-		return;
-	for (uint32_t i = 1; i < RSQRT_N; i++)
-		rsqrt_table[i] = 1 / my_sqrt((double)i);
-	for (int i = 0; i < 1 << LOG_BITS; i++) {
-		double c = 1 + i * (1.0 / (1 << LOG_BITS));
-		log_table[i] = my_log(c);
-		inv_table[i] = 1 / c;
-	}
-}
-
 /* ---- the clock ---- */
 
 /* How often the engine's input is looked at while thinking: often enough
@@ -982,7 +866,7 @@ static int expand(struct mcts *m, uint32_t at, const void *st, int root)
 			c[i].virt = PRIOR_VISITS;
 			c[i].visits = PRIOR_VISITS;
 			c[i].q = (float)m->prior[i];
-			c[i].rs = (float)rsqrt(PRIOR_VISITS);
+			c[i].rs = (float)num_rsqrt_n(PRIOR_VISITS);
 		}
 	}
 	struct node *nd = node_at(t, at);
@@ -1113,7 +997,8 @@ static uint32_t select_child(struct mcts *m, struct node *nd)
 	 * matters to the choice) plus the exploration bonus */
 	float a =
 		m->np == 1 && t->hi > t->lo ? (float)(1 / (t->hi - t->lo)) : 1;
-	float k = (float)(t->explore * sqrtlog(nd->visits + 1)), best = -1e30f;
+	float k = (float)(t->explore * num_sqrtlog(nd->visits + 1)),
+	      best = -1e30f;
 	int bi = -1;
 	if (!(nd->flags & F_MIXED)) /* the common case: nothing set aside */
 		return nd->child + (uint32_t)uct_first_best(c, n, a, k);
@@ -1202,7 +1087,7 @@ static void scale_explore(struct mcts_tree *t, int np)
 	if (np == 1) /* raw scores: scale like mean() does */
 		var = t->hi > t->lo ? var / ((t->hi - t->lo) * (t->hi - t->lo))
 				    : 0.25;
-	double f = 2 * my_sqrt(var > 0 ? var : 0);
+	double f = 2 * num_sqrt(var > 0 ? var : 0);
 	t->explore = UCT_C * (f < 0.1 ? 0.1 : f > 1 ? 1 : f);
 }
 
@@ -1259,7 +1144,7 @@ static int iterate(struct mcts *m)
 		nd->visits++;
 		if (nd->who != NOBODY)
 			nd->q += (float)(rew[nd->who] - nd->q) / nd->visits;
-		nd->rs = (float)rsqrt(nd->visits);
+		nd->rs = (float)num_rsqrt_n(nd->visits);
 	}
 	if (proved)
 		prove_up(t, path, depth);
@@ -1510,7 +1395,7 @@ static int start(struct mcts *m, struct mcts_tree *t, const struct game *g,
 		 const void *st, const struct ai_search *how, struct rng *r,
 		 double give_up, double tidy_until)
 {
-	tables_init();
+	num_init();
 	*m = (struct mcts){0};
 	m->t = t;
 	m->g = g;

@@ -1,0 +1,52 @@
+/* numbers.c: square roots and logarithms without libm, and the tables of
+ * numbers.h. */
+#include "numbers.h"
+
+double num_log_table[1 << NUM_LOG_BITS], num_inv_table[1 << NUM_LOG_BITS];
+double num_sqrtlog_table[NUM_SQRTLOG_N];
+double num_rsqrt_table[NUM_RSQRT_N];
+
+double num_sqrt(double x)
+{
+	if (x <= 0)
+		return 0;
+	/* scale into [0.25, 4] so that a few Newton steps converge */
+	double k = 1;
+	while (x > 4)
+		x /= 4, k *= 2;
+	while (x < 0.25)
+		x *= 4, k /= 2;
+	double y = (x + 1) / 2;
+	for (int i = 0; i < 6; i++)
+		y = (y + x / y) / 2;
+	return y * k;
+}
+
+/* From the exponent and mantissa bits of the double: x = m 2^e with m in
+ * [1, 2), ln m = 2 atanh((m - 1) / (m + 1)). */
+double num_log(double x)
+{
+	uint64_t bits;
+	memcpy(&bits, &x, sizeof bits);
+	int e = (int)((bits >> 52) & 0x7ff) - 1023;
+	bits = (bits & ((1ULL << 52) - 1)) | (1023ULL << 52);
+	double mant;
+	memcpy(&mant, &bits, sizeof mant);
+	double s = (mant - 1) / (mant + 1), s2 = s * s, t = s, sum = 0;
+	for (int i = 1; i < 16; i += 2, t *= s2)
+		sum += t / i;
+	return 2 * sum + e * 0.6931471805599453;
+}
+
+void num_init(void)
+{
+	if (num_rsqrt_table[1] != 0)
+		return;
+	for (uint32_t i = 1; i < NUM_RSQRT_N; i++)
+		num_rsqrt_table[i] = 1 / num_sqrt((double)i);
+	for (int i = 0; i < 1 << NUM_LOG_BITS; i++) {
+		double c = 1 + i * (1.0 / (1 << NUM_LOG_BITS));
+		num_log_table[i] = num_log(c);
+		num_inv_table[i] = 1 / c;
+	}
+}
