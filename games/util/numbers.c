@@ -2,8 +2,9 @@
  * numbers.h. */
 #include "numbers.h"
 
-double num_log_table[1 << NUM_LOG_BITS], num_inv_table[1 << NUM_LOG_BITS];
 double num_sqrtlog_table[NUM_SQRTLOG_N];
+double num_big_points[(NUM_BIG_OCTAVES << NUM_BIG_BITS) + 1];
+unsigned char num_big_filled[NUM_BIG_OCTAVES];
 double num_rsqrt_table[NUM_RSQRT_N];
 
 double num_sqrt(double x)
@@ -44,9 +45,16 @@ void num_init(void)
 		return;
 	for (uint32_t i = 1; i < NUM_RSQRT_N; i++)
 		num_rsqrt_table[i] = 1 / num_sqrt((double)i);
-	for (int i = 0; i < 1 << NUM_LOG_BITS; i++) {
-		double c = 1 + i * (1.0 / (1 << NUM_LOG_BITS));
-		num_log_table[i] = num_log(c);
-		num_inv_table[i] = 1 / c;
-	}
+}
+
+/* The octave's points and the first of the next, which the next octave
+ * writes alike when its turn comes. */
+void num_fill_octave(int octave)
+{
+	double base = (double)(1u << (octave + NUM_BIG_FIRST));
+	double *p = &num_big_points[octave << NUM_BIG_BITS];
+	for (int j = 0; j <= 1 << NUM_BIG_BITS; j++)
+		p[j] = num_sqrt(
+			num_log(base * (1 + j * (1.0 / (1 << NUM_BIG_BITS)))));
+	num_big_filled[octave] = 1;
 }

@@ -41,43 +41,46 @@ static inline double num_rsqrt(double x)
 #endif
 }
 
-/* ln x for x >= 1 with no division: x = m 2^e, m = c (1 + r) where c =
- * 1 + i/256 holds m's first 8 bits, ln c and 1/c from tables, ln(1 + r)
- * by three terms of its series (r < 1/256: off by less than 1e-10).  The
- * top nodes of a big tree have more visits than num_sqrtlog's table
- * covers, and num_log's eight divisions there were a tenth of a 5 s
- * search. */
-#define NUM_LOG_BITS 8
-extern double num_log_table[1 << NUM_LOG_BITS],
-	num_inv_table[1 << NUM_LOG_BITS];
-
-static inline double num_big_log(double x)
-{
-	uint64_t bits;
-	memcpy(&bits, &x, sizeof bits);
-	int e = (int)((bits >> 52) & 0x7ff) - 1023;
-	int i = (int)((bits >> (52 - NUM_LOG_BITS)) &
-		      ((1 << NUM_LOG_BITS) - 1));
-	bits = (bits & ((1ULL << 52) - 1)) | (1023ULL << 52);
-	double m;
-	memcpy(&m, &bits, sizeof m);
-	double r =
-		(m - (1 + i * (1.0 / (1 << NUM_LOG_BITS)))) * num_inv_table[i];
-	return e * 0.6931471805599453 + num_log_table[i] +
-	       r * (1 - r * (0.5 - r * (1.0 / 3)));
-}
-
 /* sqrt(ln n) for n >= 2 (a parent's visits), small n from a table filled
  * in as needed (0 marks a value not computed yet: ln n > 0 for every
  * n >= 2). */
 #define NUM_SQRTLOG_N 65536
 extern double num_sqrtlog_table[NUM_SQRTLOG_N];
 
+/* Above that, where the top nodes of a big tree ask at every visit: the
+ * values at 2^NUM_BIG_BITS points of each octave from NUM_SQRTLOG_N up
+ * (an octave filled when first needed), joined by straight lines.  Off by
+ * less than 6e-9 of the value, under the precision of the float a search
+ * weighs it in.  A logarithm and a square root there, one waiting on the
+ * other, were a third of a 3M-iteration search of the solo Abs-Trac-Toe
+ * puzzle, whose best line runs deep through such nodes. */
+#define NUM_BIG_BITS 10
+#define NUM_BIG_FIRST 16 /* log2(NUM_SQRTLOG_N) */
+#define NUM_BIG_OCTAVES (32 - NUM_BIG_FIRST)
+/* the last point of each octave is the first of the next */
+extern double num_big_points[(NUM_BIG_OCTAVES << NUM_BIG_BITS) + 1];
+extern unsigned char num_big_filled[NUM_BIG_OCTAVES];
+void num_fill_octave(int octave);
+
 static inline double num_sqrtlog(uint32_t n)
 {
 	if (n >= NUM_SQRTLOG_N) {
-		double l = num_big_log((double)n);
-		return l * num_rsqrt(l);
+		/* n = 2^e (1 + (j + f) / 2^NUM_BIG_BITS): j the top bits of
+		 * the double's mantissa, f in [0, 1) the rest */
+		double x = n, f;
+		uint64_t bits;
+		memcpy(&bits, &x, sizeof bits);
+		int o = (int)(bits >> 52) - 1023 - NUM_BIG_FIRST;
+		if (!num_big_filled[o])
+			num_fill_octave(o);
+		const double *p =
+			&num_big_points[(o << NUM_BIG_BITS) |
+					(int)((bits >> (52 - NUM_BIG_BITS)) &
+					      ((1 << NUM_BIG_BITS) - 1))];
+		bits = (bits << NUM_BIG_BITS & ((1ULL << 52) - 1)) |
+		       1023ULL << 52;
+		memcpy(&f, &bits, sizeof f);
+		return p[0] + (p[1] - p[0]) * (f - 1);
 	}
 	if (num_sqrtlog_table[n] == 0)
 		num_sqrtlog_table[n] = num_sqrt(num_log((double)n));
