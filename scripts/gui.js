@@ -1258,13 +1258,24 @@ function gameTitle() {
     return g ? g.title : S.game;
 }
 
+// Abs-Trac-Toe's teams: 1 and 3 against 2 and 4 (0: no partner).
+function partner(p) {
+    return S.game === "abstractoe" && S.pos.teams === "1" ? (p <= 2 ? p + 2 : p - 2) : 0;
+}
+
+// Who won with player p: p's team, where there are teams.
+function winners(p) {
+    const q = partner(p);
+    return q ? "players " + Math.min(p, q) + " and " + Math.max(p, q) : "player " + p;
+}
+
 function statusText() {
     const st = S.status;
     if (!st) return "";
     const who = (p) => "player " + p + (seatOf(p).kind === "engine" ? " (engine)" : "");
     let s;
     if (st.kind === "over")
-        s = st.player ? "game over: player " + st.player + " won" : "game over: a draw";
+        s = st.player ? "game over: " + winners(st.player) + " won" : "game over: a draw";
     else if (st.kind === "roll") s = who(st.player) + " to roll";
     else if (!S.moves.length && S.geo.points.size) s = who(st.player) + " to draw the line";
     else s = who(st.player) + " to move";
@@ -1306,6 +1317,7 @@ function extraText(p) {
         return home ? "home row " + home.slice(1).join(" ") : "";
     }
     if (S.game === "tiptoe") return p === 1 ? "White" : "Black";
+    if (partner(p)) return "team with player " + partner(p);
     return "";
 }
 
@@ -1354,7 +1366,7 @@ function renderSide() {
     const st = S.status;
     $("result").textContent =
         st && st.kind === "over"
-            ? (st.player ? "Player " + st.player + " won. " : "A draw. ") +
+            ? (st.player ? "P" + winners(st.player).slice(1) + " won. " : "A draw. ") +
               "Final score: " +
               S.score.join(" : ")
             : "";

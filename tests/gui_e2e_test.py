@@ -490,8 +490,31 @@ class GuiEndToEnd(unittest.TestCase):
         self.start("abstractoe", {"seed": 12, "players": 4, "teams": True},
                    seats=("person", "engine", "engine", "engine"))
         self.assertEqual(len(self.browser.finds("#players tr")), 4)
+        for p, q in ((1, 3), (2, 4), (3, 1), (4, 2)):
+            row = f'#players tr[data-player="{p}"] .extra'
+            self.assertEqual(self.text(row), f"team with player {q}")
         self.check_undo(rng)
         self.finish("abstractoe-teams", rng)
+        # the result and the status name the winning team (status
+        # names its first player)
+        won = self.browser.js("return document.body.dataset.status").split()[1]
+        team = {"1": "players 1 and 3 won", "2": "players 2 and 4 won",
+                "0": "a draw"}[won]
+        self.assertEqual(self.text("#status"), "game over: " + team)
+        result = "A draw." if won == "0" else "P" + team[1:] + "."
+        self.assertTrue(self.text("#result").startswith(result + " "),
+                        self.text("#result"))
+        # and a game the team of 2 and 4 won, loaded from its record
+        rec = ["newgame abstractoe seed=12 players=4 teams=1"] + [
+            "play " + m for m in "4 7 1 2 3 11 13 6 9 10 14 5 8 12".split()]
+        self.assertEqual(engine_answers(rec + ["status"])[-1], "=over 2")
+        self.browser.type("#record", "\n".join(rec))
+        self.browser.click("#load-btn")
+        self.wait_for(("over",))
+        self.assertEqual(self.text("#status"),
+                         "game over: players 2 and 4 won")
+        self.assertEqual(self.text("#result"),
+                         "Players 2 and 4 won. Final score: 3 : 7 : 3 : 7")
 
     def test_abstractoe_solo(self):
         """The solo puzzle: one seat placing both marks; analysis values
