@@ -19,7 +19,10 @@
  *                         in a 0.1 s (the median of 5) and a 5 s search
  *                         (movetime), each from an empty tree; three
  *                         rounds of both, the round of the median ratio
- *                         printed with the range of the ratios
+ *                         printed with the range of the ratios; where the
+ *                         exact solver had part of the time, the same for
+ *                         the tree alone (its iterations over the time
+ *                         the solver left it)
  *   bench_ai poll GAME OPTIONS N
  *                         a search of N playouts with and without the
  *                         engine's stop poll (a poll() of standard input
@@ -229,10 +232,11 @@ static void *opening(const char *name, const char *opts, const struct game **g)
 }
 
 /* One search of st; returns its iterations, and the processor time it
- * took in *ms. */
+ * took in *ms (with solver_ms, the part of it the exact solver had, in
+ * *solver_ms). */
 static long one_search(struct ai *ai, const struct game *g, const void *st,
 		       long playouts, double movetime, int (*stop)(void *),
-		       double *ms)
+		       double *ms, double *solver_ms)
 {
 	struct ai_search how = {.level = AI_LEVEL_MAX,
 				.playouts = playouts,
@@ -250,6 +254,8 @@ static long one_search(struct ai *ai, const struct game *g, const void *st,
 	*ms = cpu_ms() - t0;
 	struct mcts_info info;
 	ai_tree_info(ai, &info);
+	if (solver_ms)
+		*solver_ms = info.solver_ms;
 	return info.iterations;
 }
 
@@ -271,6 +277,40 @@ static int compare_doubles(const void *a, const void *b)
 
 #define RATE_ROUNDS 3 /* of `rate`: an odd number, for a median */
 
+/* One round of `rate`: the median of five short searches' rates, the long
+ * search's, and the long one's in percent of the short ones'. */
+struct rates {
+	double fast, slow, ratio;
+};
+
+static double per_second(long n, double ms)
+{
+	return ms > 0 ? n / ms * 1000 : 0;
+}
+
+static struct rates round_rates(double quick[5], double slow)
+{
+	qsort(quick, 5, sizeof quick[0], compare_doubles);
+	return (struct rates){quick[2], slow,
+			      quick[2] > 0 ? 100 * slow / quick[2] : 0};
+}
+
+/* The round of the median ratio, and the range of the ratios. */
+static void print_rates(const struct rates r[RATE_ROUNDS])
+{
+	double sorted[RATE_ROUNDS];
+	for (int i = 0; i < RATE_ROUNDS; i++)
+		sorted[i] = r[i].ratio;
+	qsort(sorted, RATE_ROUNDS, sizeof sorted[0], compare_doubles);
+	int mid = 0;
+	while (r[mid].ratio != sorted[RATE_ROUNDS / 2])
+		mid++;
+	printf("%.0f iterations/s at 0.1 s, %.0f at 5 s (%.0f%%; %.0f-%.0f%% "
+	       "in %d rounds)",
+	       r[mid].fast, r[mid].slow, r[mid].ratio, sorted[0],
+	       sorted[RATE_ROUNDS - 1], RATE_ROUNDS);
+}
+
 static int subcommand(int argc, char **argv)
 {
 	const struct game *g;
@@ -278,7 +318,8 @@ static int subcommand(int argc, char **argv)
 		void *st = opening(argv[2], argv[3], &g);
 		struct ai *ai = ai_new();
 		double ms;
-		long n = one_search(ai, g, st, atol(argv[4]), 0, NULL, &ms);
+		long n = one_search(ai, g, st, atol(argv[4]), 0, NULL, &ms,
+				    NULL);
 		printf("%s [%s]: %ld iterations\n", g->name, argv[3], n);
 		ai_free(ai);
 		free(st);
@@ -292,35 +333,39 @@ static int subcommand(int argc, char **argv)
 		 * machine) then the long one; each round's ratio compares
 		 * runs close in time, so a machine whose speed drifts moves
 		 * the rounds apart rather than bending one figure.  The
-		 * round of the median ratio is printed, and the range. */
-		double fast[RATE_ROUNDS], slow[RATE_ROUNDS], ratio[RATE_ROUNDS];
+		 * round of the median ratio is printed, and the range.
+		 * Where the exact solver had part of the time (games short
+		 * enough from the opening: Tiptoe 5x5), the rates of the tree
+		 * alone, its iterations over the time left to it, follow. */
+		struct rates whole[RATE_ROUNDS], tree[RATE_ROUNDS];
+		double solver = 0;
 		for (int round = 0; round < RATE_ROUNDS; round++) {
-			double ms, quick[5];
+			double quick[2][5], ms, sms;
 			for (int k = 0; k < 5; k++) {
 				ai_forget(ai);
 				long n = one_search(ai, g, st, 0, 100, NULL,
-						    &ms);
-				quick[k] = ms > 0 ? n / ms * 1000 : 0;
+						    &ms, &sms);
+				quick[0][k] = per_second(n, ms);
+				quick[1][k] = per_second(n, ms - sms);
+				solver += sms;
 			}
-			qsort(quick, 5, sizeof quick[0], compare_doubles);
-			fast[round] = quick[2];
 			ai_forget(ai);
-			long n = one_search(ai, g, st, 0, 5000, NULL, &ms);
-			slow[round] = ms > 0 ? n / ms * 1000 : 0;
-			ratio[round] = fast[round] > 0
-					       ? 100 * slow[round] / fast[round]
-					       : 0;
+			long n =
+				one_search(ai, g, st, 0, 5000, NULL, &ms, &sms);
+			solver += sms;
+			whole[round] = round_rates(quick[0], per_second(n, ms));
+			tree[round] =
+				round_rates(quick[1], per_second(n, ms - sms));
 		}
-		double sorted[RATE_ROUNDS];
-		memcpy(sorted, ratio, sizeof sorted);
-		qsort(sorted, RATE_ROUNDS, sizeof sorted[0], compare_doubles);
-		int mid = 0;
-		while (ratio[mid] != sorted[RATE_ROUNDS / 2])
-			mid++;
-		printf("%s [%s]: %.0f iterations/s at 0.1 s, %.0f at 5 s "
-		       "(%.0f%%; %.0f-%.0f%% in %d rounds)\n",
-		       g->name, argv[3], fast[mid], slow[mid], ratio[mid],
-		       sorted[0], sorted[RATE_ROUNDS - 1], RATE_ROUNDS);
+		printf("%s [%s]: ", g->name, argv[3]);
+		print_rates(whole);
+		if (solver > 0) {
+			printf("; the tree alone (%.0f ms of the solver left "
+			       "out): ",
+			       solver);
+			print_rates(tree);
+		}
+		printf("\n");
 		ai_free(ai);
 		free(st);
 		return 0;
@@ -333,7 +378,8 @@ static int subcommand(int argc, char **argv)
 		for (int k = 0; k < 10; k++) { /* alternate, so load evens */
 			double ms;
 			long it = one_search(ai, g, st, n, 0,
-					     k % 2 ? poll_input : NULL, &ms);
+					     k % 2 ? poll_input : NULL, &ms,
+					     NULL);
 			rate[k % 2][k / 2] = ms > 0 ? it / ms * 1000 : 0;
 		}
 		qsort(rate[0], 5, sizeof rate[0][0], compare_doubles);

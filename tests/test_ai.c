@@ -1034,6 +1034,38 @@ static int tree_choose(struct mcts_tree *t, const struct game *g,
 	return mcts_choose(t, g, st, &how, &time, mv);
 }
 
+/* The time a search gives the exact solver is counted apart (the
+ * benchmark's rate of the tree alone): none from the opening of a long
+ * game, some of a short one, never more than the whole search, and a new
+ * search starts from nothing. */
+START_TEST(the_solver_s_time_is_counted)
+{
+	struct mcts_tree *t = mcts_tree_new(8 << 20);
+	struct mcts_info info;
+	struct move mv;
+	const struct game *tip = game_find("tiptoe");
+	void *st = new_state(tip, "size=5", 1);
+	double t0 = ai_now_ms();
+	ck_assert_int_eq(tree_choose(t, tip, st, 0, 60, 1, &mv), 0);
+	double took = ai_now_ms() - t0;
+	mcts_tree_info(t, &info);
+	ck_assert_msg(info.solver_ms > 0 && info.solver_ms <= took + 1,
+		      "tiptoe 5x5: the solver had %.1f ms of a %.1f ms search",
+		      info.solver_ms, took);
+	free(st);
+	const struct game *ct = game_find("checkertoe");
+	st = new_state(ct, "first=1", 1);
+	mcts_tree_reset(t, 8 << 20);
+	ck_assert_int_eq(tree_choose(t, ct, st, 0, 30, 1, &mv), 0);
+	mcts_tree_info(t, &info);
+	ck_assert_msg(info.solver_ms == 0,
+		      "checkertoe's opening: the solver had %.1f ms",
+		      info.solver_ms);
+	free(st);
+	mcts_tree_free(t);
+}
+END_TEST
+
 /* How many other moves of st lead where mv does. */
 static int transpositions(const struct game *g, const void *st,
 			  const struct move *mv)
@@ -1652,6 +1684,7 @@ static Suite *suite(void)
 	tcase_add_test(t, analyze_shows_a_root_proven_at_once);
 	tcase_add_test(t, proven_values_are_right);
 	tcase_add_test(t, a_short_clock_is_kept);
+	tcase_add_test(t, the_solver_s_time_is_counted);
 	suite_add_tcase(s, t);
 	return s;
 }

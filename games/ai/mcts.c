@@ -1452,6 +1452,7 @@ static int start(struct mcts *m, struct mcts_tree *t, const struct game *g,
 		return -1;
 	m->st2 = m->st + m->ss;
 	t->info.iterations = 0;
+	t->info.solver_ms = 0;
 	return 0;
 }
 
@@ -1581,13 +1582,16 @@ static int try_solve(struct mcts *m, double until, double margins_until,
 	struct mcts_tree *t = m->t;
 	sv->n = g->moves(t->state, sv->list);
 	t->solver_used = 1;
-	if (sv->n <= 0 ||
-	    !search_solve(g, t->state, sv->list, sv->n, until, limit,
-			  m->how->stop, m->how->ctx, sv->value, &sv->nodes))
-		return 0;
-	sv->done = 1;
-	if (m->np == 2)
+	double t0 = cpu_ms();
+	sv->done =
+		sv->n > 0 &&
+		search_solve(g, t->state, sv->list, sv->n, until, limit,
+			     m->how->stop, m->how->ctx, sv->value, &sv->nodes);
+	if (sv->done && m->np == 2)
 		add_margins(m, margins_until, limit, sv);
+	t->info.solver_ms += cpu_ms() - t0;
+	if (!sv->done)
+		return 0;
 	sv->best = sv->value[0];
 	for (int i = 1; i < sv->n; i++)
 		if (sv->value[i] > sv->best)

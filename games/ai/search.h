@@ -107,6 +107,8 @@ struct mcts_info {
 				  * solver */
 	long collections;        /* compactions of the pool during it */
 	unsigned long expand_at; /* visits a leaf needs before it grows */
+	double solver_ms;        /* processor time the exact solver had, of
+				  * the last search */
 };
 void mcts_tree_info(const struct mcts_tree *t, struct mcts_info *out);
 /* The same of a player's tree. */
