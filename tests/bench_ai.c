@@ -380,7 +380,7 @@ static int subcommand(int argc, char **argv)
 			long it = one_search(ai, g, st, n, 0,
 					     k % 2 ? poll_input : NULL, &ms,
 					     NULL);
-			rate[k % 2][k / 2] = ms > 0 ? it / ms * 1000 : 0;
+			rate[k % 2][k / 2] = per_second(it, ms);
 		}
 		qsort(rate[0], 5, sizeof rate[0][0], compare_doubles);
 		qsort(rate[1], 5, sizeof rate[1][0], compare_doubles);
@@ -458,7 +458,7 @@ int main(int argc, char **argv)
 		double ms = cpu_ms() - t0;
 		ai_free(ai);
 		printf("  %-12s %10.0f playouts/s  %8.0f search playouts/s%s\n",
-		       g->name, pps, ok && ms > 0 ? 20000 / ms * 1000 : 0.0,
+		       g->name, pps, ok ? per_second(20000, ms) : 0.0,
 		       !strcmp(g->name, "checkertoe")
 			       ? "  (target > 1000000 playouts/s)"
 			       : "");
