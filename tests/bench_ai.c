@@ -74,6 +74,12 @@ static double cpu_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
+/* n things in ms milliseconds, a second. */
+static double per_second(long n, double ms)
+{
+	return ms > 0 ? n / ms * 1000 : 0;
+}
+
 /* Random playouts from st for about ms milliseconds of CPU time; returns
  * playouts per CPU second. */
 static double playout_speed(const struct game *g, const void *st, double ms)
@@ -106,7 +112,7 @@ static double playout_speed(const struct game *g, const void *st, double ms)
 	}
 	free(work);
 	free(list);
-	return n / (t - t0) * 1000;
+	return per_second(n, t - t0);
 }
 
 /* One arena game: the search in seat `seat` (from 0), the others at level
@@ -282,11 +288,6 @@ static int compare_doubles(const void *a, const void *b)
 struct rates {
 	double fast, slow, ratio;
 };
-
-static double per_second(long n, double ms)
-{
-	return ms > 0 ? n / ms * 1000 : 0;
-}
 
 static struct rates round_rates(double quick[5], double slow)
 {
