@@ -58,7 +58,7 @@ SCRIPT_TESTS = $(sort $(wildcard tests/check-*.sh))
 
 check: need-check unit transcripts scripts-check
 
-scripts-check: $(BUILD)/engine
+scripts-check: $(BUILD)/engine $(BUILD)/scripts/solver
 	@set -e; for t in $(SCRIPT_TESTS); do echo "== $$t"; sh $$t $(BUILD)/engine; done
 
 unit: $(TESTS)

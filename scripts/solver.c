@@ -25,9 +25,15 @@
  *       won, where proving that no bigger margin exists would double the
  *       work); written as 5/follow it keeps only the positions where one
  *       player has played nothing but the book's moves (all a program
- *       playing by the book meets), and writes lines for that player
+ *       playing by the book meets), and writes lines for that player;
+ *       written as 7/first it does the same for the player who moves
+ *       first alone.  A position is written once: a later walk that meets
+ *       it again follows the line already written.
  *
- * Options: -m MB (the table, default 1024), -q (no progress on stderr).
+ * Options: -m MB (the table, default 1024), -q (no progress on stderr),
+ * -r (book: a position whose line, word for word, the book compiled into
+ * this program holds keeps that line's move and value, unsolved: a deeper
+ * book then solves only the positions it adds).
  * Values are the mover's: "win +1" is a win by one point. */
 #include <limits.h>
 #include <stdio.h>
@@ -326,14 +332,69 @@ static long keymap_add(struct keymap *km, uint64_t key, long v)
 	return -1;
 }
 
+/* The number filed with key, or 0 when it is not there. */
+static long keymap_get(const struct keymap *km, uint64_t key)
+{
+	key |= 1;
+	for (size_t i = key & km->mask; km->k[i]; i = (i + 1) & km->mask)
+		if (km->k[i] == key)
+			return km->v[i];
+	return 0;
+}
+
+static int reuse; /* -r */
+
+/* The line of the compiled-in book for this set-up and these moves, word
+ * for word, or NULL. */
+static const struct book_line *compiled_line(const struct game *g,
+					     const char *setup,
+					     const char *moves)
+{
+	for (int i = 0; i < book_size; i++)
+		if (!strcmp(book_lines[i].game, g->name) &&
+		    !strcmp(book_lines[i].setup, setup) &&
+		    !strcmp(book_lines[i].moves, moves))
+			return &book_lines[i];
+	return NULL;
+}
+
+/* One line of book_data.c (book.h, struct book_line). */
+static void write_line(FILE *out, const struct game *g, const char *setup,
+		       const char *moves, const char *best, int value,
+		       int exact)
+{
+	fprintf(out, "\t{\"%s\", \"%s\", \"%s\", \"%s\", %d, %d},\n",
+		g->name, setup, moves, best, value, exact);
+}
+
 /* Solves one position for the book and writes its line: the position's
  * value, then a move that keeps it (the one the table remembers first).
- * With wdl, a lost position is left out: any move is as good.  Returns
+ * With wdl, a lost position is left out: any move is as good.  With -r a
+ * line of the compiled-in book of the same kind is copied instead.  Returns
  * the index of that move in g->moves() order, or -1 when it wrote no
  * line. */
 static int book_position(const struct game *g, const char *setup,
 			 const struct pos *p, int wdl, FILE *out)
 {
+	const struct book_line *l = reuse ? compiled_line(g, setup, p->line)
+					  : NULL;
+	if (l && l->exact == !wdl) {
+		struct move *list =
+			malloc(sizeof *list * (size_t)g->max_moves);
+		struct move mv;
+		char err[GAME_ERR_MAX];
+		if (!list || g->parse(p->st, l->best, &mv, err) < 0)
+			die("cannot play the book's %s", l->best);
+		int n = g->moves(p->st, list), bi = -1;
+		for (int i = 0; i < n && bi < 0; i++)
+			if (move_equal(&list[i], &mv))
+				bi = i;
+		free(list);
+		if (bi < 0)
+			die("cannot play the book's %s", l->best);
+		write_line(out, g, setup, p->line, l->best, l->value, l->exact);
+		return bi;
+	}
 	judge_want = wdl ? SOLVE_WDL : SOLVE_MARGIN;
 	int me = g->status(p->st).player, v = judge_value(g, p->st, me);
 	struct move *list = malloc(sizeof *list * (size_t)g->max_moves);
@@ -359,8 +420,7 @@ static int book_position(const struct game *g, const char *setup,
 		die("%s", "no move keeps the position's value");
 	char mv[MOVE_TEXT_MAX];
 	g->format(p->st, &list[bi], mv);
-	fprintf(out, "\t{\"%s\", \"%s\", \"%s\", \"%s\", %d, %d},\n",
-		g->name, setup, p->line, mv, v, !wdl);
+	write_line(out, g, setup, p->line, mv, v, !wdl);
 	free(list);
 	free(c);
 	return bi;
@@ -385,13 +445,37 @@ static struct pos book_child(const struct game *g, const struct pos *p,
 	return (struct pos){line, c, p->follow};
 }
 
+/* The positions written so far, from any set-up: each key to the key of
+ * the position its line's move leads to. */
+static struct keymap filed;
+
+/* The index of the move of st (whose n moves are list) that leads to the
+ * position keyed child, or -1. */
+static int move_to(const struct game *g, const void *st,
+		   const struct move *list, int n, uint64_t child)
+{
+	unsigned char *c = malloc(g->state_size);
+	if (!c)
+		die("%s", "out of memory");
+	int at = -1;
+	for (int i = 0; i < n && at < 0; i++) {
+		memcpy(c, st, g->state_size);
+		g->play(c, &list[i]);
+		if (solve_key(g, c) == child)
+			at = i;
+	}
+	free(c);
+	return at;
+}
+
 /* The book's walk over one set-up, level by level, each position (up to
  * the key) once: every position within plies plies, or with follow only
  * those where one player has played nothing but the book's moves, and of
  * those only the ones where that player is to move get a line (all a
- * program that plays by the book can meet, in far fewer positions). */
+ * program that plays by the book can meet, in far fewer positions); with
+ * first_only that player is the one who moves first. */
 static long book_setup(const struct game *g, const char *setup, int plies,
-		       int wdl, int follow, FILE *out)
+		       int wdl, int follow, int first_only, FILE *out)
 {
 	struct pos *level = malloc(sizeof *level), *next = NULL;
 	struct move *list = malloc(sizeof *list * (size_t)g->max_moves);
@@ -400,6 +484,8 @@ static long book_setup(const struct game *g, const char *setup, int plies,
 	level[0] = (struct pos){strdup(""), start(g, setup, NULL, 0), 0};
 	for (int p = 1; p <= g->players(level[0].st); p++)
 		level[0].follow |= 1u << p; /* nobody has left the book */
+	if (first_only)
+		level[0].follow = 1u << g->status(level[0].st).player;
 	long nlevel = 1, written = 0, done = 0;
 	for (int d = 0; d < plies && nlevel; d++) {
 		struct keymap seen; /* the next level's keys, to its index */
@@ -409,9 +495,25 @@ static long book_setup(const struct game *g, const char *setup, int plies,
 			struct pos *p = &level[i];
 			unsigned mover = 1u << g->status(p->st).player;
 			int best = -1;
-			if (p->follow & mover) {
+			uint64_t here = solve_key(g, p->st);
+			long child = keymap_get(&filed, here);
+			if ((p->follow & mover) && child) {
+				/* written by an earlier walk */
+				best = move_to(g, p->st, list,
+					       g->moves(p->st, list),
+					       (uint64_t)child);
+			} else if (p->follow & mover) {
 				best = book_position(g, setup, p, wdl, out);
 				written += best >= 0;
+				g->moves(p->st, list);
+				if (best >= 0) {
+					struct pos b = book_child(g, p, list,
+								  best);
+					keymap_add(&filed, here,
+						   (long)solve_key(g, b.st));
+					free(b.line);
+					free(b.st);
+				}
 			}
 			if (!quiet && (++done % 50 == 0 || i == nlevel - 1))
 				fprintf(stderr,
@@ -497,6 +599,7 @@ static int cmd_book(const char *path, char **spec, int nspec)
 	fprintf(out, " */\n#include \"book.h\"\n\n"
 		     "const struct book_line book_lines[] = {\n");
 	t_start = ai_now_ms();
+	keymap_init(&filed, 1024);
 	long total = 0;
 	for (int i = 0; i < nspec; i += 3) {
 		const struct game *g = game_find(spec[i]);
@@ -504,8 +607,10 @@ static int cmd_book(const char *path, char **spec, int nspec)
 			die("no game %s", spec[i]);
 		char *end;
 		int plies = (int)strtol(spec[i + 2], &end, 10);
+		int first = !strcmp(end, "/first");
 		total += book_setup(g, spec[i + 1], plies, !strcmp(end, "/wdl"),
-				    !strcmp(end, "/follow"), out);
+				    first || !strcmp(end, "/follow"), first,
+				    out);
 		solve_clear(); /* the next set-up shares nothing */
 	}
 	fprintf(out, "\t{NULL, NULL, NULL, NULL, 0, 0},\n};\n\n"
@@ -529,6 +634,8 @@ int main(int argc, char **argv)
 			quiet = 1;
 		else if (!strcmp(argv[i], "-m") && i + 1 < argc)
 			mb = strtol(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "-r"))
+			reuse = 1;
 		else if (!strcmp(argv[i], "-w"))
 			judge_want = SOLVE_WDL;
 		else if (!strcmp(argv[i], "-n") && i + 1 < argc)
@@ -539,7 +646,7 @@ int main(int argc, char **argv)
 			die("unknown flag %s", argv[i]);
 	}
 	if (argc - i < 2 || (argc - i < 3 && strcmp(argv[i], "judge")))
-		die("%s", "usage: solver [-m MB] [-d PLIES] [-w] [-n NODES] [-q] value|deep "
+		die("%s", "usage: solver [-m MB] [-d PLIES] [-w] [-n NODES] [-q] [-r] value|deep "
 			  "GAME \"OPTIONS\" [MOVE ...], solver judge GAME, or "
 			  "solver book FILE GAME \"OPTIONS\" PLIES ...");
 	solve_set_memory((size_t)mb << 20);
