@@ -147,13 +147,18 @@ clean:
 # the set-up (results only: the points only tell who won), and checkertoe
 # 5x5, either player starting, through ply 4 wherever one player has
 # followed the book (every position an engine playing by the book meets
-# in its first three moves).  It takes about 50 minutes on one core
-# (README.md, "Strength"); not part of make check, which re-solves a sample
-# of the book (tests/test_solve.c).  BOOK_MB sizes the solver's table.
+# in its first three moves), and through ply 6 wherever the player who
+# starts has (its fourth move too).  It takes a little over two hours on
+# one core (README.md, "Strength"); BOOK_FLAGS=-r keeps the lines the
+# book compiled in already holds and solves only new ones.  Not part of
+# make check, which re-solves a sample of the book (tests/test_solve.c).
+# BOOK_MB sizes the solver's table.
 SOLVER = $(BUILD)/scripts/solver
 BOOK_MB ?= 2048
-BOOK_SPEC = tiptoe size=5 4/wdl checkertoe first=1 5/follow \
-	checkertoe first=2 5/follow
+BOOK_FLAGS ?=
+BOOK_SPEC = tiptoe size=5 4/wdl \
+	checkertoe first=1 5/follow checkertoe first=1 7/first \
+	checkertoe first=2 5/follow checkertoe first=2 7/first
 
 $(SOLVER): scripts/solver.c $(LIB_OBJ) $(HEADERS)
 	@mkdir -p $(dir $@)
@@ -163,5 +168,6 @@ $(SOLVER): scripts/solver.c $(LIB_OBJ) $(HEADERS)
 solver: $(SOLVER)
 
 book: $(SOLVER)
-	$(SOLVER) -m $(BOOK_MB) book games/ai/book_data.c $(BOOK_SPEC)
+	$(SOLVER) -m $(BOOK_MB) $(BOOK_FLAGS) book games/ai/book_data.c \
+		$(BOOK_SPEC)
 	$(CLANG_FORMAT) -i games/ai/book_data.c

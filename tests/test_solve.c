@@ -7,6 +7,7 @@
 
 #include "../games/ai/book.h"
 #include "../games/ai/search.h"
+#include "../games/util/rng.h"
 
 #define WIN(m) (SOLVE_RESULT + (m))
 #define LOSS(m) (-SOLVE_RESULT - (m))
@@ -862,56 +863,120 @@ START_TEST(every_book_line_plays_and_is_found)
 }
 END_TEST
 
-/* A sample of the book, solved again from scratch: each position has the
- * value written, and the written move keeps it.  The sample takes lines
+/* Solves the position of book line l again from scratch, within budget
+ * nodes (0: any): it has the value written, and the written move keeps
+ * it.  Returns 0 when the budget ran out first. */
+static int solved_again(const struct book_line *l, long budget)
+{
+	const struct game *g = game_find(l->game);
+	void *st = book_state(l);
+	int me = g->status(st).player;
+	struct solve_job job = {
+		.want = l->exact ? SOLVE_MARGIN : SOLVE_WDL,
+		.node_limit = budget,
+	};
+	struct solve_bound b;
+	solve_forget();
+	if (!solve_position(g, st, &job, &b)) {
+		free(st);
+		return 0;
+	}
+	int v = l->exact ? b.lo : SOLVE_RESULT * solve_result(b.lo);
+	ck_assert_msg(b.lo == b.hi || !l->exact, "inexact");
+	ck_assert_msg(v == l->value, "%s %s: %s is worth %d, the book says %d",
+		      l->game, l->setup, l->moves, v, l->value);
+	/* the written move keeps it */
+	unsigned char *c = malloc(g->state_size);
+	memcpy(c, st, g->state_size);
+	play_text(g, c, l->best);
+	int cv;
+	if (g->status(c).phase == GAME_OVER) {
+		cv = move_value(g, st, l->best, NULL);
+	} else {
+		job.node_limit = 0;
+		ck_assert(solve_position(g, c, &job, &b));
+		cv = g->status(c).player == me ? b.lo : -b.lo;
+		if (!l->exact)
+			cv = SOLVE_RESULT * solve_result(cv);
+	}
+	ck_assert_msg(cv == l->value, "%s %s: %s then %s is worth %d", l->game,
+		      l->setup, l->moves, l->best, cv);
+	free(c);
+	free(st);
+	return 1;
+}
+
+/* A sample of the book, solved again from scratch.  The sample takes lines
  * from the whole book; a line whose position would take more than a few
- * million nodes is passed over, so the test stays within seconds. */
+ * million nodes is passed over, so the test stays within seconds (most
+ * checkertoe lines take more: those of ply 6, three fifths of the book, 6 to
+ * 16 million nodes; they have a test of their own below). */
 START_TEST(a_sample_of_the_book_is_solved_again)
 {
 	enum { SAMPLE = 24, BUDGET = 3000000 };
 	int checked = 0;
-	for (int k = 0; k < SAMPLE && k < book_size; k++) {
-		const struct book_line *l =
-			&book_lines[(long)k * book_size / SAMPLE];
-		const struct game *g = game_find(l->game);
-		void *st = book_state(l);
-		int me = g->status(st).player;
-		struct solve_job job = {
-			.want = l->exact ? SOLVE_MARGIN : SOLVE_WDL,
-			.node_limit = BUDGET,
-		};
-		struct solve_bound b;
-		solve_forget();
-		if (!solve_position(g, st, &job, &b)) {
-			free(st);
-			continue;
+	for (int k = 0; k < SAMPLE && k < book_size; k++)
+		checked += solved_again(
+			&book_lines[(long)k * book_size / SAMPLE], BUDGET);
+	ck_assert_int_ge(checked, SAMPLE / 4);
+}
+END_TEST
+
+/* Checkertoe, either player starting: the book answers the starting
+ * player through its fourth move whatever the other plays (a few hundred
+ * random replies), each time with a win. */
+START_TEST(the_book_answers_checkertoe_first_player_four_times)
+{
+	const struct game *g = game_find("checkertoe");
+	struct move list[32], mv;
+	struct rng r;
+	rng_seed(&r, 18);
+	for (int game = 0; game < 200; game++) {
+		void *st = at(g, game % 2 ? "first=2" : "first=1", "");
+		for (int ply = 0; ply < 7; ply++) {
+			int v;
+			if (ply % 2 == 0) {
+				ck_assert_msg(book_find(g, st, &mv, &v),
+					      "game %d: no line at ply %d",
+					      game, ply);
+				ck_assert_int_gt(v, SOLVE_MARGIN_MAX);
+			} else {
+				int n = g->moves(st, list);
+				mv = list[rng_below(&r, (uint32_t)n)];
+			}
+			g->play(st, &mv);
 		}
-		int v = l->exact ? b.lo : SOLVE_RESULT * solve_result(b.lo);
-		ck_assert_msg(b.lo == b.hi || !l->exact, "inexact");
-		ck_assert_msg(v == l->value,
-			      "%s %s: %s is worth %d, the book says %d",
-			      l->game, l->setup, l->moves, v, l->value);
-		/* the written move keeps it */
-		unsigned char *c = malloc(g->state_size);
-		memcpy(c, st, g->state_size);
-		play_text(g, c, l->best);
-		int cv;
-		if (g->status(c).phase == GAME_OVER) {
-			cv = move_value(g, st, l->best, NULL);
-		} else {
-			job.node_limit = 0;
-			ck_assert(solve_position(g, c, &job, &b));
-			cv = g->status(c).player == me ? b.lo : -b.lo;
-			if (!l->exact)
-				cv = SOLVE_RESULT * solve_result(cv);
-		}
-		ck_assert_msg(cv == l->value, "%s %s: %s then %s is worth %d",
-			      l->game, l->setup, l->moves, l->best, cv);
-		free(c);
 		free(st);
-		checked++;
 	}
-	ck_assert_int_ge(checked, SAMPLE / 2);
+}
+END_TEST
+
+/* Whether book line l is a checkertoe position 6 plies in. */
+static int fourth_move(const struct book_line *l)
+{
+	int words = *l->moves != '\0';
+	for (const char *m = l->moves; *m; m++)
+		words += *m == ' ';
+	return !strcmp(l->game, "checkertoe") && words == 6;
+}
+
+/* The starting player's fourth checkertoe moves (ply 6, `make book`'s
+ * 7/first walks), a few of them spread over both set-ups, solved again
+ * whatever it takes (seconds each). */
+START_TEST(a_sample_of_checkertoe_fourth_moves_is_solved_again)
+{
+	enum { SAMPLE = 4 };
+	int n = 0;
+	for (int i = 0; i < book_size; i++)
+		n += fourth_move(&book_lines[i]);
+	ck_assert_int_ge(n, SAMPLE);
+	/* the middle one of each SAMPLE-th part */
+	for (int k = 0, seen = 0, i = 0; k < SAMPLE; i++)
+		if (fourth_move(&book_lines[i]) &&
+		    seen++ == (2 * k + 1) * n / (2 * SAMPLE)) {
+			ck_assert(solved_again(&book_lines[i], 0));
+			k++;
+		}
 }
 END_TEST
 
@@ -986,6 +1051,8 @@ static Suite *suite(void)
 	tcase_add_test(t, the_memory_limit_is_kept);
 	tcase_add_test(t, every_book_line_plays_and_is_found);
 	tcase_add_test(t, a_sample_of_the_book_is_solved_again);
+	tcase_add_test(t, a_sample_of_checkertoe_fourth_moves_is_solved_again);
+	tcase_add_test(t, the_book_answers_checkertoe_first_player_four_times);
 	tcase_add_test(t, the_player_opens_from_the_book);
 	tcase_add_test(t, a_proven_win_keeps_the_biggest_margin);
 	suite_add_tcase(s, t);
