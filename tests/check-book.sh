@@ -9,17 +9,8 @@ engine=${1:-build/engine}
 solver=$(dirname "$engine")/scripts/solver
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-check() { # NAME CONDITION...
-	name=$1
-	shift
-	if "$@"; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		echo "FAIL book: $name"
-	fi
-}
+checks_name=book
+. "$(dirname "$0")/checks.sh"
 # the book lines of a written file, one per line
 lines() { grep '^	{"' "$1" | grep -v '{NULL'; }
 
@@ -69,5 +60,4 @@ grep '^	{"checkertoe", "first=1", "\(\([a-e][1-5] \)\{0,3\}[a-e][1-5]\)\?",' \
 check "-r copies the compiled-in lines" cmp -s "$tmp/again" "$tmp/compiled"
 check "-r found lines to copy" [ -s "$tmp/again" ]
 
-echo "book: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+checks_done

@@ -7,17 +7,8 @@ set -u
 engine=${1:-./engine}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-check() { # NAME CONDITION...
-	name=$1
-	shift
-	if "$@"; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		echo "FAIL cli: $name"
-	fi
-}
+checks_name=cli
+. "$(dirname "$0")/checks.sh"
 
 "$engine" --help >"$tmp/out" 2>&1
 check "--help exits 0" [ $? = 0 ]
@@ -79,5 +70,4 @@ else
 	echo "FAIL cli: make install"
 	cat "$tmp/log"
 fi
-echo "cli: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+checks_done
