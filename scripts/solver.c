@@ -449,25 +449,6 @@ static struct pos book_child(const struct game *g, const struct pos *p,
  * the position its line's move leads to. */
 static struct keymap filed;
 
-/* The index of the move of st (whose n moves are list) that leads to the
- * position keyed child, or -1. */
-static int move_to(const struct game *g, const void *st,
-		   const struct move *list, int n, uint64_t child)
-{
-	unsigned char *c = malloc(g->state_size);
-	if (!c)
-		die("%s", "out of memory");
-	int at = -1;
-	for (int i = 0; i < n && at < 0; i++) {
-		memcpy(c, st, g->state_size);
-		g->play(c, &list[i]);
-		if (solve_key(g, c) == child)
-			at = i;
-	}
-	free(c);
-	return at;
-}
-
 /* The book's walk over one set-up, level by level, each position (up to
  * the key) once: every position within plies plies, or with follow only
  * those where one player has played nothing but the book's moves, and of
@@ -494,25 +475,21 @@ static long book_setup(const struct game *g, const char *setup, int plies,
 		for (long i = 0; i < nlevel; i++) {
 			struct pos *p = &level[i];
 			unsigned mover = 1u << g->status(p->st).player;
-			int best = -1;
+			/* the key after the line's move (this walk's or an
+			 * earlier one's); 0: no line */
 			uint64_t here = solve_key(g, p->st);
-			long child = keymap_get(&filed, here);
-			if ((p->follow & mover) && child) {
-				/* written by an earlier walk */
-				best = move_to(g, p->st, list,
-					       g->moves(p->st, list),
-					       (uint64_t)child);
-			} else if (p->follow & mover) {
-				best = book_position(g, setup, p, wdl, out);
-				written += best >= 0;
-				g->moves(p->st, list);
+			uint64_t best_key = (uint64_t)keymap_get(&filed, here);
+			if ((p->follow & mover) && !best_key) {
+				int best = book_position(g, setup, p, wdl, out);
 				if (best >= 0) {
+					g->moves(p->st, list);
 					struct pos b = book_child(g, p, list,
 								  best);
-					keymap_add(&filed, here,
-						   (long)solve_key(g, b.st));
+					best_key = solve_key(g, b.st);
+					keymap_add(&filed, here, (long)best_key);
 					free(b.line);
 					free(b.st);
+					written++;
 				}
 			}
 			if (!quiet && (++done % 50 == 0 || i == nlevel - 1))
@@ -523,19 +500,12 @@ static long book_setup(const struct game *g, const char *setup, int plies,
 					written,
 					(ai_now_ms() - t_start) / 1000);
 			int n = d + 1 < plies ? g->moves(p->st, list) : 0;
-			uint64_t best_key = 0;
-			if (follow && best >= 0) {
-				struct pos b = book_child(g, p, list, best);
-				best_key = solve_key(g, b.st);
-				free(b.line);
-				free(b.st);
-			}
 			for (int k = 0; k < n; k++) {
 				struct pos c = book_child(g, p, list, k);
 				uint64_t key = solve_key(g, c.st);
 				/* a position with no line (one move, or lost
 				 * under wdl) leaves the mover on the book */
-				if (follow && best >= 0 && key != best_key)
+				if (follow && best_key && key != best_key)
 					c.follow &= ~mover;
 				long at = -1;
 				if (g->status(c.st).phase == GAME_PLAY &&
