@@ -817,6 +817,39 @@ START_TEST(the_memory_limit_is_kept)
 }
 END_TEST
 
+/* A small budget uses a small part of the table: the system gives a page
+ * its memory when it is first written, and a search of a 50 ms move that
+ * wrote all over the table spent its time there.  A bigger budget widens
+ * the part in use, and what was proven before is still found: the same
+ * question again takes a few nodes. */
+START_TEST(the_table_in_use_grows_with_the_budget)
+{
+	const struct game *g = game_find("checkertoe");
+	void *st = at(g, "first=1", "c3 c2 c1 c4 b3 b2 d4 d3 d2 a3 e3");
+	struct move list[32];
+	struct solve_bound b[32], again[32];
+	int n = g->moves(st, list);
+	solve_forget();
+	struct solve_job job = {.want = SOLVE_WDL, .node_limit = 200000};
+	ck_assert(solve_moves(g, st, list, n, &job, b));
+	long first = job.nodes;
+	ck_assert_int_gt(first, 10000);
+	/* room for the 200,000 nodes allowed, far from the whole 16 MB */
+	ck_assert_int_le(solve_memory(), 4 << 20);
+	job = (struct solve_job){.want = SOLVE_WDL};
+	ck_assert(solve_moves(g, st, list, n, &job, again));
+	ck_assert_int_eq(solve_memory(), 16 << 20);
+	ck_assert_int_lt(job.nodes, first / 20);
+	for (int i = 0; i < n; i++) {
+		ck_assert_int_eq(solve_result(again[i].lo),
+				 solve_result(b[i].lo));
+		ck_assert_int_eq(solve_result(again[i].hi),
+				 solve_result(b[i].hi));
+	}
+	free(st);
+}
+END_TEST
+
 /* ---- the opening book ---- */
 
 /* The state after a book line's moves. */
@@ -1048,6 +1081,7 @@ static Suite *suite(void)
 	tcase_add_test(t, unlisted_moves_stop_the_solver);
 	tcase_add_test(t, the_stop_callback_is_honoured);
 	tcase_add_test(t, the_node_limit_is_kept);
+	tcase_add_test(t, the_table_in_use_grows_with_the_budget);
 	tcase_add_test(t, the_memory_limit_is_kept);
 	tcase_add_test(t, every_book_line_plays_and_is_found);
 	tcase_add_test(t, a_sample_of_the_book_is_solved_again);

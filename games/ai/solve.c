@@ -26,7 +26,11 @@
 
 #define SOLVE_DEPTH 100 /* plies; deeper games are never small */
 #define TT_BYTES_DEFAULT ((size_t)16 << 20) /* until solve_set_memory */
-#define BUCKET 4 /* entries a bucket: 64 bytes, one cache line */
+#define BUCKET 4            /* entries a bucket: 64 bytes, one cache line */
+#define TT_MIN_BUCKETS 1024 /* 64 kB: the least of the table in use */
+/* The solver's rate, about: what a call's time lets it search, and so how
+ * much of the table it can use (tt_ready) */
+#define NODES_PER_MS 5000
 #define NO_BEST 0xffff
 /* Plies from the root that look ahead (look_ahead()) before searching:
  * there a cutoff saves a large subtree; deeper down the look costs more
@@ -60,7 +64,8 @@ struct tt_entry {
  * cost milliseconds and throw proofs away.  A generation number empties
  * it at once (solve_clear); every 255 generations it is really zeroed. */
 static struct tt_entry *tt;
-static size_t tt_buckets_mask; /* buckets - 1, buckets a power of 2 */
+static size_t tt_buckets_max;  /* buckets allocated, a power of 2 */
+static size_t tt_buckets_mask; /* buckets in use - 1: see tt_ready() */
 static size_t tt_bytes = TT_BYTES_DEFAULT; /* the most the table may take */
 static unsigned tt_gen = 1;
 
@@ -91,19 +96,64 @@ void solve_clear(void)
 	}
 }
 
-/* The table at the size allowed, allocated when first needed (calloc's
- * zero pages cost nothing until they are written). */
-static int tt_ready(void)
+/* Puts n buckets in use (more than now): an entry moves to the bucket its
+ * key names under the wider mask, which is a new one, emptied here, and
+ * which only entries of its old bucket move to. */
+static void tt_widen(size_t n)
 {
-	if (tt)
-		return 1;
-	size_t n = 1, bucket = sizeof *tt * BUCKET;
-	while (n * 2 * bucket <= tt_bytes)
-		n *= 2;
-	tt = calloc(n, bucket);
+	size_t old = tt_buckets_mask + 1;
+	memset(&tt[old * BUCKET], 0, sizeof *tt * BUCKET * (n - old));
+	for (size_t b = 0; b < old; b++) {
+		struct tt_entry *from = &tt[b * BUCKET], keep[BUCKET];
+		int k = 0;
+		for (int i = 0; i < BUCKET; i++) {
+			if (from[i].tag >> 56 != tt_gen)
+				continue; /* empty */
+			size_t to = TAG_KEY(from[i].tag) & (n - 1);
+			if (to == b) {
+				keep[k++] = from[i];
+				continue;
+			}
+			struct tt_entry *dst = &tt[to * BUCKET];
+			while (dst->tag >> 56 == tt_gen)
+				dst++;
+			*dst = from[i];
+		}
+		memset(from, 0, sizeof *from * BUCKET);
+		memcpy(from, keep, sizeof *from * (size_t)k);
+	}
 	tt_buckets_mask = n - 1;
-	tt_gen = 1;
-	return tt != NULL;
+}
+
+/* The table, allocated at the size allowed when first needed, with as many
+ * of its buckets in use as a call that may search `nodes` nodes can fill.
+ * The system gives a page its memory when it is first written, which costs
+ * a few microseconds: spread over the whole table at once, a search of
+ * 60,000 nodes touches all 4,096 pages of 16 MB (5 to 15 ms, a 50 ms
+ * move's whole share for the solver).  So only the part in use is written
+ * (emptied), and it grows with the budget, its entries keeping their
+ * proofs, until the table is freed with the game. */
+static int tt_ready(double nodes)
+{
+	if (!tt) {
+		size_t n = 1, bucket = sizeof *tt * BUCKET;
+		while (n * 2 * bucket <= tt_bytes)
+			n *= 2;
+		tt = malloc(n * bucket);
+		if (!tt)
+			return 0;
+		tt_buckets_max = n;
+		n = n < TT_MIN_BUCKETS ? n : TT_MIN_BUCKETS;
+		memset(tt, 0, n * bucket);
+		tt_buckets_mask = n - 1;
+		tt_gen = 1;
+	}
+	size_t n = tt_buckets_mask + 1;
+	while (n < tt_buckets_max && (double)n * BUCKET < (double)nodes)
+		n *= 2;
+	if (n > tt_buckets_mask + 1)
+		tt_widen(n);
+	return 1;
 }
 
 static struct tt_entry *tt_bucket(uint64_t key)
@@ -674,7 +724,13 @@ static int begin(struct solver *s, const struct game *g, const void *st,
 		AI_SOLVER_MOVES,
 		list_bytes + (2 * sizeof *s->ord + sizeof *s->gain) * s->cap);
 	s->hist = ai_scratch(AI_SOLVER_HIST, HIST_SIZE * sizeof *s->hist);
-	if (g->max_moves >= NO_BEST || !tt_ready() || !s->states || !mem ||
+	double nodes = (double)s->limit;
+	if (s->deadline > 0) {
+		double by_time = (s->deadline - ai_now_ms()) * NODES_PER_MS;
+		if (by_time < nodes)
+			nodes = by_time;
+	}
+	if (g->max_moves >= NO_BEST || !tt_ready(nodes) || !s->states || !mem ||
 	    !s->hist)
 		return -1;
 	s->lists = (struct move *)mem;
