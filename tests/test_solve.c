@@ -984,32 +984,94 @@ START_TEST(the_book_answers_checkertoe_first_player_four_times)
 }
 END_TEST
 
-/* Whether book line l is a checkertoe position 6 plies in. */
-static int fourth_move(const struct book_line *l)
+/* Checks the book's line at st (reached by line) and, depth plies on, at
+ * every position below it: the book's move leaves the next mover the
+ * negation of the mover's value (any move to a mirror image of that
+ * position too), and any other move no less than that. */
+static void book_agrees(const struct game *g, const void *st, int depth,
+			const char *line)
+{
+	struct move list[32], mv;
+	int v, cv, n = g->moves(st, list);
+	ck_assert_msg(book_find(g, st, &mv, &v), "no line at '%s'", line);
+	if (depth == 0)
+		return;
+	unsigned char *c = malloc(g->state_size);
+	memcpy(c, st, g->state_size);
+	g->play(c, &mv);
+	uint64_t best = solve_key(g, c);
+	for (int i = 0; i < n; i++) {
+		char text[MOVE_TEXT_MAX], here[3 * MOVE_TEXT_MAX];
+		g->format(st, &list[i], text);
+		snprintf(here, sizeof here, "%s%s%s", line, *line ? " " : "",
+			 text);
+		memcpy(c, st, g->state_size);
+		g->play(c, &list[i]);
+		ck_assert_msg(book_find(g, c, &mv, &cv), "no line at '%s'",
+			      here);
+		ck_assert_msg(solve_key(g, c) == best ? cv == -v : cv >= -v,
+			      "'%s' is worth %d after %d", here, cv, v);
+		book_agrees(g, c, depth - 1, here);
+	}
+	free(c);
+}
+
+/* Checkertoe, either player starting: the book answers every position
+ * through ply 2 (`make book`'s plain walks), and its values agree with
+ * each other (book_agrees): a value or move off by a margin at ply 0 or 1
+ * shows, and a value at ply 2 too low for its parent's; ply 2's own moves
+ * rest on the sample solved again below. */
+START_TEST(the_book_answers_every_checkertoe_position_through_ply_2)
+{
+	const struct game *g = game_find("checkertoe");
+	for (int first = 1; first <= 2; first++) {
+		void *st = at(g, first == 1 ? "first=1" : "first=2", "");
+		book_agrees(g, st, 2, "");
+		free(st);
+	}
+}
+END_TEST
+
+/* How many plies in book line l's checkertoe position is; -1 for other
+ * games. */
+static int checkertoe_ply(const struct book_line *l)
 {
 	int words = *l->moves != '\0';
 	for (const char *m = l->moves; *m; m++)
 		words += *m == ' ';
-	return !strcmp(l->game, "checkertoe") && words == 6;
+	return strcmp(l->game, "checkertoe") ? -1 : words;
 }
 
-/* The starting player's fourth checkertoe moves (ply 6, `make book`'s
- * 7/first walks), a few of them spread over both set-ups, solved again
- * whatever it takes (seconds each). */
-START_TEST(a_sample_of_checkertoe_fourth_moves_is_solved_again)
+/* Solves again, whatever it takes, sample of the book's checkertoe lines
+ * ply plies in, spread over both set-ups: the middle one of each
+ * sample-th part (in the book's order). */
+static void solve_sample(int ply, int sample)
 {
-	enum { SAMPLE = 4 };
 	int n = 0;
 	for (int i = 0; i < book_size; i++)
-		n += fourth_move(&book_lines[i]);
-	ck_assert_int_ge(n, SAMPLE);
-	/* the middle one of each SAMPLE-th part */
-	for (int k = 0, seen = 0, i = 0; k < SAMPLE; i++)
-		if (fourth_move(&book_lines[i]) &&
-		    seen++ == (2 * k + 1) * n / (2 * SAMPLE)) {
+		n += checkertoe_ply(&book_lines[i]) == ply;
+	ck_assert_int_ge(n, sample);
+	for (int k = 0, seen = 0, i = 0; k < sample; i++)
+		if (checkertoe_ply(&book_lines[i]) == ply &&
+		    seen++ == (2 * k + 1) * n / (2 * sample)) {
 			ck_assert(solved_again(&book_lines[i], 0));
 			k++;
 		}
+}
+
+/* The starting player's fourth checkertoe moves (ply 6, `make book`'s
+ * 7/first walks). */
+START_TEST(a_sample_of_checkertoe_fourth_moves_is_solved_again)
+{
+	solve_sample(6, 4);
+}
+END_TEST
+
+/* Checkertoe positions two plies in (the plain walks' deepest, some 10 to
+ * 20 s each). */
+START_TEST(a_sample_of_checkertoe_second_plies_is_solved_again)
+{
+	solve_sample(2, 2);
 }
 END_TEST
 
@@ -1086,7 +1148,10 @@ static Suite *suite(void)
 	tcase_add_test(t, every_book_line_plays_and_is_found);
 	tcase_add_test(t, a_sample_of_the_book_is_solved_again);
 	tcase_add_test(t, a_sample_of_checkertoe_fourth_moves_is_solved_again);
+	tcase_add_test(t, a_sample_of_checkertoe_second_plies_is_solved_again);
 	tcase_add_test(t, the_book_answers_checkertoe_first_player_four_times);
+	tcase_add_test(
+		t, the_book_answers_every_checkertoe_position_through_ply_2);
 	tcase_add_test(t, the_player_opens_from_the_book);
 	tcase_add_test(t, a_proven_win_keeps_the_biggest_margin);
 	suite_add_tcase(s, t);
