@@ -108,7 +108,8 @@ fuzz: $(FUZZ_DIR)/fuzz_engine
 		-timeout=20 -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/ \
 		$(FUZZ_ARGS) $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds
 
-FORMAT_SRC = $(sort $(wildcard *.[ch] games/*.[ch] games/*/*.[ch] tests/*.[ch]))
+FORMAT_SRC = $(sort $(wildcard *.[ch] games/*.[ch] games/*/*.[ch] tests/*.[ch] \
+	scripts/*.c))
 CLANG_FORMAT ?= clang-format
 
 .PHONY: format format-check

@@ -113,7 +113,8 @@ static int cmd_value(const struct game *g, const char *opts, char **moves,
 	struct solve_job job = {.want = SOLVE_MARGIN};
 	double t0 = ai_now_ms();
 	if (!solve_moves(g, st, list, n, &job, b))
-		die("%s", "not solved (chance, or moves that cannot be listed)");
+		die("%s",
+		    "not solved (chance, or moves that cannot be listed)");
 	double ms = ai_now_ms() - t0;
 	for (int i = 0; i < n; i++) {
 		char mv[MOVE_TEXT_MAX], v[64];
@@ -144,8 +145,10 @@ static int deep(const struct game *g, const void *st, int plies, char *line,
 				  "listed)");
 		int r = solve_result(b.lo == -SOLVE_INF ? b.hi : b.lo);
 		printf("%-24s %-4s %12ld nodes %8.0f s\n", line,
-		       r > 0 ? "win" : r < 0 ? "loss" : "draw", job.nodes,
-		       (ai_now_ms() - t_start) / 1000);
+		       r > 0   ? "win"
+		       : r < 0 ? "loss"
+			       : "draw",
+		       job.nodes, (ai_now_ms() - t_start) / 1000);
 		fflush(stdout);
 		return r;
 	}
@@ -186,8 +189,10 @@ static int deep(const struct game *g, const void *st, int plies, char *line,
 	if (n == 0)
 		die("%s", "a position with no move to list");
 	printf("%-24s %-4s (for player %d)   %8.0f s\n", len ? line : "start",
-	       best > 0 ? "win" : best < 0 ? "loss" : "draw", me,
-	       (ai_now_ms() - t_start) / 1000);
+	       best > 0   ? "win"
+	       : best < 0 ? "loss"
+			  : "draw",
+	       me, (ai_now_ms() - t_start) / 1000);
 	fflush(stdout);
 	free(list);
 	free(seen);
@@ -270,7 +275,8 @@ static int cmd_judge(const struct game *g)
 		int best = judge_value(g, st, g->status(st).player), got;
 		memcpy(c, st, g->state_size);
 		g->play(c, &mv);
-		if (best == UNJUDGED || (got = judge_value(g, c, me)) == UNJUDGED)
+		if (best == UNJUDGED ||
+		    (got = judge_value(g, c, me)) == UNJUDGED)
 			printf("? ?\n");
 		else
 			printf("%d %d\n", best, got);
@@ -346,9 +352,8 @@ static int reuse; /* -r */
 
 /* The line of the compiled-in book for this set-up and these moves, word
  * for word, or NULL. */
-static const struct book_line *compiled_line(const struct game *g,
-					     const char *setup,
-					     const char *moves)
+static const struct book_line *
+compiled_line(const struct game *g, const char *setup, const char *moves)
 {
 	for (int i = 0; i < book_size; i++)
 		if (!strcmp(book_lines[i].game, g->name) &&
@@ -363,8 +368,8 @@ static void write_line(FILE *out, const struct game *g, const char *setup,
 		       const char *moves, const char *best, int value,
 		       int exact)
 {
-	fprintf(out, "\t{\"%s\", \"%s\", \"%s\", \"%s\", %d, %d},\n",
-		g->name, setup, moves, best, value, exact);
+	fprintf(out, "\t{\"%s\", \"%s\", \"%s\", \"%s\", %d, %d},\n", g->name,
+		setup, moves, best, value, exact);
 }
 
 /* Solves one position for the book and writes its line: the position's
@@ -376,11 +381,10 @@ static void write_line(FILE *out, const struct game *g, const char *setup,
 static int book_position(const struct game *g, const char *setup,
 			 const struct pos *p, int wdl, FILE *out)
 {
-	const struct book_line *l = reuse ? compiled_line(g, setup, p->line)
-					  : NULL;
+	const struct book_line *l =
+		reuse ? compiled_line(g, setup, p->line) : NULL;
 	if (l && l->exact == !wdl) {
-		struct move *list =
-			malloc(sizeof *list * (size_t)g->max_moves);
+		struct move *list = malloc(sizeof *list * (size_t)g->max_moves);
 		struct move mv;
 		char err[GAME_ERR_MAX];
 		if (!list || g->parse(p->st, l->best, &mv, err) < 0)
@@ -483,10 +487,11 @@ static long book_setup(const struct game *g, const char *setup, int plies,
 				int best = book_position(g, setup, p, wdl, out);
 				if (best >= 0) {
 					g->moves(p->st, list);
-					struct pos b = book_child(g, p, list,
-								  best);
+					struct pos b =
+						book_child(g, p, list, best);
 					best_key = solve_key(g, b.st);
-					keymap_add(&filed, here, (long)best_key);
+					keymap_add(&filed, here,
+						   (long)best_key);
 					free(b.line);
 					free(b.st);
 					written++;
@@ -521,7 +526,8 @@ static long book_setup(const struct game *g, const char *setup, int plies,
 				if (nnext == cap) {
 					cap = cap ? 2 * cap : 64;
 					next = realloc(next,
-						       sizeof *next * (size_t)cap);
+						       sizeof *next *
+							       (size_t)cap);
 					if (!next)
 						die("%s", "out of memory");
 				}
@@ -583,8 +589,9 @@ static int cmd_book(const char *path, char **spec, int nspec)
 				    out);
 		solve_clear(); /* the next set-up shares nothing */
 	}
-	fprintf(out, "\t{NULL, NULL, NULL, NULL, 0, 0},\n};\n\n"
-		     "const int book_size = %ld;\n",
+	fprintf(out,
+		"\t{NULL, NULL, NULL, NULL, 0, 0},\n};\n\n"
+		"const int book_size = %ld;\n",
 		total);
 	if (fclose(out) != 0 || rename(tmp, path) != 0)
 		die("cannot write %s", path);
@@ -616,7 +623,8 @@ int main(int argc, char **argv)
 			die("unknown flag %s", argv[i]);
 	}
 	if (argc - i < 2 || (argc - i < 3 && strcmp(argv[i], "judge")))
-		die("%s", "usage: solver [-m MB] [-d PLIES] [-w] [-n NODES] [-q] [-r] value|deep "
+		die("%s", "usage: solver [-m MB] [-d PLIES] [-w] [-n NODES] "
+			  "[-q] [-r] value|deep "
 			  "GAME \"OPTIONS\" [MOVE ...], solver judge GAME, or "
 			  "solver book FILE GAME \"OPTIONS\" PLIES ...");
 	solve_set_memory((size_t)mb << 20);
