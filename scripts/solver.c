@@ -33,7 +33,10 @@
  * Options: -m MB (the table, default 1024), -q (no progress on stderr),
  * -r (book: a position whose line, word for word, the book compiled into
  * this program holds keeps that line's move and value, unsolved: a deeper
- * book then solves only the positions it adds).
+ * book then solves only the positions it adds), -R FILE (book: the same
+ * for the lines of FILE, a book this command wrote or the FILE.tmp it
+ * leaves when cut short, as it writes each line once solved: a walk of
+ * hours goes on where it stopped; may be repeated).
  * Values are the mover's: "win +1" is a win by one point. */
 #include <limits.h>
 #include <stdio.h>
@@ -350,16 +353,97 @@ static long keymap_get(const struct keymap *km, uint64_t key)
 
 static int reuse; /* -r */
 
-/* The line of the compiled-in book for this set-up and these moves, word
- * for word, or NULL. */
-static const struct book_line *
-compiled_line(const struct game *g, const char *setup, const char *moves)
+/* The lines read with -R, reused as -r reuses the compiled-in ones. */
+static struct book_line *read_lines;
+static int nread;
+
+/* The text of the quoted string at *p (after blanks), copied; *p moves
+ * past it.  NULL when *p holds no quoted string. */
+static char *quoted(const char **p)
 {
-	for (int i = 0; i < book_size; i++)
+	const char *s = *p + strspn(*p, " \t\n,");
+	if (*s != '"')
+		return NULL;
+	size_t n = strcspn(s + 1, "\"");
+	if (s[1 + n] != '"')
+		return NULL;
+	char *t = strndup(s + 1, n);
+	if (!t)
+		die("%s", "out of memory");
+	*p = s + n + 2;
+	return t;
+}
+
+/* -R: reads the book lines of a file solver book wrote (FILE, or the
+ * FILE.tmp of a walk cut short: each line goes out as soon as it is
+ * solved), wherever clang-format broke them. */
+static void read_book(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		die("cannot read %s", path);
+	size_t cap = 1 << 16, len = 0;
+	char *text = malloc(cap);
+	for (size_t n; text && (n = fread(text + len, 1, cap - len - 1, f));) {
+		len += n;
+		if (len + 1 == cap)
+			text = realloc(text, cap *= 2);
+	}
+	if (!text)
+		die("%s", "out of memory");
+	text[len] = '\0';
+	fclose(f);
+	int cap_lines = 0;
+	for (const char *p = text; (p = strstr(p, "{\"")) != NULL;) {
+		char *w[4] = {NULL, NULL, NULL, NULL}, *end;
+		int value = 0, exact = -1, k = 0;
+		for (p++; k < 4 && (w[k] = quoted(&p)) != NULL;)
+			k++;
+		if (k == 4) {
+			p += strspn(p, " \t\n,");
+			value = (int)strtol(p, &end, 10);
+			const char *q = end + strspn(end, " \t\n,");
+			if (end != p)
+				exact = (int)strtol(q, &end, 10);
+			if (end == q || end[strspn(end, " \t\n")] != '}')
+				exact = -1;
+			p = end;
+		}
+		if (exact < 0) { /* a line cut short, or no line */
+			for (k = 0; k < 4; k++)
+				free(w[k]);
+			continue;
+		}
+		if (nread == cap_lines) {
+			cap_lines = cap_lines ? 2 * cap_lines : 256;
+			read_lines =
+				realloc(read_lines,
+					sizeof *read_lines * (size_t)cap_lines);
+			if (!read_lines)
+				die("%s", "out of memory");
+		}
+		struct book_line l = {w[0], w[1], w[2], w[3], value, exact};
+		read_lines[nread++] = l;
+	}
+	free(text);
+}
+
+/* The line for this set-up and these moves, word for word, that -r (the
+ * book compiled into this program) or -R (the files read) offers, or
+ * NULL. */
+static const struct book_line *reused_line(const struct game *g,
+					   const char *setup, const char *moves)
+{
+	for (int i = 0; reuse && i < book_size; i++)
 		if (!strcmp(book_lines[i].game, g->name) &&
 		    !strcmp(book_lines[i].setup, setup) &&
 		    !strcmp(book_lines[i].moves, moves))
 			return &book_lines[i];
+	for (int i = 0; i < nread; i++)
+		if (!strcmp(read_lines[i].game, g->name) &&
+		    !strcmp(read_lines[i].setup, setup) &&
+		    !strcmp(read_lines[i].moves, moves))
+			return &read_lines[i];
 	return NULL;
 }
 
@@ -370,19 +454,19 @@ static void write_line(FILE *out, const struct game *g, const char *setup,
 {
 	fprintf(out, "\t{\"%s\", \"%s\", \"%s\", \"%s\", %d, %d},\n", g->name,
 		setup, moves, best, value, exact);
+	fflush(out); /* a walk cut short keeps its lines for -R */
 }
 
 /* Solves one position for the book and writes its line: the position's
  * value, then a move that keeps it (the one the table remembers first).
- * With wdl, a lost position is left out: any move is as good.  With -r a
- * line of the compiled-in book of the same kind is copied instead.  Returns
+ * With wdl, a lost position is left out: any move is as good.  With -r or
+ * -R a line of the same kind for the position is copied instead.  Returns
  * the index of that move in g->moves() order, or -1 when it wrote no
  * line. */
 static int book_position(const struct game *g, const char *setup,
 			 const struct pos *p, int wdl, FILE *out)
 {
-	const struct book_line *l =
-		reuse ? compiled_line(g, setup, p->line) : NULL;
+	const struct book_line *l = reused_line(g, setup, p->line);
 	if (l && l->exact == !wdl) {
 		struct move *list = malloc(sizeof *list * (size_t)g->max_moves);
 		struct move mv;
@@ -613,6 +697,8 @@ int main(int argc, char **argv)
 			mb = strtol(argv[++i], NULL, 10);
 		else if (!strcmp(argv[i], "-r"))
 			reuse = 1;
+		else if (!strcmp(argv[i], "-R") && i + 1 < argc)
+			read_book(argv[++i]);
 		else if (!strcmp(argv[i], "-w"))
 			judge_want = SOLVE_WDL;
 		else if (!strcmp(argv[i], "-n") && i + 1 < argc)
@@ -624,7 +710,7 @@ int main(int argc, char **argv)
 	}
 	if (argc - i < 2 || (argc - i < 3 && strcmp(argv[i], "judge")))
 		die("%s", "usage: solver [-m MB] [-d PLIES] [-w] [-n NODES] "
-			  "[-q] [-r] value|deep "
+			  "[-q] [-r] [-R FILE] value|deep "
 			  "GAME \"OPTIONS\" [MOVE ...], solver judge GAME, or "
 			  "solver book FILE GAME \"OPTIONS\" PLIES ...");
 	solve_set_memory((size_t)mb << 20);

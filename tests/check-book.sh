@@ -62,4 +62,27 @@ grep '^	{"checkertoe", "first=1", ' \
 check "-r copies the compiled-in lines" cmp -s "$tmp/again" "$tmp/compiled"
 check "-r found lines to copy" [ -s "$tmp/again" ]
 
+# -R: the lines of a file are copied word for word, the rest solved.  The
+# file: the first three lines of a plain walk (every position, whatever
+# the moves), the third one's value changed so that a copy shows and
+# broken over two lines as clang-format may leave it, then a line cut
+# short, as a walk stopped mid-write leaves it.
+"$solver" -q -m 64 book "$tmp/plain.c" tiptoe size=4 3
+lines "$tmp/plain.c" >"$tmp/plain"
+sed '3s/, -\{0,1\}[0-9]*, 1},$/, 77, 1},/' "$tmp/plain" >"$tmp/want"
+{
+	head -n 2 "$tmp/want"
+	sed -n 3p "$tmp/want" | sed 's/, 77, 1},$/,\n\t77, 1},/'
+	sed -n 4p "$tmp/want" | cut -c1-30
+} >"$tmp/part.c"
+"$solver" -q -m 64 -R "$tmp/part.c" book "$tmp/resumed.c" tiptoe size=4 3
+lines "$tmp/resumed.c" >"$tmp/resumed"
+# each line's position and value (a line solved again may name another
+# move of the same value: the table differs)
+worth() { sed 's/^	{"[^"]*", "[^"]*", "\([^"]*\)", "[^"]*", /\1: /' "$1"; }
+check "-R copies the file's lines word for word" \
+	[ "$(head -n 3 "$tmp/resumed")" = "$(head -n 3 "$tmp/want")" ]
+check "-R solves the positions the file lacks" \
+	[ "$(worth "$tmp/resumed")" = "$(worth "$tmp/want")" ]
+
 checks_done
