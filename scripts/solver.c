@@ -428,23 +428,29 @@ static void read_book(const char *path)
 	free(text);
 }
 
-/* The line for this set-up and these moves, word for word, that -r (the
- * book compiled into this program) or -R (the files read) offers, or
- * NULL. */
+/* The line of lines[0..n) for this set-up and these moves, word for
+ * word, or NULL. */
+static const struct book_line *find_line(const struct book_line *lines, int n,
+					 const struct game *g,
+					 const char *setup, const char *moves)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(lines[i].game, g->name) &&
+		    !strcmp(lines[i].setup, setup) &&
+		    !strcmp(lines[i].moves, moves))
+			return &lines[i];
+	return NULL;
+}
+
+/* The line for this set-up and these moves that -r (the book compiled
+ * into this program) or -R (the files read) offers, or NULL. */
 static const struct book_line *reused_line(const struct game *g,
 					   const char *setup, const char *moves)
 {
-	for (int i = 0; reuse && i < book_size; i++)
-		if (!strcmp(book_lines[i].game, g->name) &&
-		    !strcmp(book_lines[i].setup, setup) &&
-		    !strcmp(book_lines[i].moves, moves))
-			return &book_lines[i];
-	for (int i = 0; i < nread; i++)
-		if (!strcmp(read_lines[i].game, g->name) &&
-		    !strcmp(read_lines[i].setup, setup) &&
-		    !strcmp(read_lines[i].moves, moves))
-			return &read_lines[i];
-	return NULL;
+	const struct book_line *l =
+		reuse ? find_line(book_lines, book_size, g, setup, moves)
+		      : NULL;
+	return l ? l : find_line(read_lines, nread, g, setup, moves);
 }
 
 /* One line of book_data.c (book.h, struct book_line). */
