@@ -987,15 +987,16 @@ END_TEST
 /* Checks the book's line at st (reached by line) and, depth plies on, at
  * every position below it: the book's move leaves the next mover the
  * negation of the mover's value (any move to a mirror image of that
- * position too), and any other move no less than that. */
-static void book_agrees(const struct game *g, const void *st, int depth,
-			const char *line)
+ * position too), and any other move no less than that.  Returns the
+ * value at st. */
+static int book_agrees(const struct game *g, const void *st, int depth,
+		       const char *line)
 {
 	struct move list[32], mv;
-	int v, cv, n = g->moves(st, list);
+	int v, n = g->moves(st, list);
 	ck_assert_msg(book_find(g, st, &mv, &v), "no line at '%s'", line);
 	if (depth == 0)
-		return;
+		return v;
 	unsigned char *c = malloc(g->state_size);
 	memcpy(c, st, g->state_size);
 	g->play(c, &mv);
@@ -1007,13 +1008,12 @@ static void book_agrees(const struct game *g, const void *st, int depth,
 			 text);
 		memcpy(c, st, g->state_size);
 		g->play(c, &list[i]);
-		ck_assert_msg(book_find(g, c, &mv, &cv), "no line at '%s'",
-			      here);
+		int cv = book_agrees(g, c, depth - 1, here);
 		ck_assert_msg(solve_key(g, c) == best ? cv == -v : cv >= -v,
 			      "'%s' is worth %d after %d", here, cv, v);
-		book_agrees(g, c, depth - 1, here);
 	}
 	free(c);
+	return v;
 }
 
 /* Checkertoe, either player starting: the book answers every position
