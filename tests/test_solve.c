@@ -1043,9 +1043,9 @@ static int checkertoe_ply(const struct book_line *l)
 }
 
 /* Solves again, whatever it takes, sample of the book's checkertoe lines
- * ply plies in, spread over both set-ups: the last one of each sample-th
- * part (in the book's order, where each set-up's walks follow each
- * other, the plain walk last). */
+ * ply plies in: the last one of each sample-th part, in the book's order
+ * (each set-up's walks one after the other, the plain walk last; a sample
+ * of two or more takes lines of both set-ups). */
 static void solve_sample(int ply, int sample)
 {
 	int n = 0;
