@@ -353,9 +353,10 @@ static long keymap_get(const struct keymap *km, uint64_t key)
 
 static int reuse; /* -r */
 
-/* The lines read with -R, reused as -r reuses the compiled-in ones. */
+/* The lines read with -R, reused as -r reuses the compiled-in ones (each
+ * -R adds its file's lines). */
 static struct book_line *read_lines;
-static int nread;
+static int nread, read_room;
 
 /* The text of the quoted string at *p (after blanks), copied; *p moves
  * past it.  NULL when *p holds no quoted string. */
@@ -393,7 +394,6 @@ static void read_book(const char *path)
 		die("%s", "out of memory");
 	text[len] = '\0';
 	fclose(f);
-	int cap_lines = 0;
 	for (const char *p = text; (p = strstr(p, "{\"")) != NULL;) {
 		char *w[4] = {NULL, NULL, NULL, NULL}, *end;
 		int value = 0, exact = -1, k = 0;
@@ -414,11 +414,11 @@ static void read_book(const char *path)
 				free(w[k]);
 			continue;
 		}
-		if (nread == cap_lines) {
-			cap_lines = cap_lines ? 2 * cap_lines : 256;
+		if (nread == read_room) {
+			read_room = read_room ? 2 * read_room : 256;
 			read_lines =
 				realloc(read_lines,
-					sizeof *read_lines * (size_t)cap_lines);
+					sizeof *read_lines * (size_t)read_room);
 			if (!read_lines)
 				die("%s", "out of memory");
 		}

@@ -85,4 +85,19 @@ check "-R copies the file's lines word for word" \
 check "-R solves the positions the file lacks" \
 	[ "$(worth "$tmp/resumed")" = "$(worth "$tmp/want")" ]
 
+# -R twice: the lines of both files are copied (a walk resumed from one
+# walk's file per first player), more lines in all than the first file
+# needed room for; a line of each with its value changed shows the copy.
+"$solver" -q -m 64 book "$tmp/plain4.c" tiptoe size=4 4
+lines "$tmp/plain4.c" >"$tmp/plain4"
+sed '5s/, -\{0,1\}[0-9]*, 1},$/, 77, 1},/
+250s/, -\{0,1\}[0-9]*, 1},$/, 78, 1},/' "$tmp/plain4" >"$tmp/want4"
+head -n 200 "$tmp/want4" >"$tmp/one.c"
+tail -n +150 "$tmp/want4" >"$tmp/two.c"
+"$solver" -q -m 64 -R "$tmp/one.c" -R "$tmp/two.c" book "$tmp/both4.c" \
+	tiptoe size=4 4
+lines "$tmp/both4.c" >"$tmp/both4"
+check "-R twice copies the lines of both files" cmp -s "$tmp/both4" \
+	"$tmp/want4"
+
 checks_done
