@@ -149,7 +149,7 @@ clean:
 # 5x5, either player starting, through ply 4 wherever one player has
 # followed the book (every position an engine playing by the book meets
 # in its first three moves), through ply 6 wherever the player who starts
-# has (its fourth move too), and through ply 2 whatever either played.
+# has (its fourth move too), and through ply 3 whatever either played.
 # It takes about three hours on one core (README.md, "Strength");
 # BOOK_FLAGS=-r keeps the lines the book compiled in already holds and
 # solves only new ones.  Not part of make check, which re-solves a sample
@@ -160,9 +160,9 @@ BOOK_MB ?= 2048
 BOOK_FLAGS ?=
 BOOK_SPEC = tiptoe size=5 4/wdl \
 	checkertoe first=1 5/follow checkertoe first=1 7/first \
-	checkertoe first=1 3 \
+	checkertoe first=1 4 \
 	checkertoe first=2 5/follow checkertoe first=2 7/first \
-	checkertoe first=2 3
+	checkertoe first=2 4
 
 $(SOLVER): scripts/solver.c $(LIB_OBJ) $(HEADERS)
 	@mkdir -p $(dir $@)
