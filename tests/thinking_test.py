@@ -425,7 +425,7 @@ def clock_game(game, opts, kind, tell):
         p = int(st[1])
         left.setdefault(p, main)
         if tell:
-            e.ok(f"time_left {p} {left[p]:.3f} 0")
+            e.ok(f"time_left {p} {max(left[p], 0):.3f} 0")
         s0 = steal_ticks()
         t0 = time.monotonic()
         e.ok("genmove", timeout=max(left[p], 0) + 5)
