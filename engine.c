@@ -58,7 +58,7 @@ static void *xrealloc(void *p, size_t n)
  * thinking, the reader only reads ahead until one line is queued: all it
  * must know then is what the next line is. */
 struct reader {
-	int fd;
+	const struct engine_io *io;
 	char raw[1 << 16];
 	size_t pos, n; /* raw[pos..n) not yet cut into lines */
 	char *line;    /* the line being gathered */
@@ -113,23 +113,16 @@ static int reader_fill(struct reader *r, int wait)
 {
 	if (r->eof)
 		return -1;
-	if (!wait) {
-		struct pollfd p = {r->fd, POLLIN, 0};
-		if (poll(&p, 1, 0) <= 0)
-			return 0;
+	long got = r->io->read(r->io->ctx, r->raw, sizeof r->raw, wait);
+	if (got == 0)
+		return 0;
+	if (got < 0) {
+		reader_end(r);
+		return -1;
 	}
-	for (;;) {
-		ssize_t got = read(r->fd, r->raw, sizeof r->raw);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0) {
-			reader_end(r);
-			return -1;
-		}
-		r->pos = 0;
-		r->n = (size_t)got;
-		return 1;
-	}
+	r->pos = 0;
+	r->n = (size_t)got;
+	return 1;
 }
 
 /* The next queued line, or NULL; with `take` it leaves the queue. */
@@ -318,10 +311,10 @@ struct session {
 	/* the command being answered */
 	char id[16];     /* its id, "" for none */
 	double start_ms; /* when it was read */
-	/* where answers go (engine_run); in memory: in == NULL, out_fd -1 */
+	/* where answers go (engine_run); in memory: in == NULL, io NULL */
 	struct reader *in;
 	struct text *out;
-	int out_fd;
+	const struct engine_io *io;
 	int out_failed;
 	int ponder_due; /* the last command was genmove: ponder (set ponder 1)
 			 * before waiting for input */
@@ -387,14 +380,12 @@ static void hash_changed(struct session *s)
 /* Writes what is answered so far (engine_run only). */
 static void flush_out(struct session *s)
 {
-	if (s->out_fd < 0 || !s->out || s->out_failed)
+	if (!s->io || !s->out || s->out_failed)
 		return;
 	size_t off = 0;
 	while (off < s->out->len) {
-		ssize_t w =
-			write(s->out_fd, s->out->s + off, s->out->len - off);
-		if (w < 0 && errno == EINTR)
-			continue;
+		long w = s->io->write(s->io->ctx, s->out->s + off,
+				      s->out->len - off);
 		if (w <= 0) {
 			s->out_failed = 1;
 			break;
@@ -542,8 +533,7 @@ static int input_waiting(void *ctx)
 	struct reader *r = ((struct session *)ctx)->in;
 	if (r->pos < r->n || r->qpos < r->queue.len || r->eof)
 		return 1;
-	struct pollfd p = {r->fd, POLLIN, 0};
-	return poll(&p, 1, 0) > 0;
+	return reader_fill(r, 0) != 0;
 }
 
 /* What a search of the current position may do.  Each search takes one
@@ -1299,7 +1289,6 @@ struct session *session_new(void)
 		out_of_memory();
 	ai_set_hash(s->ai, (long)s->set.hash);
 	s->log = stderr;
-	s->out_fd = -1;
 	uint64_t t = (uint64_t)time(NULL) ^ (uint64_t)getpid();
 	rng_seed(&s->roll_rng, t);
 	rng_seed(&s->search_rng, t ^ 0x7365617263684dULL);
@@ -1490,18 +1479,57 @@ static void ponder(struct session *s)
 	ai_ponder(s->ai, s->game, top(s), &how);
 }
 
+/* engine_run's input and output: file descriptors. */
+struct fds {
+	int in, out;
+};
+
+static long fd_read(void *ctx, char *buf, size_t n, int wait)
+{
+	struct fds *f = ctx;
+	if (!wait) {
+		struct pollfd p = {f->in, POLLIN, 0};
+		if (poll(&p, 1, 0) <= 0)
+			return 0;
+	}
+	for (;;) {
+		ssize_t got = read(f->in, buf, n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		return got > 0 ? (long)got : -1;
+	}
+}
+
+static long fd_write(void *ctx, const char *buf, size_t n)
+{
+	struct fds *f = ctx;
+	for (;;) {
+		ssize_t w = write(f->out, buf, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		return w > 0 ? (long)w : -1;
+	}
+}
+
 int engine_run(struct session *s, int in_fd, int out_fd)
+{
+	struct fds f = {in_fd, out_fd};
+	const struct engine_io io = {&f, fd_read, fd_write};
+	return engine_run_io(s, &io);
+}
+
+int engine_run_io(struct session *s, const struct engine_io *io)
 {
 	struct reader *r = xrealloc(NULL, sizeof *r);
 	memset(r, 0, sizeof *r);
-	r->fd = in_fd;
+	r->io = io;
 	r->line = xrealloc(NULL, LINE_MAX_BYTES);
 	text_init(&r->queue);
 	struct text out;
 	text_init(&out);
 	s->in = r;
 	s->out = &out;
-	s->out_fd = out_fd;
+	s->io = io;
 	s->out_failed = 0;
 	int quit = 0;
 	while (!quit && !s->out_failed) {
@@ -1532,7 +1560,7 @@ int engine_run(struct session *s, int in_fd, int out_fd)
 	int failed = s->out_failed;
 	s->in = NULL;
 	s->out = NULL;
-	s->out_fd = -1;
+	s->io = NULL;
 	text_free(&out);
 	text_free(&r->queue);
 	free(r->line);
