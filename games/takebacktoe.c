@@ -308,7 +308,7 @@ static int read_position(struct state *s, struct game_options *opt, long first,
 	    opt_int(opt, "player", 1, 2, &player, err) < 0 ||
 	    opt_int(opt, "die", 0, 6, &die, err) < 0)
 		return -1;
-	if (turns > s->maxturns)
+	if (turns > (long long)s->maxturns)
 		return game_fail(err, "turns=%ld is more than maxturns=%u",
 				 turns, (unsigned)s->maxturns);
 	s->turns = (uint32_t)turns;

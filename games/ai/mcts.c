@@ -548,11 +548,13 @@ static void swap_children(struct mcts_tree *t, const struct node *nd,
  * shrinks by this factor at each look. */
 #define STEP_DECAY 0.9
 
-/* Milliseconds of processor time this thread has used. */
+/* Milliseconds of processor time this thread has used; where there is no
+ * such clock (WebAssembly) the wall clock stands in. */
 static double cpu_ms(void)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+		return ai_now_ms();
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
