@@ -1123,8 +1123,9 @@ static int cmd_game_info(struct session *s, int argc, char **argv,
 }
 
 /* turn_info: what the player to move must do now, as `phase WORD [K N]`,
- * `player P` (not once the game is over), `side S`, `also WORD` where
- * they apply, and a `prompt` sentence for a person. */
+ * `player P` (not once the game is over), `side S`, `also WORD` and
+ * `out P ...` (players who left the game) where they apply, and a
+ * `prompt` sentence for a person. */
 static int cmd_turn_info(struct session *s, int argc, char **argv,
 			 struct text *out)
 {
@@ -1153,6 +1154,12 @@ static int cmd_turn_info(struct session *s, int argc, char **argv,
 		text_printf(out, "\nside %d", t.side);
 	if (t.also)
 		text_printf(out, "\nalso %s", t.also);
+	if (t.out) {
+		text_puts(out, "\nout");
+		for (int p = 1; p <= GAME_MAX_PLAYERS; p++)
+			if (t.out >> (p - 1) & 1)
+				text_printf(out, " %d", p);
+	}
 	text_printf(out, "\nprompt %s", t.prompt);
 	return 0;
 }

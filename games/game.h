@@ -126,6 +126,9 @@ struct game_turn {
 	/* a word move allowed besides the phase's moves ("drop", "pass");
 	 * NULL: none */
 	const char *also;
+	/* bit p - 1: player p has left the game (dropped out) and plays no
+	 * more turns */
+	unsigned out;
 	char prompt[GAME_PROMPT_MAX]; /* a sentence for a person */
 };
 

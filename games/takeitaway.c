@@ -943,6 +943,7 @@ static void ta_turn(const void *st, struct game_turn *out)
 {
 	const struct state *s = st;
 	struct game_status g = ta_status(s);
+	out->out = ~(unsigned)s->active & ((1u << s->nplayers) - 1);
 	if (g.phase == GAME_OVER) {
 		int pts[GAME_MAX_PLAYERS];
 		ta_score(s, pts);

@@ -1000,6 +1000,12 @@ static void turn_info_check(struct session *s, const struct game *g,
 			      word, moves);
 		} else if (!strncmp(l, "prompt ", 7)) {
 			prompt = strlen(l) > 7;
+		} else if (!strncmp(l, "out ", 4)) {
+			for (char *w = l + 4; *w;
+			     w += strcspn(w, " "), w += strspn(w, " "))
+				CHECK(atoi(w) != st.player ||
+					      st.phase == GAME_OVER,
+				      "turn_info: the mover is %s", l);
 		} else {
 			CHECK(!strncmp(l, "side ", 5), "turn_info: '%s'", l);
 		}

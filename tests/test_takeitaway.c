@@ -913,8 +913,8 @@ START_TEST(test_turn_info_and_scoring)
 	      "................................................w....... "
 	      "captured=33:20:9,0:0:0 dropped=2 turn=1");
 	ck_assert_str_eq(ok(s, "turn_info"),
-			 "phase over\nprompt game over: player 1 wins with 92 "
-			 "points");
+			 "phase over\nout 2\nprompt game over: player 1 wins "
+			 "with 92 points");
 	ck_assert_str_eq(
 		ok(s, "scoring"),
 		"unit capture player 1 points 33 pieces 33 colour "
