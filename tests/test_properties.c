@@ -23,6 +23,11 @@
  *     twin then follows every later play and roll and must keep agreeing;
  *   - `geometry` starts with the lines every game shares (cell, point, word,
  *     sep), and every listed move is names of those joined by seps;
+ *   - `turn_info` agrees with status and moves (phase over and roll exactly
+ *     when status says so, the player to move, a step within its count,
+ *     `also` a listed move), and `scoring`'s units, whose cells geometry
+ *     names, sum by player to score; `game_info` has the players, teams
+ *     and die of the variant;
  *   - the game ends within its documented number of steps (plays + rolls);
  *   - at the end, status and score agree: a winner has the strictly highest
  *     score, `over draw` means a tie for first.
