@@ -749,14 +749,17 @@ function drawLastMove(g) {
     }
 }
 
-// The scoring units once the game is over (scoring): each unit's cells
-// joined by a band in its player's colour, each cell ringed, so that a
-// person sees which lines, pairs, stacks or pieces made the score.
+// The scoring units once the game is over (scoring): each cell of a unit
+// ringed in its player's colour, a line's or a pair's joined by a band, so
+// that a person sees which lines, pairs, stacks or pieces made the score.
 function drawUnits(g) {
     for (const u of S.units) {
         const pts = u.cells.map((n) => at(n)).filter(Boolean);
         if (!pts.length) continue;
         const colour = sideColour(u.player);
+        // lines and pairs are joined by a band; stacks, captures and
+        // penalties (cells that need not touch) are only ringed
+        const joined = u.kind === "line" || u.kind === "pair";
         const unit = el(
             "g",
             {
@@ -770,7 +773,7 @@ function drawUnits(g) {
         const title = el("title", {}, unit);
         title.textContent =
             u.kind + " of player " + u.player + ": " + u.cells.join(" ") + " (" + u.points + ")";
-        if (pts.length > 1 && u.kind !== "penalty")
+        if (pts.length > 1 && joined)
             el(
                 "polyline",
                 {
@@ -784,7 +787,7 @@ function drawUnits(g) {
                 },
                 unit,
             );
-        if (pts.length > 1 && u.kind !== "penalty")
+        if (pts.length > 1 && joined)
             el(
                 "polyline",
                 {
@@ -799,7 +802,7 @@ function drawUnits(g) {
                 unit,
             );
         for (const p of pts)
-            disc(unit, p, u.points < 0 ? 0.44 : 0.16, "none", u.points < 0 ? "#b3261e" : colour, {
+            disc(unit, p, joined ? 0.16 : 0.42, "none", u.points < 0 ? "#b3261e" : colour, {
                 "stroke-width": 0.06,
                 opacity: 0.9,
             });
