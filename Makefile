@@ -8,6 +8,8 @@
 #                    under DESTDIR when set; make uninstall removes them
 # make format        formats the C files with clang-format (.clang-format)
 # make format-check  fails when a C file differs from that format
+# make web          the engine in WebAssembly with the GUI's page, as static
+#                    files in build/web/ (needs Emscripten; see below)
 # BUILD=dir puts objects and test binaries there (default build/).
 
 CC ?= cc
@@ -108,7 +110,7 @@ fuzz: $(FUZZ_DIR)/fuzz_engine
 		-timeout=20 -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/ \
 		$(FUZZ_ARGS) $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds
 
-FORMAT_SRC = $(sort $(wildcard *.[ch] games/*.[ch] games/*/*.[ch] tests/*.[ch] \
+FORMAT_SRC = $(sort $(wildcard *.[ch] games/*.[ch] games/*/*.[ch] tests/*.[ch] web/*.c \
 	scripts/*.c))
 CLANG_FORMAT ?= clang-format
 
@@ -119,6 +121,49 @@ format:
 format-check:
 	@$(CLANG_FORMAT) --dry-run --Werror $(FORMAT_SRC) && \
 		echo "format-check: $(words $(FORMAT_SRC)) files match .clang-format"
+
+# make web: the engine built to WebAssembly by Emscripten (Debian's
+# emscripten package) with the GUI's page beside it, as static files in
+# $(BUILD)/web/ that any static file server serves (python3 -m http.server
+# -d build/web).  The page runs the engine in a Web Worker; web/engine_web.c
+# says how its input reaches it while it thinks (Asyncify), which needs a
+# stack of its own for the search's deepest recursion.  Under Node,
+# $(BUILD)/web/engine-node is the same module as a program on stdin and
+# stdout.  make web-check runs the transcripts through it and the GUI's
+# end-to-end test against a static server.  Debian's emcc runs its own
+# tools under node, which looks for their modules in /usr/share/nodejs.
+EMCC ?= emcc
+WEB_DIR = $(BUILD)/web
+WEB_FLAGS = -O3 -sASYNCIFY -sASYNCIFY_STACK_SIZE=1048576 \
+	-sASYNCIFY_IMPORTS='["web_read"]' -sALLOW_MEMORY_GROWTH=1 \
+	-sEXIT_RUNTIME=1 -sENVIRONMENT=web,worker,node \
+	--js-library web/library.js --pre-js web/pre.js
+WEB_PAGE = $(WEB_DIR)/index.html $(WEB_DIR)/gui.js $(WEB_DIR)/gui.css
+
+.PHONY: web web-check
+web: $(WEB_DIR)/engine.js $(WEB_DIR)/engine-node $(WEB_PAGE)
+
+$(WEB_DIR)/engine.js: web/engine_web.c web/library.js web/pre.js engine.c \
+		$(GAME_SRC) $(HEADERS)
+	@mkdir -p $(dir $@)
+	NODE_PATH=/usr/share/nodejs$${NODE_PATH:+:$$NODE_PATH} $(EMCC) \
+		$(WARN) $(WEB_FLAGS) -o $@ web/engine_web.c engine.c $(GAME_SRC)
+
+$(WEB_DIR)/engine-node: web/engine-node
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+$(WEB_DIR)/index.html: scripts/gui.html
+	@mkdir -p $(dir $@)
+	sed 's|<meta charset="utf-8">|&\n<meta name="quintet-engine" content="worker">|' $< >$@
+
+$(WEB_DIR)/%: scripts/%
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+web-check: web
+	@sh tests/transcripts.sh $(WEB_DIR)/engine-node
+	@python3 tests/gui_e2e_test.py --static $(WEB_DIR)
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
