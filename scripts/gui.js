@@ -3,8 +3,10 @@
 // and contents, the legal moves, what the player to move must do, the
 // scores and what they are made of all come from the engine (list_games,
 // list_options, game_info, geometry, position, moves, status, turn_info,
-// score, scoring, history, analyze), through scripts/gui. An illegal click is sent to the
-// engine anyway, so that the engine's own message explains it.
+// score, scoring, history, analyze), through scripts/gui or, in the
+// WebAssembly build (make web), from the engine in a Web Worker. An illegal
+// click is sent to the engine anyway, so that the engine's own message
+// explains it.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -23,7 +25,6 @@ const COLOUR_WORDS = {
 const PALE = ["#f4c4bd", "#bfd3ee", "#c3e3c8", "#f6d8b8"];
 
 const S = {
-    session: null,
     games: [], // {name, title, players}: game_info NAME with the defaults
     specs: {}, // game name -> [{key, type, def, min, max, values}]
     settings: {}, // setting name -> spec, from list_settings
@@ -53,7 +54,20 @@ const S = {
     recordDirty: false,
 };
 
-// ---------------------------------------------------------------- server
+// ---------------------------------------------------------------- engine
+
+// The page reaches its engine one of two ways, behind one interface:
+//   T.open()                          a new engine for this tab
+//   T.run([LINE ...], stopOnError)    -> [{ok, text} ...], in order
+//   T.analyze(ms, onInfo)             -> {ok, text, done}: onInfo(line)
+//                                        for each info line; done settles
+//                                        when the stream ends (the next
+//                                        command sent ends it)
+//   T.close()
+// ServerEngine speaks to scripts/gui over HTTP (the native engine);
+// WorkerEngine runs the WebAssembly build (make web) in a Web Worker and
+// speaks the protocol to it itself. make web marks the page it builds
+// with <meta name="quintet-engine" content="worker">.
 
 class ApiError extends Error {
     constructor(message, dead) {
@@ -83,13 +97,155 @@ async function api(path, body) {
     return j;
 }
 
+class ServerEngine {
+    async open() {
+        this.session = (await api("/api/new", {})).session;
+        const session = this.session;
+        window.addEventListener("pagehide", () => {
+            if (this.session !== session) return;
+            fetch("/api/close", {
+                method: "POST",
+                keepalive: true,
+                headers: { "Content-Type": "application/json" },
+                body: JSON.stringify({ session }),
+            });
+        });
+    }
+
+    async run(commands, stopOnError) {
+        const j = await api("/api/run", {
+            session: this.session,
+            commands,
+            stop_on_error: !!stopOnError,
+        });
+        return j.answers;
+    }
+
+    async analyze(ms, onInfo) {
+        const j = await api("/api/analyze", { session: this.session, ms });
+        if (!j.ok) return { ok: false, text: j.text, done: Promise.resolve() };
+        const poll = async () => {
+            let seq = j.seq;
+            for (;;) {
+                let r;
+                try {
+                    const q = "/api/analysis?session=" + encodeURIComponent(this.session) + "&after=" + seq;
+                    r = await (await fetch(q)).json();
+                } catch (e) {
+                    return;
+                }
+                if (r.gen !== j.gen) return;
+                seq = r.seq;
+                if (r.line) onInfo(r.line);
+                if (!r.running) return;
+            }
+        };
+        return { ok: true, text: j.text, done: poll() };
+    }
+
+    close() {
+        if (this.session) api("/api/close", { session: this.session }).catch(() => {});
+        this.session = null;
+    }
+}
+
+// The protocol spoken to the engine in a Web Worker: lines out, framed
+// answers back (protocol.md, "Framing"), matched to commands in order.
+class WorkerEngine {
+    open() {
+        this.worker = new Worker("engine.js");
+        this.pending = []; // {resolve, analyze, onInfo, lines}
+        this.buf = "";
+        this.dead = null;
+        this.worker.onmessage = (e) => this.message(e.data);
+        this.worker.onerror = (e) => this.die("the engine failed: " + (e.message || "an error"));
+        return Promise.resolve();
+    }
+
+    message(m) {
+        if (m.err !== undefined) console.log(m.err); // the search line
+        if (m.exit !== undefined) this.die("the engine exited (status " + m.exit + ")");
+        if (m.out === undefined) return;
+        this.buf += m.out;
+        let nl;
+        while ((nl = this.buf.indexOf("\n")) >= 0) {
+            const line = this.buf.slice(0, nl);
+            this.buf = this.buf.slice(nl + 1);
+            this.line(line);
+        }
+    }
+
+    // One line of output: the first of an answer starts it, an empty line
+    // ends it; between them an analyze stream's info lines.
+    line(line) {
+        const p = this.pending[0];
+        if (!p) return;
+        if (p.lines === null) {
+            p.lines = [line];
+            if (p.analyze) p.resolve({ ok: line[0] === "=", text: line.replace(/^[=?]\S*\s?/, "") });
+            return;
+        }
+        if (line !== "") {
+            if (p.analyze) p.onInfo(line);
+            else p.lines.push(line);
+            return;
+        }
+        this.pending.shift();
+        if (p.analyze) p.end();
+        else {
+            const first = p.lines[0];
+            const text = [first.replace(/^[=?]\S*\s?/, "")].concat(p.lines.slice(1)).join("\n");
+            p.resolve({ ok: first[0] === "=", text });
+        }
+    }
+
+    die(why) {
+        if (this.dead) return;
+        this.dead = why;
+        for (const p of this.pending.splice(0)) (p.reject || p.resolve)(new ApiError(why, true));
+        this.worker.terminate();
+    }
+
+    send(line, extra) {
+        if (this.dead) return Promise.reject(new ApiError(this.dead, true));
+        return new Promise((resolve, reject) => {
+            this.pending.push(Object.assign({ resolve, reject, lines: null }, extra));
+            this.worker.postMessage(line.replace(/[\r\n]/g, " ") + "\n");
+        });
+    }
+
+    async run(commands, stopOnError) {
+        if (!stopOnError) return Promise.all(commands.map((c) => this.send(c)));
+        const answers = [];
+        for (const c of commands) {
+            const a = await this.send(c);
+            answers.push(a);
+            if (!a.ok) break;
+        }
+        return answers;
+    }
+
+    async analyze(ms, onInfo) {
+        let end;
+        const done = new Promise((r) => (end = r));
+        const first = await this.send("analyze " + ms, { analyze: true, onInfo, end });
+        if (!first.ok) end();
+        return { ok: first.ok, text: first.text, done };
+    }
+
+    close() {
+        if (this.worker) this.worker.terminate();
+        this.worker = null;
+    }
+}
+
+const T = (() => {
+    const m = document.querySelector('meta[name="quintet-engine"]');
+    return m && m.content === "worker" ? new WorkerEngine() : new ServerEngine();
+})();
+
 async function run(commands, stopOnError) {
-    const j = await api("/api/run", {
-        session: S.session,
-        commands,
-        stop_on_error: !!stopOnError,
-    });
-    return j.answers;
+    return T.run(commands, stopOnError);
 }
 
 async function ask(command) {
@@ -549,7 +705,10 @@ async function undo() {
 
 async function stop() {
     if (S.thinking) {
+        // how long the engine took to stop (the end-to-end test reads it)
+        const t0 = performance.now();
         await ask("stop");
+        window.lastStopMs = performance.now() - t0;
     } else if (S.analysis.gen) {
         stopAnalysis();
         await ask("stop"); // any line ends the analyze stream
@@ -620,6 +779,8 @@ function continuations() {
 
 // ---------------------------------------------------------------- analysis
 
+let analysisStreams = 0; // numbers each analyze stream: S.analysis.gen
+
 async function startAnalysis() {
     if (!S.analysis.on || !S.status || S.status.kind !== "play" || !S.moves.length) {
         renderAnalysis();
@@ -627,42 +788,33 @@ async function startAnalysis() {
     }
     if (!personToMove() || S.analysis.gen) return;
     const epoch = S.epoch;
+    const gen = ++analysisStreams;
+    S.analysis.gen = gen;
     let j;
     try {
-        j = await api("/api/analyze", { session: S.session, ms: ANALYZE_MS });
+        j = await T.analyze(ANALYZE_MS, (line) => {
+            if (S.analysis.gen !== gen) return;
+            S.analysis.cands = parseInfo(line);
+            S.analysis.text = "";
+            renderAnalysis();
+        });
     } catch (e) {
+        if (S.analysis.gen === gen) S.analysis.gen = 0;
         report(e);
         return;
     }
-    if (epoch !== S.epoch) return;
+    if (epoch !== S.epoch || S.analysis.gen !== gen) return;
     if (!j.ok) {
+        S.analysis.gen = 0;
         S.analysis.text = j.text;
         renderAnalysis();
         return;
     }
-    S.analysis.gen = j.gen;
     S.analysis.cands = [];
     S.analysis.text = "thinking...";
     buttons();
-    let seq = j.seq;
-    while (S.analysis.gen === j.gen) {
-        let r;
-        try {
-            const q = "/api/analysis?session=" + encodeURIComponent(S.session) + "&after=" + seq;
-            r = await (await fetch(q)).json();
-        } catch (e) {
-            break;
-        }
-        if (r.gen !== j.gen || S.analysis.gen !== j.gen) break;
-        seq = r.seq;
-        if (r.line) {
-            S.analysis.cands = parseInfo(r.line);
-            S.analysis.text = "";
-            renderAnalysis();
-        }
-        if (!r.running) break;
-    }
-    if (S.analysis.gen === j.gen) S.analysis.gen = 0;
+    await j.done;
+    if (S.analysis.gen === gen) S.analysis.gen = 0;
     buttons();
 }
 
@@ -1912,7 +2064,7 @@ async function copyRecord() {
 // A new engine for this tab, and the record replayed into it.
 async function restart() {
     const old = S.history.slice();
-    api("/api/close", { session: S.session }).catch(() => {});
+    T.close();
     $("dead").hidden = true;
     S.thinking = false;
     S.analysis.gen = 0;
@@ -1928,9 +2080,8 @@ async function restart() {
 // ---------------------------------------------------------------- start
 
 async function connect() {
-    const j = await api("/api/new", {});
-    S.session = j.session;
-    const a = await run(["list_games", "list_settings"]);
+    await T.open();
+    const a = await run(["list_games", "list_settings", "version"]);
     const names = gameNames(a[0].text);
     S.settings = {};
     for (const s of parseSpecs(a[1].text)) S.settings[s.key] = s;
@@ -1945,7 +2096,7 @@ async function connect() {
     const sel = $("game-select");
     sel.textContent = "";
     for (const g of S.games) sel.add(new Option(g.title + " (" + g.name + ")", g.name));
-    $("title").textContent = "quintet " + j.version;
+    $("title").textContent = "quintet " + a[2].text;
 }
 
 function wire() {
@@ -2015,15 +2166,6 @@ function wire() {
         else if (k === "m") $("move-input").focus();
         else return;
         e.preventDefault();
-    });
-    window.addEventListener("pagehide", () => {
-        if (!S.session) return;
-        fetch("/api/close", {
-            method: "POST",
-            keepalive: true,
-            headers: { "Content-Type": "application/json" },
-            body: JSON.stringify({ session: S.session }),
-        });
     });
 }
 
