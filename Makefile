@@ -1,7 +1,8 @@
 # make          builds ./engine (a C compiler and libc are all it needs)
 # make check    runs every test (unit tests need Check: see README.md)
 # make bench    prints the speed figures (minutes; BENCH_ARGS=--quick for
-#               the default variant of each game only)
+#               the default variant of each game only), the WebAssembly
+#               build's too where emcc and node are installed
 # make SAN=1 check   the same tests under AddressSanitizer and UBSan
 # make install       installs the program as quintet, its manual page and
 #                    protocol.md under PREFIX (default /usr/local), staged
@@ -80,6 +81,10 @@ $(BUILD)/tests/bench_%: tests/bench_%.c $(LIB_OBJ) $(HEADERS)
 bench: $(BUILD)/engine $(BENCHES)
 	@python3 scripts/bench $(BENCH_ARGS) $(BUILD)/engine $(BUILD)
 	@$(BUILD)/tests/bench_ai
+	@if command -v $(EMCC) >/dev/null 2>&1 && command -v node >/dev/null 2>&1; \
+	then $(MAKE) --no-print-directory web >/dev/null && \
+		python3 scripts/bench-web $(BUILD)/engine $(WEB_DIR)/engine-node; \
+	else echo "bench: no emcc or node: the WebAssembly build is not measured"; fi
 
 # make fuzz: libFuzzer over whole sessions (tests/fuzz_engine.c, which the
 # tests/test_*.c wildcard leaves out), built with clang and the sanitizers,
