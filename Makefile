@@ -143,7 +143,8 @@ WEB_FLAGS = -O3 -sASYNCIFY -sASYNCIFY_STACK_SIZE=1048576 \
 	-sASYNCIFY_IMPORTS='["web_read"]' -sALLOW_MEMORY_GROWTH=1 \
 	-sEXIT_RUNTIME=1 -sENVIRONMENT=web,worker,node \
 	--js-library web/library.js --pre-js web/pre.js
-WEB_PAGE = $(WEB_DIR)/index.html $(WEB_DIR)/gui.js $(WEB_DIR)/gui.css
+WEB_PAGE = $(WEB_DIR)/index.html $(WEB_DIR)/gui.js $(WEB_DIR)/gui-games.js \
+	$(WEB_DIR)/gui.css
 
 .PHONY: web web-check
 web: $(WEB_DIR)/engine.js $(WEB_DIR)/engine-node $(WEB_PAGE)

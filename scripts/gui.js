@@ -52,6 +52,10 @@ const S = {
     driving: null, // the engine loop's promise while it runs
     acting: 0, // actions of the person under way
     recordDirty: false,
+    movers: [], // who made each history line after the first (0: unknown)
+    evals: [], // history length -> {player, value, proven}: analysis's best
+    hurry: false, // Stop pressed: the engine's seats move at once until a person is to move
+    unitPx: 40, // pixels per board unit at the last drawing
 };
 
 // ---------------------------------------------------------------- engine
@@ -479,6 +483,7 @@ async function refresh() {
         "turn_info",
         "scoring",
     ]);
+    const before = { history: S.history, status: S.status };
     S.status = parseStatus(a[0].text);
     S.moves = a[1].text.trim() ? a[1].text.trim().split(" ") : [];
     S.pos = parsePosition(a[2].text);
@@ -489,9 +494,51 @@ async function refresh() {
     S.game = S.info.name;
     S.turn = parseTurn(a[7].text);
     S.units = parseUnits(a[8].text);
+    trackMovers(before);
     S.prefix = [];
     S.line = [];
     render();
+}
+
+// Who made each line of the history: a line added since the last refresh
+// was made by whoever was to act then; an undo drops the last ones. A
+// record loaded whole is replayed with a status before each line
+// (moversOf), since turns skip players who dropped out and repeat for
+// Tiptoe's set-up.
+function trackMovers(before) {
+    const n = S.history.length - 1;
+    const old = before.history || [];
+    const same = old.length && old[0] === S.history[0];
+    if (same && n === old.length && before.status) S.movers.push(before.status.player);
+    S.movers.length = Math.min(S.movers.length, Math.max(0, n));
+    while (S.movers.length < n) S.movers.push(0);
+    if (S.evals.length > S.history.length + 1) S.evals.length = S.history.length + 1;
+}
+
+// Runs a record's lines with a status before each move, so that the page
+// knows who made each; stops at the first failure. Answers
+// {answers: [the lines' answers], movers: [...]}.
+async function runWithMovers(lines) {
+    const cmds = [];
+    for (const l of lines) {
+        if (!/^newgame /.test(l)) cmds.push("status");
+        cmds.push(l);
+    }
+    const a = await run(cmds, true);
+    const answers = [];
+    const movers = [];
+    let who = 0;
+    a.forEach((x, i) => {
+        if (cmds[i] === "status") who = parseStatus(x.text).player;
+        else {
+            answers.push(x);
+            if (!/^newgame /.test(cmds[i]) && x.ok) movers.push(who);
+        }
+    });
+    // a failed status (no game yet) ends the list too
+    const failed = a.findIndex((x) => !x.ok);
+    if (failed >= 0 && cmds[failed] === "status") answers.push(a[failed]);
+    return { answers, movers };
 }
 
 function seatOf(p) {
@@ -546,6 +593,8 @@ async function driveLoop() {
     } catch (e) {
         report(e);
         return;
+    } finally {
+        if (epoch === S.epoch) S.hurry = false;
     }
     if (epoch === S.epoch) startAnalysis();
 }
@@ -553,7 +602,10 @@ async function driveLoop() {
 async function engineMove(p) {
     const seat = seatOf(p);
     const set = ["set level " + seat.level];
-    if (S.clock.kind === "none") set.push("set movetime " + seat.movetime);
+    // after a Stop the engine's seats move at once until a person is to
+    // move (Tiptoe's set-up gives the engine two placements in a row)
+    if (S.hurry) set.push("set movetime 10");
+    else if (S.clock.kind === "none") set.push("set movetime " + seat.movetime);
     else set.push("time_left " + p + " " + Math.max(0, clockLeft(p)).toFixed(1) + " 0");
     for (const a of await run(set)) if (!a.ok) throw new ApiError(a.text);
     S.thinking = true;
@@ -656,7 +708,7 @@ async function play(move) {
     if (!a.ok) {
         message(a.text, true);
         S.prefix = [];
-        S.line = [];
+        // a refused line stays drawn, to be mended rather than redrawn
         render();
         drive();
         return;
@@ -707,6 +759,7 @@ async function stop() {
     if (S.thinking) {
         // how long the engine took to stop (the end-to-end test reads it)
         const t0 = performance.now();
+        S.hurry = true;
         await ask("stop");
         window.lastStopMs = performance.now() - t0;
     } else if (S.analysis.gen) {
@@ -878,11 +931,21 @@ function render() {
     if (!S.geo) return;
     const kind = kindOfBoard();
     const board = el("g", { class: "look" }, svg);
-    const look = LOOKS[S.game] || lookGeneric;
+    const look = (GAMES[S.game] && GAMES[S.game].look) || lookGeneric;
     const box = look(board, kind) || bounds();
     svg.setAttribute("viewBox", [box.x0, box.y0, box.x1 - box.x0, box.y1 - box.y0].join(" "));
     // a small board (Take-Back-Toe's 4 by 3) is not blown up to the window
     svg.style.maxWidth = Math.round((box.x1 - box.x0) * 80) + "px";
+    // texts are sized in board units: drawn again once the scale is known,
+    // so that none is smaller than fontSize allows
+    // (the drawing keeps its shape: the scale is the smaller of the two)
+    const r = svg.getBoundingClientRect();
+    const unitPx =
+        r.width > 0 ? Math.min(r.width / (box.x1 - box.x0), r.height / (box.y1 - box.y0)) : S.unitPx;
+    if (Math.abs(unitPx - S.unitPx) > 0.1 * S.unitPx) {
+        S.unitPx = unitPx;
+        return render();
+    }
     drawLastMove(el("g", { class: "overlay", id: "last-move" }, svg));
     if (S.status && S.status.kind === "over") drawUnits(el("g", { class: "overlay units" }, svg));
     drawHits(el("g", { class: "hits" }, svg), kind);
@@ -891,14 +954,50 @@ function render() {
     buttons();
 }
 
-// The cells of the last move (history's last play line), ringed.
+// A board text's size in board units: SIZE, or more where that would be
+// under 11 pixels on the screen.
+function fontSize(size) {
+    return Math.max(size, 11 / S.unitPx);
+}
+
+// The last move (history's last play line): its cells ringed, a chain or a
+// drawn line traced through them. A move that names no place (pass, drop)
+// is said in the status line instead (lastMoveText).
 function drawLastMove(g) {
     const last = /^play (\S+)$/.exec(S.history[S.history.length - 1] || "");
     if (!last) return;
-    for (const name of names(last[1])) {
-        const c = S.geo.cells.get(name);
-        if (c) disc(g, c, 0.47, "none", "#f2b705", { class: "last", "stroke-width": 0.06 });
+    const G = GAMES[S.game] || {};
+    const pts = names(last[1])
+        .map((n) => at(n) || (G.place && G.place(n)))
+        .filter(Boolean);
+    g.dataset.move = last[1];
+    if (pts.length > 1)
+        el(
+            "polyline",
+            {
+                points: pts.map((p) => X(p.x) + "," + Y(p.y)).join(" "),
+                stroke: "#f2b705",
+                "stroke-width": 0.09,
+                "stroke-linejoin": "round",
+                fill: "none",
+                opacity: 0.9,
+                class: "last",
+            },
+            g,
+        );
+    const regions = kindOfBoard() === "regions";
+    for (const p of pts) {
+        disc(g, p, regions ? 0.55 : 0.47, "none", "#f2b705", { class: "last", "stroke-width": 0.08 });
     }
+}
+
+function lastMoveText() {
+    const n = S.history.length - 1;
+    if (n < 1) return "";
+    const line = S.history[n];
+    const who = S.movers[n - 1] ? "player " + S.movers[n - 1] + " " : "";
+    if (line.startsWith("roll ")) return "last: " + who + "rolled " + line.slice(5);
+    return "last move: " + who + line.replace(/^play /, "");
 }
 
 // The scoring units once the game is over (scoring): each cell of a unit
@@ -1037,140 +1136,6 @@ function lookGeneric(g, kind) {
     }
 }
 
-// checkertoe: checkers on a checkerboard; float's reach and layout;
-// exchange's locked squares.
-function lookCheckertoe(g) {
-    squares(g, (n, c) => ((c.x + c.y) % 2 ? "#f0dcb4" : "#9c6b43"));
-    drawLabels(g);
-    const own = S.geo.own;
-    const rect = (a, b) => {
-        const p = at(a),
-            q = at(b);
-        return { x: X(p.x) - 0.5, y: Y(q.y) - 0.5, width: q.x - p.x + 1, height: q.y - p.y + 1 };
-    };
-    if (own.reach) {
-        const r = rect(own.reach[0][0], own.reach[0][1]);
-        const dim = el("path", { d: "", fill: "rgba(40,40,40,0.45)", "fill-rule": "evenodd" }, g);
-        const b = bounds(0.5);
-        dim.setAttribute(
-            "d",
-            `M${b.x0} ${b.y0}H${b.x1}V${b.y1}H${b.x0}Z M${r.x} ${r.y}h${r.width}v${r.height}h${-r.width}Z`,
-        );
-    }
-    if (own.layout) {
-        const r = rect(own.layout[0][0], own.layout[0][1]);
-        el(
-            "rect",
-            Object.assign(r, {
-                fill: "none",
-                stroke: "#1d6fb8",
-                "stroke-width": 0.08,
-                "stroke-dasharray": "0.2 0.1",
-            }),
-            g,
-        );
-    }
-    const cells = boardCells(S.pos.board);
-    for (const [name, ch] of cells) {
-        const c = at(name);
-        if (ch === "x") {
-            disc(g, c, 0.4, "#c0392b", "#7d1f16");
-            disc(g, c, 0.27, "none", "#e57368");
-        } else if (ch === "o") {
-            disc(g, c, 0.4, "#2b2b2b", "#000");
-            disc(g, c, 0.27, "none", "#666");
-        }
-    }
-    for (const sq of (S.pos.locked || "").split(",").filter(Boolean)) {
-        if (at(sq))
-            disc(g, at(sq), 0.46, "none", "#f2b705", {
-                "stroke-width": 0.07,
-                "stroke-dasharray": "0.1 0.06",
-            });
-    }
-    return bounds();
-}
-
-// takebacktoe: stacks of chips with their counts; the owned rows tinted.
-function lookTakebacktoe(g) {
-    const rowOf = new Map();
-    for (const [kw, rows] of Object.entries(S.geo.own)) {
-        for (const w of rows) {
-            if (kw === "home") w.slice(1).forEach((n) => rowOf.set(n, +w[0]));
-            if (kw === "neutral") w.forEach((n) => rowOf.set(n, 0));
-        }
-    }
-    for (const [name, c] of S.geo.cells) {
-        const p = rowOf.get(name) || 0;
-        el(
-            "rect",
-            {
-                x: X(c.x) - 0.46,
-                y: Y(c.y) - 0.46,
-                width: 0.92,
-                height: 0.92,
-                rx: 0.08,
-                fill: p ? PALE[p - 1] : "#e9e2d2",
-                stroke: "#8a7f6a",
-                "stroke-width": 0.02,
-            },
-            g,
-        );
-    }
-    drawLabels(g);
-    const rowsLabelled = new Set();
-    for (const [name, c] of S.geo.cells) {
-        const p = rowOf.get(name);
-        if (p === undefined || rowsLabelled.has(c.y)) continue;
-        rowsLabelled.add(c.y);
-        let maxx = -Infinity;
-        for (const d of S.geo.cells.values()) if (d.y === c.y) maxx = Math.max(maxx, d.x);
-        text(g, X(maxx + 0.6), Y(c.y), p ? "player " + p + "'s row" : "neutral", {
-            class: "label",
-            "text-anchor": "start",
-            style: "font-size: 0.26px",
-        });
-    }
-    // board=ROW/ROW/... with counts separated by commas, top row first
-    const rows = cellsTopDown();
-    (S.pos.board || "").split("/").forEach((r, i) => {
-        r.split(",").forEach((n, j) => {
-            const name = rows[i] && rows[i][j];
-            if (name) stack(g, at(name), +n);
-        });
-    });
-    const last = /^([a-z]\d+)-([a-z]\d+):(\d+)$/.exec(S.pos.last || "");
-    if (last && at(last[1]) && at(last[2])) arrow(g, at(last[1]), at(last[2]), "#555", last[3]);
-    const b = bounds(0.9);
-    b.x1 += 2.4; // the rows' labels
-    return b;
-}
-
-function stack(g, c, n) {
-    const shown = Math.min(n, 12);
-    for (let k = 0; k < shown; k++) {
-        const y = Y(c.y) + 0.3 - k * 0.045;
-        el(
-            "ellipse",
-            {
-                cx: X(c.x) + 0.08,
-                cy: y,
-                rx: 0.27,
-                ry: 0.09,
-                fill: k % 2 ? "#2a7f7a" : "#f5efe0",
-                stroke: "#1c4b48",
-                "stroke-width": 0.02,
-            },
-            g,
-        );
-    }
-    text(g, X(c.x) - 0.28, Y(c.y) - 0.27, String(n), {
-        "font-size": 0.3,
-        "font-weight": 700,
-        fill: n ? "#222" : "#999",
-    });
-}
-
 function arrow(g, a, b, colour, label) {
     const dx = b.x - a.x,
         dy = b.y - a.y;
@@ -1214,171 +1179,6 @@ function arrow(g, a, b, colour, label) {
             fill: colour,
         });
 }
-
-// takeitaway: white, red and blue pieces on the 8x8.
-const PIECE = { w: ["#f7f3e8", "#8a8170"], r: ["#c8352b", "#6e1711"], b: ["#2456a6", "#0f2a57"] };
-
-function lookTakeitaway(g) {
-    squares(g, (n, c) => ((c.x + c.y) % 2 ? "#efe6d2" : "#ddd0b3"));
-    drawLabels(g);
-    for (const [name, ch] of boardCells(S.pos.board)) {
-        const p = PIECE[ch];
-        if (!p) continue;
-        disc(g, at(name), 0.38, p[0], p[1]);
-    }
-    return bounds();
-}
-
-// abstractoe: the cut-up figure, regions in their real shapes, claims.
-function lookAbstractoe(g) {
-    const own = S.geo.own;
-    const [W, H] = own.lattice[0].map(Number);
-    const map = []; // map[y][x], y from 0 at the bottom
-    const i = S.geo.lines.findIndex((w) => w[0] === "regions");
-    for (let r = 0; r < H; r++) map[H - 1 - r] = S.geo.lines[i + 1 + r].map(Number);
-    const owners = (own.owners ? own.owners[0] : []).map(Number);
-    const reg = (x, y) => (x < 0 || y < 0 || x >= W || y >= H ? 0 : map[y][x]);
-    for (let y = 0; y < H; y++) {
-        for (let x = 0; x < W; x++) {
-            const r = reg(x, y);
-            if (!r) continue;
-            const o = owners[r - 1];
-            el(
-                "rect",
-                {
-                    x: X(x) - 0.5,
-                    y: Y(y) - 0.5,
-                    width: 1.02,
-                    height: 1.02,
-                    fill: o ? PALE[o - 1] : "#fffdf6",
-                },
-                g,
-            );
-        }
-    }
-    const vl = new Set(own.vlines[0].map(Number));
-    const hl = new Set(own.hlines[0].map(Number));
-    // Every lattice edge between two different regions (or a region and the
-    // outside) is a border; straight lines and the outline drawn heavier.
-    let thin = "",
-        outline = "",
-        straight = "";
-    for (let y = 0; y <= H; y++) {
-        for (let x = 0; x <= W; x++) {
-            if (reg(x, y) !== reg(x - 1, y)) {
-                const seg = `M${x - 0.5} ${-(y - 0.5)}v-1`;
-                if (!reg(x, y) || !reg(x - 1, y)) outline += seg;
-                else if (vl.has(x)) straight += seg;
-                else thin += seg;
-            }
-            if (reg(x, y) !== reg(x, y - 1)) {
-                const seg = `M${x - 0.5} ${-(y - 0.5)}h1`;
-                if (!reg(x, y) || !reg(x, y - 1)) outline += seg;
-                else if (hl.has(y)) straight += seg;
-                else thin += seg;
-            }
-        }
-    }
-    el("path", { d: thin, stroke: "#9a8f7a", "stroke-width": 0.06, fill: "none" }, g);
-    el(
-        "path",
-        {
-            d: straight,
-            stroke: "#333",
-            "stroke-width": 0.14,
-            fill: "none",
-            "stroke-linecap": "square",
-        },
-        g,
-    );
-    el(
-        "path",
-        {
-            d: outline,
-            stroke: "#222",
-            "stroke-width": 0.18,
-            fill: "none",
-            "stroke-linecap": "square",
-        },
-        g,
-    );
-    const line = own.line && own.line[0][0] !== "none" ? own.line[0].map(Number) : [];
-    if (line.length) {
-        let d = "";
-        for (let k = 0; k < line.length; k += 2)
-            d += (k ? "L" : "M") + (line[k] - 0.5) + " " + -(line[k + 1] - 0.5);
-        el(
-            "path",
-            {
-                d,
-                stroke: "#b3261e",
-                "stroke-width": 0.16,
-                fill: "none",
-                "stroke-linejoin": "round",
-            },
-            g,
-        );
-    }
-    for (const [name, c] of S.geo.cells) {
-        const o = owners[+name - 1];
-        if (o) disc(g, c, 0.48, COLOURS[o - 1], "#222", { "stroke-width": 0.04 });
-        text(g, X(c.x), Y(c.y), name, {
-            "font-size": 0.55,
-            "font-weight": 700,
-            fill: o ? "#fff" : "#333",
-        });
-    }
-    // the line being drawn
-    if (S.line.length) {
-        const pts = S.line.map(at);
-        el(
-            "polyline",
-            {
-                points: pts.map((p) => X(p.x) + "," + Y(p.y)).join(" "),
-                stroke: "#b3261e",
-                "stroke-width": 0.14,
-                fill: "none",
-                "stroke-dasharray": "0.3 0.15",
-            },
-            g,
-        );
-    }
-    return { x0: -1.2, x1: W - 0.3, y0: -(H - 0.3), y1: 1.2 };
-}
-
-// tiptoe: White and Black pieces on the square or the hexagonal board.
-function lookTiptoe(g, kind) {
-    if (kind === "hex") {
-        // a hex board has no edge to write its coordinates on: each empty
-        // cell shows its name
-        const cells = boardCells(S.pos.board);
-        for (const [name, c] of S.geo.cells) {
-            el(
-                "path",
-                { d: hexPath(c, 0.577), fill: "#ecdcb4", stroke: "#8a7052", "stroke-width": 0.03 },
-                g,
-            );
-            if (cells.get(name) === ".")
-                text(g, X(c.x), Y(c.y) + 0.28, name, { class: "label", style: "font-size: 0.2px" });
-        }
-    } else {
-        squares(g, () => "#ecdcb4");
-        drawLabels(g);
-    }
-    for (const [name, ch] of boardCells(S.pos.board)) {
-        if (ch === "o") disc(g, at(name), 0.36, "#fafafa", "#333");
-        else if (ch === "x") disc(g, at(name), 0.36, "#1e1e1e", "#000");
-    }
-    return bounds();
-}
-
-const LOOKS = {
-    checkertoe: lookCheckertoe,
-    takebacktoe: lookTakebacktoe,
-    takeitaway: lookTakeitaway,
-    abstractoe: lookAbstractoe,
-    tiptoe: lookTiptoe,
-};
 
 // The clickable layer: one element per cell (regions: their cells), per
 // lattice point in a draw turn; legal next names marked and tabbable.
@@ -1431,10 +1231,13 @@ function drawHits(g, kind) {
     }
     const marks = el("g", { class: "overlay" }, g);
     // legal places: a dot on a cell, a tint over a whole region
+    const G = GAMES[S.game] || {};
     for (const name of next) {
         const c = S.geo.cells.get(name);
+        // where the game puts it (Take-Back-Toe: beside the pile)
+        const d = G.dot ? { x: c.x + G.dot.x, y: c.y + G.dot.y } : c;
         if (c && kind !== "regions")
-            disc(marks, c, 0.12, "#f2b705", "#7a5b00", { class: "dot", "stroke-width": 0.03 });
+            disc(marks, d, 0.12, "#f2b705", "#7a5b00", { class: "dot", "stroke-width": 0.03 });
         else if (c) hits.get(name).classList.add("region");
     }
     for (const name of S.prefix) {
@@ -1452,8 +1255,19 @@ function drawHits(g, kind) {
     }
 }
 
+// A candidate's value for a person: the mover's chance to win, or in the
+// solo puzzle the points mark 1 can expect.
 function valueText(v) {
     return S.nplayers === 1 ? v.toFixed(1) : Math.round(v * 100) + "%";
+}
+
+function valueWords(c, p) {
+    if (S.nplayers === 1)
+        return c.proven ? c.proven + " points for sure" : valueText(c.value) + " points expected";
+    const proven = { win: "a sure win", loss: "a sure loss", draw: "a sure draw" }[c.proven];
+    return proven
+        ? proven + " for player " + p
+        : valueText(c.value) + " chance to win for player " + p;
 }
 
 function valueColour(v, best) {
@@ -1461,57 +1275,76 @@ function valueColour(v, best) {
     return "hsl(" + Math.round(Math.max(0, Math.min(1, t)) * 120) + ",75%,32%)";
 }
 
-// Each candidate's value on its target (the last name it clicks), the best
-// line numbered on its cells.
+// Where a candidate's value goes: the game's own place (GAMES[].badge),
+// else the lower part of its target (the last place it names), below the
+// legal-move dot.
+function badgeAt(n) {
+    const G = GAMES[S.game] || {};
+    if (G.badge) return G.badge(n);
+    const p = at(n[n.length - 1]);
+    return { x: p.x, y: p.y - 0.28 };
+}
+
+// Each candidate's value on the board, the best line numbered on its cells.
 function drawAnalysis(g) {
     const cands = S.analysis.on ? S.analysis.cands : [];
     if (!cands.length) return;
     const best = Math.max(...cands.map((c) => c.value));
+    const mover = S.status ? S.status.player : 0;
     const seen = new Set();
     cands.forEach((c, k) => {
         const n = names(c.move).filter((x) => at(x));
         if (!n.length) return;
-        const target = n[n.length - 1];
         if (k === 0 && n.length > 1) {
             for (let i = 1; i < n.length; i++) arrow(g, at(n[i - 1]), at(n[i]), "#1d6fb8");
         }
-        if (seen.has(target)) return;
-        seen.add(target);
-        let p = at(target);
-        if (kindOfBoard() === "regions") p = { x: p.x, y: p.y - 0.45 }; // under the number
+        const p = badgeAt(n);
+        const key = p.x.toFixed(2) + "," + p.y.toFixed(2);
+        if (seen.has(key)) return; // a better move already shows here
+        seen.add(key);
+        const label = valueText(c.value) + (c.proven ? "!" : "");
+        const fs = fontSize(p.size || 0.2);
+        const w = fs * (label.length * 0.6 + 0.4);
+        const h = fs * 1.3;
+        const badge = el("g", { class: "badge" }, g);
         el(
             "rect",
             {
-                x: X(p.x) - 0.34,
-                y: Y(p.y) + 0.06,
-                width: 0.68,
-                height: 0.34,
-                rx: 0.08,
-                fill: "rgba(255,255,255,0.88)",
-                stroke: k === 0 ? "#1d6fb8" : "none",
-                "stroke-width": 0.05,
+                x: X(p.x) - w / 2,
+                y: Y(p.y) - h / 2,
+                width: w,
+                height: h,
+                rx: h / 4,
+                fill: "rgba(255,255,255,0.92)",
+                stroke: k === 0 ? "#1d6fb8" : "#999",
+                "stroke-width": k === 0 ? 0.05 : 0.015,
             },
-            g,
+            badge,
         );
-        const t = text(g, X(p.x), Y(p.y) + 0.23, valueText(c.value), {
+        const t = text(badge, X(p.x), Y(p.y), label, {
             class: "cand",
+            "font-size": fs,
             fill: valueColour(c.value, best),
         });
         t.dataset.move = c.move;
+        el("title", {}, badge).textContent = c.move + ": " + valueWords(c, mover);
     });
-    const pv = cands[0].pv;
-    pv.slice(0, 8).forEach((m, i) => {
+    // the best line, move by move, numbered at its places' upper left
+    const r = fontSize(0.15);
+    const regions = kindOfBoard() === "regions";
+    cands[0].pv.slice(0, 8).forEach((m, i) => {
         const n = names(m).filter((x) => at(x));
         if (!n.length) return;
         const p = at(n[n.length - 1]);
-        const cx = X(p.x) + 0.3,
-            cy = Y(p.y) - 0.3;
+        const cx = X(p.x) - (regions ? 0.62 : 0.3),
+            cy = Y(p.y) - (regions ? 0.1 : 0.3);
         el(
             "circle",
             {
                 cx,
                 cy,
-                r: 0.17,
+                r,
+                class: "pv",
                 fill: i % 2 ? "#fff" : "#1d6fb8",
                 stroke: "#1d6fb8",
                 "stroke-width": 0.03,
@@ -1519,11 +1352,27 @@ function drawAnalysis(g) {
             g,
         );
         text(g, cx, cy, String(i + 1), {
-            "font-size": 0.22,
+            "font-size": r * 1.3,
             fill: i % 2 ? "#1d6fb8" : "#fff",
             "font-weight": 700,
         });
     });
+}
+
+// The players (or teams) a chance is split between, for the bar and the
+// graph: two sides, or none where three or more play alone.
+function twoSides() {
+    if (S.nplayers === 2) return [[1], [2]];
+    if (S.info && S.info.teams.length === 2) return S.info.teams;
+    return null;
+}
+
+// An evaluation as the first side's chance (two sides), the mover's chance
+// (more), or mark 1's points (solo).
+function firstSideValue(e) {
+    const sides = twoSides();
+    if (!sides) return e.value;
+    return sides[0].includes(e.player) ? e.value : 1 - e.value;
 }
 
 function renderAnalysis() {
@@ -1532,34 +1381,119 @@ function renderAnalysis() {
     const ol = $("candidates");
     ol.textContent = "";
     const cands = S.analysis.on ? S.analysis.cands : [];
-    $("analysis-note").textContent = S.analysis.on
-        ? S.analysis.text ||
-          (cands.length
-              ? "best first; the best line is numbered on the board"
-              : personToMove()
-                ? ""
-                : "analysis runs while a person is to move")
-        : "";
-    cands.forEach((c, k) => {
+    const mover = S.status ? S.status.player : 0;
+    let note = "";
+    if (S.analysis.on) {
+        if (S.analysis.text) note = S.analysis.text;
+        else if (cands.length)
+            note =
+                (S.nplayers === 1
+                    ? "Each move's value: the points mark 1 can expect after it"
+                    : "Each move's value: player " + mover + "'s chance to win after it") +
+                ", from the engine's search (! where proven). Numbers on the board: the best line." +
+                (S.moves.length > cands.length
+                    ? " The engine values its " + cands.length + " most promising moves of " + S.moves.length + "."
+                    : "");
+        else if (!personToMove()) note = "analysis runs while a person is to move";
+    }
+    $("analysis-note").textContent = note;
+    cands.slice(0, 8).forEach((c, k) => {
         const li = document.createElement("li");
         if (k === 0) li.className = "best";
         li.textContent =
             c.move +
             "  " +
-            valueText(c.value) +
-            (c.proven ? " (" + c.proven + ")" : "") +
+            (c.proven ? "proven " + c.proven : valueText(c.value)) +
             "  " +
             c.visits +
-            " visits" +
-            (k === 0 ? "  line: " + c.pv.join(" ") : "");
+            " visits";
+        li.title = c.move + ": " + valueWords(c, mover);
+        if (k === 0 && c.pv.length > 1) li.title += "; best line: " + c.pv.join(" ");
         ol.appendChild(li);
     });
+    if (cands.length && S.status && S.status.kind === "play") {
+        const c = cands[0];
+        S.evals[S.history.length] = { player: mover, value: c.value, proven: c.proven };
+    }
+    renderEval();
     const old = $("analysis-layer");
     if (old && S.geo) {
         old.textContent = "";
         drawAnalysis(old);
     }
 }
+
+// The evaluation bar (the position now) and the graph of the evaluations
+// over the game: each point the best value analysis found in that
+// position, as the first side's chance (two sides), the mover's (more
+// players) or mark 1's points (solo); proven values drawn as squares.
+// Review marks (S.review) show as red rings on the moves they judge.
+function renderEval() {
+    const known = [];
+    S.evals.forEach((e, n) => e && n <= S.history.length && known.push([n, e]));
+    const marks = S.review ? S.review.marks : [];
+    $("eval-box").hidden = !known.length && !marks.length;
+    if ($("eval-box").hidden) return;
+    const sides = twoSides();
+    const solo = S.nplayers === 1;
+    const now = S.evals[S.history.length];
+    const bar = $("eval-bar");
+    bar.textContent = "";
+    if (now && sides) {
+        const v = firstSideValue(now);
+        const a = document.createElement("span");
+        a.style.width = Math.round(v * 100) + "%";
+        a.style.background = sideColour(sides[0][0]);
+        const b = document.createElement("span");
+        b.style.width = 100 - Math.round(v * 100) + "%";
+        b.style.background = sideColour(sides[1][0]);
+        bar.append(a, b);
+    }
+    $("eval-text").textContent = now
+        ? sides
+            ? (sides[0].length > 1 ? "players " + sides[0].join(" and ") : "player " + sides[0][0]) +
+              ": " +
+              Math.round(firstSideValue(now) * 100) +
+              "% chance to win" +
+              (now.proven ? " (proven " + now.proven + " for player " + now.player + ")" : "")
+            : solo
+              ? "mark 1 can expect " + now.value.toFixed(1) + " points"
+              : "player " + now.player + ": " + Math.round(now.value * 100) + "% chance to win"
+        : "no evaluation of this position yet (turn analysis on)";
+    const svg = $("eval-graph");
+    svg.textContent = "";
+    const N = Math.max(S.history.length, 2);
+    const top = solo ? Math.max(1, ...known.map(([, e]) => e.value)) : 1;
+    // drawn in the graph's own pixels, so that dots stay round
+    const W = Math.max(100, Math.round(svg.getBoundingClientRect().width) - 4),
+        H = 60;
+    const px = (n) => ((n - 1) / (N - 1)) * W;
+    const py = (v) => H - (v / top) * H;
+    svg.setAttribute("viewBox", "-2 -2 " + (W + 4) + " " + (H + 4));
+    svg.setAttribute("height", H + 4);
+    el("rect", { x: 0, y: 0, width: W, height: H, fill: "#fff", stroke: "#cfc6b4", "stroke-width": 1 }, svg);
+    if (!solo)
+        el("line", { x1: 0, y1: H / 2, x2: W, y2: H / 2, stroke: "#cfc6b4", "stroke-width": 1, "stroke-dasharray": "3 3" }, svg);
+    const pts = known.map(([n, e]) => [px(n), py(sides ? firstSideValue(e) : e.value), n, e]);
+    if (pts.length > 1)
+        el("polyline", { points: pts.map((p) => p[0] + "," + p[1]).join(" "), fill: "none", stroke: "#555", "stroke-width": 1.5 }, svg);
+    for (const [x, y, n, e] of pts) {
+        const colour = sides ? "#333" : sideColour(e.player);
+        const node = e.proven
+            ? el("rect", { x: x - 3.5, y: y - 3.5, width: 7, height: 7, fill: colour, class: "proven" }, svg)
+            : el("circle", { cx: x, cy: y, r: 3, fill: colour }, svg);
+        el("title", {}, node).textContent =
+            "after " + (n - 1) + " lines of the record: " +
+            (solo ? e.value.toFixed(1) + " points" : Math.round(e.value * 100) + "% for player " + e.player) +
+            (e.proven ? " (proven " + e.proven + ")" : "");
+    }
+    for (const m of marks) {
+        const x = px(m.n);
+        el("circle", { cx: x, cy: H / 2, r: 6, fill: "none", stroke: "#b3261e", "stroke-width": 2, class: "mistake" }, svg);
+    }
+    el("rect", { x: px(S.history.length) - 1, y: 0, width: 2, height: H, fill: "#1d6fb8", opacity: 0.5 }, svg);
+}
+
 
 // ---------------------------------------------------------------- side
 
@@ -1592,13 +1526,18 @@ function statusText() {
     if (!st) return "";
     if (st.kind === "over")
         return st.player ? "game over: " + winners(st.player) + " won" : "game over: a draw";
-    const s = S.turn && S.turn.prompt ? S.turn.prompt : "player " + st.player + " to move";
+    const G = GAMES[S.game] || {};
+    let s = S.turn && S.turn.prompt ? S.turn.prompt : "player " + st.player + " to move";
+    if (G.prompt) s = G.prompt(s);
     return s + (seatOf(st.player).kind === "engine" ? " (the engine's seat)" : "");
 }
 
+// A player's colour: their pieces' (game_info), else the game's own
+// choice (GAMES[].colours: none that its shared pieces have), else ours.
 function sideColour(p) {
     const c = sideOf(p).colour;
-    return (c && (COLOUR_WORDS[c] || c)) || COLOURS[(p - 1) % COLOURS.length];
+    const own = (GAMES[S.game] && GAMES[S.game].colours) || COLOURS;
+    return (c && (COLOUR_WORDS[c] || c)) || own[(p - 1) % own.length];
 }
 
 function seatSwatch(p) {
@@ -1618,9 +1557,12 @@ function unitsText(p) {
     }
     const parts = [];
     for (const [kind, us] of kinds) {
-        const what = (u) => u.pieces + " " + (u.colour || (u.pieces === 1 ? "piece" : "pieces"));
+        // "captured 14 white = 14, 5 red = 10": pieces and what they scored
+        const what = (u) =>
+            u.pieces + " " + (u.colour || (u.pieces === 1 ? "piece" : "pieces")) + " = " + u.points;
+        const pts = us.reduce((t, u) => t + u.points, 0);
         if (us.some((u) => u.pieces)) parts.push(kind + " " + us.map(what).join(", "));
-        else parts.push(us.length + " " + kind + (us.length === 1 ? "" : "s"));
+        else parts.push(us.length + " " + kind + (us.length === 1 ? "" : "s") + " = " + pts);
     }
     return parts.join("; ");
 }
@@ -1646,6 +1588,7 @@ function renderSide() {
     $("title").textContent = S.game ? gameTitle() : "";
     $("title").title = S.history[0] || "";
     $("status").textContent = statusText();
+    $("last-move-text").textContent = lastMoveText();
     document.body.dataset.status = S.status ? S.status.kind + " " + S.status.player : "";
     const t = $("players");
     t.textContent = "";
@@ -1667,7 +1610,13 @@ function renderSide() {
         sel.setAttribute("aria-label", "player " + p + " is played by");
         for (const k of ["person", "engine"])
             sel.add(
-                new Option(k === "person" ? "a person" : "the engine, level " + seatOf(p).level, k),
+                new Option(
+                    k === "person"
+                        ? "a person"
+                        : "the engine, " +
+                          levelName(seatOf(p).level, +((S.settings.level || {}).max || 2)).replace(/ \(.*/, ""),
+                    k,
+                ),
             );
         sel.value = seatOf(p).kind;
         sel.addEventListener("change", () => {
@@ -1691,14 +1640,36 @@ function renderSide() {
               "Final score: " +
               S.score.join(" : ")
             : "";
+    // the scores in words: who has what (the numbers alone read as a
+    // riddle with three players), and what the game counts
+    $("score-note").textContent =
+        (st && st.kind === "over" && S.nplayers > 2
+            ? S.score.map((v, i) => "player " + (i + 1) + " " + v).join(", ") + ". "
+            : "") + ((GAMES[S.game] && GAMES[S.game].score) || "");
     const ol = $("move-list");
     ol.textContent = "";
-    for (const l of S.history.slice(1)) {
+    const marks = new Map((S.review ? S.review.marks : []).map((m) => [m.n, m]));
+    S.history.slice(1).forEach((l, i) => {
         const li = document.createElement("li");
-        li.textContent = l.replace(/^play /, "");
+        const who = S.movers[i];
+        const whoEl = document.createElement("span");
+        whoEl.className = "who";
+        whoEl.textContent = who ? "P" + who : "";
+        whoEl.style.color = who ? sideColour(who) : "";
+        li.append(whoEl, " " + l.replace(/^play /, ""));
+        li.title = (who ? "player " + who + ": " : "") + l;
         if (l.startsWith("roll")) li.className = "roll";
+        const m = marks.get(i + 1);
+        if (m) {
+            li.classList.add("mistake");
+            li.title += " (" + m.text + ")";
+            const b = document.createElement("span");
+            b.className = "mark";
+            b.textContent = " ?" + (m.text ? " " + m.text : "");
+            li.appendChild(b);
+        }
         ol.appendChild(li);
-    }
+    });
     ol.scrollTop = ol.scrollHeight;
     if (!S.recordDirty) $("record").value = S.history.join("\n");
     renderControls();
@@ -1715,7 +1686,8 @@ function renderControls() {
         b.type = "button";
         b.textContent = w;
         b.dataset.word = w;
-        b.disabled = !mine;
+        // a word is a move: it waits while a roll is due
+        b.disabled = !mine || st.kind !== "play";
         if (S.moves.includes(w)) b.classList.add("legal");
         b.addEventListener(
             "click",
@@ -1827,9 +1799,36 @@ function buttons() {
 
 // ---------------------------------------------------------------- new game
 
+// An option's words for a person: [label, what an empty value means,
+// {value: word}] from the game's table (GAMES[].options), else the
+// common ones, else the key itself.
+function optionWords(spec) {
+    const name = $("game-select").value;
+    const own = (GAMES[name] && GAMES[name].options) || {};
+    const w = own[spec.key] || COMMON_OPTIONS[spec.key] || [spec.key];
+    let label = w[0],
+        empty = null,
+        values = {};
+    for (const x of w.slice(1)) {
+        if (typeof x === "string") empty = x;
+        else values = x;
+    }
+    return { label, empty, values };
+}
+
+// The hint beside an option: its range in words, never the engine's types.
+function optionHint(spec) {
+    if (spec.type === "int" && spec.min !== null) {
+        if (spec.key === "seed") return "a whole number; empty: a random game";
+        return "from " + spec.min + " to " + spec.max;
+    }
+    return "";
+}
+
 function optionInput(spec) {
+    const words = optionWords(spec);
     const label = document.createElement("label");
-    label.append(spec.key + " ");
+    label.append(words.label + " ");
     let input;
     if (spec.type === "bool" && spec.def !== null) {
         input = document.createElement("input");
@@ -1841,28 +1840,31 @@ function optionInput(spec) {
         (spec.key === "first" && spec.min !== null)
     ) {
         input = document.createElement("select");
+        const say = (v) =>
+            words.values[v] ||
+            (spec.type === "bool" ? (v === "1" ? "yes" : "no") : spec.key === "first" ? "player " + v : v);
         input.add(
             new Option(
                 spec.key === "first"
-                    ? "chance"
+                    ? words.empty || "chance decides"
                     : spec.def === null
-                      ? "the game's default"
-                      : spec.def,
+                      ? words.empty || "the game's default"
+                      : say(spec.def),
                 "",
             ),
         );
         let vals = spec.values;
         if (spec.type === "bool") vals = ["1", "0"];
         if (spec.key === "first") vals = range(+spec.min, +spec.max).map(String);
-        for (const v of vals) if (v !== spec.def) input.add(new Option(v, v));
+        for (const v of vals) if (v !== spec.def) input.add(new Option(say(v), v));
     } else {
         input = document.createElement("input");
         input.type = spec.type === "int" ? "number" : "text";
         if (spec.min !== null) input.min = spec.min;
         if (spec.max !== null) input.max = spec.max;
         if (spec.def !== null) input.value = spec.def;
-        input.placeholder =
-            spec.key === "seed" ? "random" : spec.def === null ? "from the seed" : "";
+        input.placeholder = spec.def === null ? words.empty || "from the seed" : "";
+        if (spec.type === "string") input.type = "text";
     }
     input.dataset.key = spec.key;
     input.dataset.def = spec.def === null ? "" : spec.def;
@@ -1870,8 +1872,9 @@ function optionInput(spec) {
     label.appendChild(input);
     const hint = document.createElement("span");
     hint.className = "hint";
-    hint.textContent = spec.type + (spec.min !== null ? " " + spec.min + " to " + spec.max : "");
-    label.appendChild(hint);
+    hint.textContent = optionHint(spec);
+    if (hint.textContent) label.appendChild(hint);
+    label.title = spec.key + "=";
     return label;
 }
 
@@ -1936,16 +1939,24 @@ function buildSeats() {
         row.className = "seat";
         row.innerHTML = `<span>player ${p}</span>
       <select data-seat="${p}" aria-label="player ${p} is played by"><option value="person">a person</option><option value="engine">the engine</option></select>
-      <label>level <select data-level="${p}"></select></label>
-      <label>movetime (ms) <input type="number" data-movetime="${p}" min="${mt.min}" max="${mt.max}" size="6"></label>`;
+      <label>strength <select data-level="${p}"></select></label>
+      <label>thinks <input type="number" data-movetime="${p}" min="${mt.min}" max="${mt.max}" size="6"> ms a move</label>`;
         const kind = row.querySelector("[data-seat]");
         kind.value = old ? old.kind : p === 1 ? "person" : "engine";
         const level = row.querySelector("[data-level]");
-        for (const v of range(+lv.min, +lv.max)) level.add(new Option(String(v), String(v)));
+        for (const v of range(+lv.min, +lv.max)) level.add(new Option(levelName(v, +lv.max), String(v)));
         level.value = old ? old.level : lv.def;
         row.querySelector("[data-movetime]").value = old ? old.movetime : mt.def;
         fs.appendChild(row);
     }
+}
+
+// The engine's levels (list_settings) in words: the top one is its full
+// strength (protocol.md, "The computer player").
+function levelName(v, max) {
+    const words = ["random moves", "greedy", "full strength"];
+    if (max === 2) return words[v] + " (level " + v + ")";
+    return v === max ? "strongest (level " + v + ")" : "level " + v;
 }
 
 function openNewGame() {
@@ -1999,6 +2010,9 @@ async function startNewGame(ev) {
     $("new-dialog").close();
     S.clock = clock;
     S.seats = seats;
+    S.movers = [];
+    S.evals = [];
+    S.review = null;
     fitSeats(parseGameInfo(a[2].text).players);
     S.recordDirty = false;
     message("");
@@ -2024,14 +2038,23 @@ async function loadRecord() {
         return;
     }
     await quiesce();
-    const a = await run(lines, true);
-    const failed = a.findIndex((x) => !x.ok);
-    $("record-note").textContent =
-        failed >= 0
-            ? "line " + (failed + 1) + ": " + a[failed].text + " (loaded up to there)"
-            : "loaded " + lines.length + " lines";
-    if (failed === 0) return;
+    const r = await runWithMovers(lines);
+    const failed = r.answers.findIndex((x) => !x.ok);
+    if (failed >= 0) {
+        // a bad record changes nothing: the game there was is replayed
+        // (its own record), and the pasted text stays to be mended
+        if (failed > 0 && S.history.length) await runWithMovers(S.history);
+        $("record-note").textContent =
+            "line " + (failed + 1) + ": " + r.answers[failed].text + " (nothing loaded)";
+        await refresh();
+        drive();
+        return;
+    }
+    $("record-note").textContent = "loaded " + lines.length + " lines";
     S.recordDirty = false;
+    S.movers = r.movers;
+    S.evals = [];
+    S.review = null;
     fitSeats(parseGameInfo(await must("game_info")).players);
     await refresh();
     drive();
@@ -2099,8 +2122,25 @@ async function connect() {
     $("title").textContent = "quintet " + a[2].text;
 }
 
+// The rules of the game on the board (or chosen in the new-game dialog),
+// from GAMES[].rules.
+function openRules(name) {
+    const G = GAMES[name] || {};
+    const g = S.games.find((x) => x.name === name);
+    $("rules-title").textContent = "How to play " + (g ? g.title : name || "");
+    $("rules-body").innerHTML =
+        G.rules || "<p>This game has no description in the page; the engine's messages explain each move.</p>";
+    $("rules-dialog").showModal();
+}
+
 function wire() {
     $("new-btn").addEventListener("click", openNewGame);
+    $("rules-btn").addEventListener("click", () => openRules(S.game || $("game-select").value));
+    $("new-rules").addEventListener("click", () => {
+        // over the new-game dialog, which stays open beneath
+        openRules($("game-select").value);
+    });
+    $("rules-close").addEventListener("click", () => $("rules-dialog").close());
     $("new-cancel").addEventListener("click", () => $("new-dialog").close());
     $("new-form").addEventListener("submit", guard(startNewGame));
     $("game-select").addEventListener("change", buildOptions);
@@ -2157,8 +2197,10 @@ function wire() {
     document.addEventListener("keydown", (e) => {
         if (e.ctrlKey || e.metaKey || e.altKey) return;
         if (/^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName) || $("new-dialog").open) return;
+        if ($("rules-dialog").open) return;
         const k = e.key;
         if (k === "n") openNewGame();
+        else if (k === "h") $("rules-btn").click();
         else if (k === "u") guard(undo)();
         else if (k === "a") $("analysis-toggle").click();
         else if (k === "s" || k === "Escape") guard(stop)();

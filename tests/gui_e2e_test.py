@@ -82,7 +82,7 @@ class Browser:
                 "--disable-quic", "--no-first-run",
                 "--disable-background-networking",
                 "--disable-component-update", "--disable-sync",
-                "--disable-dev-shm-usage", "--window-size=1200,900",
+                "--disable-dev-shm-usage", "--window-size=1280,800",
                 "--user-data-dir=" + self.profile]
         caps = {"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
@@ -317,6 +317,92 @@ class GuiEndToEnd(unittest.TestCase):
         b.click("#new-start")
         return self.wait_for(("person", "over"))
 
+    # Every control, every label: what a person sees on the first screen.
+    CONTROLS = ("button, input, select, textarea, .hit.target, "
+                "#words button")
+    LABELS = ("#board text, #status, #message, #last-move-text, h1, h2, "
+              "#title, button, label, #players td, #result, #score-note, "
+              "#eval-text, #analysis-note, #candidates li, #legal")
+
+    def check_layout(self, where):
+        """At 1280 by 800: no control outside the window, no two labels
+        over each other (their bounding boxes, at least 2 pixels deep)."""
+        b = self.browser
+        vw, vh = b.js("return [window.innerWidth, window.innerHeight]")
+        if (vw, vh) != (1280, 800):  # the window's frame, if any
+            ow, oh = b.js("return [window.outerWidth, window.outerHeight]")
+            b.size(ow + 1280 - vw, oh + 800 - vh)
+        b.js("window.scrollTo(0, 0)")
+        outside = b.js(
+            "const out = [];"
+            "for (const e of document.querySelectorAll(arguments[0])) {"
+            "  if (e.closest('dialog:not([open])')) continue;"
+            "  const r = e.getBoundingClientRect();"
+            "  if (!r.width || !r.height) continue;"
+            "  if (r.left < 0 || r.top < 0 || r.right > innerWidth + 0.5 ||"
+            "      r.bottom > innerHeight + 0.5)"
+            "    out.push((e.id || e.dataset.name || e.textContent ||"
+            "      e.tagName).slice(0, 30) + ' at ' + Math.round(r.left) +"
+            "      ',' + Math.round(r.top) + '-' + Math.round(r.bottom));"
+            "}"
+            "return out", self.CONTROLS)
+        self.assertEqual(outside, [], "%s: controls outside 1280x800"
+                         % where)
+        overlaps = b.js(
+            "const es = [...document.querySelectorAll(arguments[0])]"
+            "  .filter(e => !e.closest('dialog:not([open])') &&"
+            "    e.textContent.trim());"
+            "const rs = es.map(e => e.getBoundingClientRect());"
+            "const out = [];"
+            "for (let i = 0; i < es.length; i++)"
+            "  for (let j = i + 1; j < es.length; j++) {"
+            "    if (es[i].contains(es[j]) || es[j].contains(es[i]))"
+            "      continue;"
+            "    const a = rs[i], b = rs[j];"
+            "    if (!a.width || !b.width) continue;"
+            "    const w = Math.min(a.right, b.right) -"
+            "      Math.max(a.left, b.left);"
+            "    const h = Math.min(a.bottom, b.bottom) -"
+            "      Math.max(a.top, b.top);"
+            "    const at = (r) => '(' + [r.left, r.top, r.right, r.bottom]"
+            "      .map(Math.round).join(',') + ')';"
+            "    if (w > 2 && h > 2) out.push(es[i].textContent.slice(0, 20)"
+            "      + at(a) + ' / ' + es[j].textContent.slice(0, 20) + at(b));"
+            "  }"
+            "return out.slice(0, 10)", self.LABELS)
+        if overlaps:
+            b.shot(os.path.join(SHOTS, "overlap.png"))
+        self.assertEqual(overlaps, [], "%s: labels over each other" % where)
+
+    def check_last_move(self):
+        """The last move marked: on the board where it names places, and
+        in words with who made it."""
+        rec = self.record()
+        if len(rec) < 2:
+            return
+        last = rec[-1]
+        said = self.text("#last-move-text")
+        self.assertIn(last.replace("play ", "").replace("roll ", ""), said)
+        self.assertRegex(said, r"player \d")
+        if last.startswith("play ") and last[5:] not in ("pass", "drop"):
+            self.assertTrue(self.browser.finds("#last-move .last"),
+                            "the last move %r is not marked" % last)
+            self.assertEqual(self.browser.js(
+                "return document.getElementById('last-move')"
+                ".dataset.move"), last[5:])
+
+    def check_rules(self):
+        """The rules panel opens over the game and closes again."""
+        b = self.browser
+        b.click("#rules-btn")
+        self.assertTrue(b.js("return document.getElementById("
+                             "'rules-dialog').open"))
+        self.assertGreater(len(self.text("#rules-body")), 300)
+        self.assertNotIn("no description", self.text("#rules-body"))
+        b.click("#rules-close")
+        self.assertFalse(b.js("return document.getElementById("
+                              "'rules-dialog').open"))
+
     def person_move(self, rng):
         """One person's action by clicks: a roll, a word or a whole move
         (every click of a chain).  Returns False when the game is over."""
@@ -438,15 +524,23 @@ class GuiEndToEnd(unittest.TestCase):
         rng = random.Random(seed)
         shot = shot or game
         self.start(game, options)
+        self.check_layout(shot + " at the start")
+        self.check_rules()
+        self.browser.shot(os.path.join(SHOTS, shot + "-start.png"))
         for _ in range(2):
             self.person_move(rng)
+        self.check_last_move()
         self.check_undo(rng)
         if illegal:
             self.check_illegal_click(illegal(self.record()))
         before, _ = self.check_analysis()
+        self.check_layout(shot + " with analysis")
+        self.check_last_move()
         self.browser.shot(os.path.join(SHOTS, shot + "-mid.png"))
         self.analysis_off(before)
         self.finish(shot, rng)
+        self.check_layout(shot + " at the end")
+        self.check_last_move()
 
     # ---- the games ----
 
@@ -524,6 +618,10 @@ class GuiEndToEnd(unittest.TestCase):
         self.wait_for(("person",))
         want = engine_answers(rec + ["play " + "-".join(bad)])[-1]
         self.assertEqual(self.text("#message"), want[1:])
+        # the refused line stays drawn, to be mended; Clear starts afresh
+        self.assertEqual(self.text("#line-text"), "-".join(bad))
+        self.check_layout("abstractoe's refused line")
+        b.click("#line-clear")
         # a line the engine itself draws, clicked corner by corner
         line = engine_answers(rec + ["set level 0", "genmove"])[-1][1:]
         for p in line.split("-"):
@@ -623,15 +721,23 @@ class GuiEndToEnd(unittest.TestCase):
         b.click("#load-btn")
         self.wait_for(("person",))
         self.assertEqual(self.record(), rec)
-        self.assertEqual(self.text("#move-list"), "c3d4")
+        self.assertEqual(self.text("#move-list"), "P1 c3P2 d4")
         self.assertEqual(self.text("#status"),
                          prompt(engine_answers(rec + ["turn_info"])[-1]))
-        b.type("#record", "\n".join(rec + ["play d4"]))
+        # a bad record loads nothing: the game stays, and so does the
+        # pasted text, to be mended
+        bad = "\n".join(["newgame checkertoe seed=2 first=2", "play a1",
+                         "play a1"])
+        b.type("#record", bad)
         b.click("#load-btn")
         self.wait_for(("person",))
-        want = engine_answers(rec + ["play d4"])[-1][1:]
+        want = engine_answers(bad.split("\n"))[-1][1:]
         self.assertEqual(self.text("#record-note"),
-                         "line 4: %s (loaded up to there)" % want)
+                         "line 3: %s (nothing loaded)" % want)
+        self.assertEqual(self.browser.js(
+            "return document.getElementById('record').value"), bad)
+        self.assertEqual(self.text("#move-list"), "P1 c3P2 d4")
+        b.click("#copy-btn")
         self.assertEqual(self.record(), rec)
         b.type("#record", "newgame checkertoe\nquit")
         b.click("#load-btn")
@@ -691,7 +797,7 @@ class GuiEndToEnd(unittest.TestCase):
             self.assertGreater(width[2], 0.8 * width[1])
             b.shot(os.path.join(SHOTS, "phone.png"))
         finally:
-            b.size(1200, 900)
+            b.size(1280, 800)
 
     # illegal-click pickers: a name no legal move uses
 
