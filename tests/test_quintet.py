@@ -1,0 +1,330 @@
+"""Tests of the protocol client scripts/quintet (protocol.md, "Framing",
+"Thinking while reading", "analyze"), run by tests/check-quintet.sh:
+
+  python3 tests/test_quintet.py ENGINE   (default ./engine)
+
+Against ENGINE for what the engine does, and against small programs
+written here for what a broken one does (wrong ids, garbage, silence,
+death), which the client must report as ProtocolError of the right kind.
+"""
+
+import os
+import shlex
+import sys
+import tempfile
+import time
+import unittest
+
+sys.dont_write_bytecode = True
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+
+import quintet  # noqa: E402
+
+ENGINE = os.path.abspath(os.path.join(ROOT, "engine"))
+
+# A program that answers every command with `=ID` and an empty text,
+# writes each line it reads to the file LOG, and misbehaves on request:
+# MODE "ok", "wrongid" (answers id+1), "noid" (answers `= `), "garbage"
+# (answers genmove with a sentence), "silent" (genmove is never answered),
+# "exit" (exits with status 3 at genmove), "crlf" (CR LF line ends).
+TOY = r'''
+import sys
+mode, log = sys.argv[1], sys.argv[2]
+for line in sys.stdin:
+    with open(log, "a") as f:
+        f.write(line)
+    w = line.split()
+    cid = w[0] if w and w[0].isdigit() else ""
+    cmd = w[1 if cid else 0] if w else ""
+    if cid and mode == "wrongid":
+        cid = str(int(cid) + 1)
+    if mode == "noid":
+        cid = ""
+    end = "\r\n" if mode == "crlf" else "\n"
+    if cmd == "genmove":
+        if mode == "garbage":
+            sys.stdout.write("my move is c3\n\n")
+        elif mode == "silent":
+            sys.stdout.flush()
+            continue
+        elif mode == "exit":
+            sys.stderr.write("toy: giving up\n")
+            sys.exit(3)
+        else:
+            sys.stdout.write("=%s c3%s%s" % (cid, end, end))
+    elif cmd == "quit":
+        sys.stdout.write("=%s %s%s" % (cid, end, end))
+        sys.stdout.flush()
+        break
+    else:
+        sys.stdout.write("=%s %s%s" % (cid, end, end))
+    sys.stdout.flush()
+'''
+
+
+class Toy:
+    def __init__(self, mode):
+        self.dir = tempfile.TemporaryDirectory()
+        self.script = os.path.join(self.dir.name, "toy.py")
+        self.log = os.path.join(self.dir.name, "log")
+        with open(self.script, "w") as f:
+            f.write(TOY)
+        self.argv = [sys.executable, self.script, mode, self.log]
+
+    def lines(self):
+        with open(self.log) as f:
+            return [l.split(None, 1)[1].rstrip("\n") for l in f]
+
+
+class Parsing(unittest.TestCase):
+    def test_info_line(self):
+        line = ("info move c3 visits 27994 value 0.6633 order 0 pv c3 c4 b3 "
+                "info move c4 visits 3 value 0 proven loss order 1 pv c4")
+        got = quintet.parse_info(line)
+        self.assertEqual(got, [
+            {"move": "c3", "visits": 27994, "value": 0.6633, "order": 0,
+             "pv": ["c3", "c4", "b3"]},
+            {"move": "c4", "visits": 3, "value": 0.0, "proven": "loss",
+             "order": 1, "pv": ["c4"]}])
+
+    def test_info_line_broken(self):
+        for bad in ("move c3 visits 1", "info visits 1 value 0.5",
+                    "info move c3 visits x", "info move c3 visits"):
+            with self.assertRaises(quintet.ProtocolError, msg=bad):
+                quintet.parse_info(bad)
+
+    def test_answer(self):
+        a = quintet.parse_answer(["=12 a1 b1"])
+        self.assertEqual((a.ok, a.id, a.text), (True, 12, "a1 b1"))
+        self.assertEqual(a.strict_problems(12), [])
+        a = quintet.parse_answer(["?3 illegal move: no", "more"])
+        self.assertEqual((a.ok, a.id, a.text), (False, 3,
+                                                "illegal move: no\nmore"))
+        a = quintet.parse_answer(["= ", "line 1"])
+        self.assertEqual(a.text, "line 1")
+        self.assertTrue(a.strict_problems(1))
+        self.assertTrue(quintet.parse_answer(["=1"]).strict_problems(1))
+        self.assertTrue(quintet.parse_answer(["=1 \r"]).strict_problems(1))
+        with self.assertRaises(quintet.ProtocolError):
+            quintet.parse_answer(["hello"])
+
+    def test_split_and_options(self):
+        self.assertEqual(quintet.split_command("'./my engine' -c 'set x 1'"),
+                         ["./my engine", "-c", "set x 1"])
+        self.assertEqual(quintet.format_options(
+            {"size": 5, "float": True, "exchange": False}),
+            ["size=5", "float=1", "exchange=0"])
+
+
+class WithEngine(unittest.TestCase):
+    def setUp(self):
+        self.e = quintet.Engine([ENGINE], timeout=30)
+        self.addCleanup(self.e.close)
+
+    def test_game(self):
+        e = self.e
+        self.assertEqual(e.command("protocol_version"), "2")
+        e.newgame("checkertoe", seed=7, first=1)
+        self.assertEqual(e.status(), "play 1")
+        self.assertEqual(len(e.moves()), 25)
+        e.play("c3")
+        self.assertEqual(e.status(), "play 2")
+        self.assertEqual(e.score(), [0, 0])
+        self.assertEqual(e.history(), [
+            "newgame checkertoe seed=7 first=1 size=5 float=0 exchange=0",
+            "play c3"])
+        pos = e.position()
+        self.assertTrue(pos.startswith("checkertoe "), pos)
+        e.undo()
+        self.assertEqual(e.history()[1:], [])
+
+    def test_error_keeps_state(self):
+        e = self.e
+        e.newgame("tiptoe size=5")
+        e.play("c3")
+        before = e.position()
+        with self.assertRaises(quintet.EngineError) as cm:
+            e.play("z9")
+        self.assertTrue(cm.exception.message.startswith("illegal move"),
+                        cm.exception.message)
+        self.assertEqual(cm.exception.command, "play z9")
+        self.assertEqual(e.position(), before)
+        with self.assertRaises(quintet.EngineError):
+            e.newgame("nosuchgame")
+        self.assertEqual(e.position(), before)
+
+    def test_roll(self):
+        e = self.e
+        games = dict(e.list_games())
+        self.assertIn("takeitaway", games)
+        # A game that rolls: find the one whose status asks for a roll.
+        for name in games:
+            e.newgame(name, seed=3)
+            if e.status().startswith("roll"):
+                break
+        else:
+            self.skipTest("no game starts with a roll")
+        v = e.roll()
+        self.assertIsInstance(v, int)
+        e.undo()
+        self.assertEqual(e.roll(v), v)
+
+    def test_genmove_settings_for_one_call(self):
+        e = self.e
+        e.newgame("checkertoe", seed=7, first=1)
+        m = e.genmove(playouts=300)
+        self.assertIn(m, "a1 b1 c1 d1 e1 a2 b2 c2 d2 e2 a3 b3 c3 d3 e3 "
+                      "a4 b4 c4 d4 e4 a5 b5 c5 d5 e5".split())
+        self.assertEqual(e.history()[-1], "play " + m)
+        self.assertEqual(e.settings["playouts"], "0")
+        e.set("playouts", 200)
+        h = e.hint(playouts=300)
+        self.assertEqual(e.settings["playouts"], "200")
+        self.assertEqual(h, e.hint(playouts=300))  # deterministic
+
+    def test_analyze_and_break(self):
+        e = self.e
+        e.newgame("checkertoe", seed=7, first=1)
+        seen = 0
+        for cands in e.analyze(20):
+            self.assertTrue(cands)
+            for k in ("move", "visits", "value", "order", "pv"):
+                self.assertIn(k, cands[0])
+            self.assertEqual([c["order"] for c in cands],
+                             list(range(len(cands))))
+            seen += 1
+            if seen == 2:
+                break
+        # the stream is closed and the next answer is the next command's
+        self.assertEqual(e.status(), "play 1")
+        self.assertEqual(e._buf, b"")
+
+    def test_analyze_close_reads_everything(self):
+        e = self.e
+        e.newgame("checkertoe", seed=7, first=1)
+        with e.analyze(10) as a:
+            self.assertTrue(a.get(10))
+            time.sleep(0.1)  # lines pile up unread
+        self.assertTrue(a.done)
+        self.assertEqual(e.command("name"), "quintet")
+        # a command sent while the stream runs ends it first
+        a = e.analyze(10)
+        self.assertEqual(e.moves()[:2], ["a1", "b1"])
+        self.assertTrue(a.done)
+        self.assertIsNone(a.get(0.1))
+
+    def test_analyze_proven(self):
+        e = self.e
+        e.newgame("checkertoe first=1 size=5 float=0 exchange=0 "
+                  "board=oxx.x/xxoxo/oxxoo/.xooo/oxx..")
+        with e.analyze(30) as a:
+            cands = a.get(10)
+        proven = {c["move"]: c.get("proven") for c in cands}
+        self.assertEqual(proven.get("d1"), "draw", cands)
+        self.assertEqual(proven.get("a2"), "loss", cands)
+
+    def test_analyze_fails(self):
+        e = self.e
+        e.newgame("checkertoe", seed=7, first=1)
+        with self.assertRaises(quintet.EngineError):
+            e.analyze(5)  # below 10 ms
+        self.assertEqual(e.status(), "play 1")
+
+    def test_stderr_pipe(self):
+        with quintet.Engine([ENGINE], stderr=quintet.PIPE) as e:
+            e.newgame("checkertoe", seed=7, first=1)
+            e.genmove(playouts=100)
+            self.assertTrue(e.last_search().startswith("ai: "),
+                            e.stderr_lines())
+
+    def test_string_command_and_with(self):
+        # a path with a space, quoted as a shell would
+        d = tempfile.TemporaryDirectory()
+        self.addCleanup(d.cleanup)
+        path = os.path.join(d.name, "my engine")
+        os.symlink(ENGINE, path)
+        with quintet.Engine("%s -" % shlex.quote(path)) as e:
+            self.assertEqual(e.name(), "quintet")
+            proc = e.proc
+        self.assertEqual(proc.returncode, 0)
+        self.assertFalse(e.alive())
+
+
+class Broken(unittest.TestCase):
+    def engine(self, mode, **kw):
+        toy = Toy(mode)
+        self.addCleanup(toy.dir.cleanup)
+        e = quintet.Engine(toy.argv, **kw)
+        self.addCleanup(e.close)
+        return e, toy
+
+    def test_ids_sent(self):
+        e, toy = self.engine("ok")
+        e.newgame("tiptoe", size=5, diagonal=True)
+        self.assertEqual(e.genmove(playouts=7), "c3")
+        with open(toy.log) as f:
+            ids = [l.split()[0] for l in f]
+        self.assertEqual(ids, [str(i) for i in range(1, len(ids) + 1)])
+        self.assertEqual(toy.lines()[:2], [
+            "newgame tiptoe size=5 diagonal=1", "list_settings"])
+
+    def test_wrong_id(self):
+        e, _ = self.engine("wrongid", timeout=5)
+        with self.assertRaises(quintet.ProtocolError) as cm:
+            e.command("name")
+        self.assertEqual(cm.exception.kind, "malformed")
+        self.assertIn("id 2", str(cm.exception))
+        self.assertFalse(e.alive())
+
+    def test_no_id(self):
+        e, _ = self.engine("noid", timeout=5)
+        with self.assertRaises(quintet.ProtocolError) as cm:
+            e.command("name")
+        self.assertIn("no id", str(cm.exception))
+
+    def test_garbage(self):
+        e, _ = self.engine("garbage", timeout=5)
+        with self.assertRaises(quintet.ProtocolError) as cm:
+            e.genmove()
+        self.assertEqual(cm.exception.kind, "malformed")
+        self.assertIn("not a response", str(cm.exception))
+
+    def test_silent(self):
+        e, _ = self.engine("silent", timeout=0.3)
+        t0 = time.monotonic()
+        with self.assertRaises(quintet.ProtocolError) as cm:
+            e.genmove()
+        self.assertEqual(cm.exception.kind, "timeout")
+        self.assertIn("no answer to genmove within 0.3 s",
+                      str(cm.exception))
+        self.assertLess(time.monotonic() - t0, 10)
+
+    def test_exit(self):
+        e, _ = self.engine("exit", stderr=quintet.PIPE, timeout=10)
+        with self.assertRaises(quintet.ProtocolError) as cm:
+            e.genmove()
+        self.assertEqual((cm.exception.kind, cm.exception.code),
+                         ("exited", 3))
+        self.assertIn("exited with status 3 during genmove",
+                      str(cm.exception))
+        self.assertIn("toy: giving up", str(cm.exception))
+
+    def test_crlf(self):
+        e, _ = self.engine("crlf", timeout=5)
+        self.assertEqual(e.genmove(), "c3")
+        a = e.request("name")
+        self.assertTrue(a.ok)
+        self.assertIn("lines end in CR LF, not LF", a.strict_problems(a.id))
+
+    def test_no_program(self):
+        with self.assertRaises(quintet.ProtocolError) as cm:
+            quintet.Engine(["/nonexistent/engine"])
+        self.assertEqual(cm.exception.kind, "start")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and not sys.argv[1].startswith("-"):
+        ENGINE = os.path.abspath(sys.argv.pop(1))
+    unittest.main()
