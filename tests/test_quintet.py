@@ -10,6 +10,7 @@ death), which the client must report as ProtocolError of the right kind.
 
 import os
 import shlex
+import subprocess
 import sys
 import tempfile
 import time
@@ -250,6 +251,27 @@ class WithEngine(unittest.TestCase):
             proc = e.proc
         self.assertEqual(proc.returncode, 0)
         self.assertFalse(e.alive())
+
+
+class Examples(unittest.TestCase):
+    def test_selfplay(self):
+        # scripts/examples/selfplay: a whole game with dice, the same for
+        # the same seed, whose record replays to the status it printed
+        cmd = [sys.executable, os.path.join(ROOT, "scripts", "examples",
+                                            "selfplay"), ENGINE,
+               "takebacktoe", "seed=2"]
+        out = subprocess.run(cmd, stdout=subprocess.PIPE, text=True,
+                             timeout=120, check=True).stdout
+        again = subprocess.run(cmd, stdout=subprocess.PIPE, text=True,
+                               timeout=120, check=True).stdout
+        self.assertEqual(out, again)
+        lines = out.splitlines()
+        self.assertTrue(lines[-1].startswith("# over "), lines[-1])
+        self.assertTrue(any(l.startswith("roll ") for l in lines))
+        with quintet.Engine([ENGINE]) as e:
+            for line in lines[:-1]:
+                e.command(line)
+            self.assertEqual("# " + e.status(), lines[-1])
 
 
 class Broken(unittest.TestCase):

@@ -10,7 +10,8 @@ library only.
 
 Engine drives one program a command at a time (scripts, bots, tests,
 the tournament runner); Pipelined lets many threads share one program
-(the GUI server); review annotates a finished game.  README.md beside this
+(the GUI server); Bot is the serving side for people who write a
+player; review annotates a finished game.  README.md beside this
 file has more examples.
 """
 
@@ -20,4 +21,5 @@ from .protocol import (Answer, EngineError, ProtocolError,  # noqa: F401
 from .engine import (DEVNULL, PIPE, Engine, parse_settings,  # noqa: F401
                      split_command)
 from .analysis import Analysis  # noqa: F401
+from .bot import Bot  # noqa: F401
 from .pipelined import EngineDied, Pending, Pipelined  # noqa: F401
