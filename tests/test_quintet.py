@@ -8,6 +8,7 @@ written here for what a broken one does (wrong ids, garbage, silence,
 death), which the client must report as ProtocolError of the right kind.
 """
 
+import json
 import os
 import shlex
 import subprocess
@@ -272,6 +273,97 @@ class Examples(unittest.TestCase):
             for line in lines[:-1]:
                 e.command(line)
             self.assertEqual("# " + e.status(), lines[-1])
+
+
+def thrown_game():
+    """A checkertoe game in which one side throws away a won position:
+    the engine plays both sides (300 playouts a move) until analyze shows
+    a move proven to win beside one proven not to; that one is played,
+    and the engine finishes the game.  Returns (the record, the ply of
+    the thrown move)."""
+    with quintet.Engine([ENGINE], timeout=60) as e:
+        e.newgame("checkertoe", seed=7, first=1)
+        thrown = None
+        while not e.status().startswith("over"):
+            ply = len(e.history())
+            if thrown is None and len(e.moves()) <= 12:
+                with e.analyze(50) as a:
+                    cands = a.get(30)
+                    for _ in range(5):  # let the solver settle more
+                        cands = a.get(1) or cands
+                proven = {c["move"]: c.get("proven") for c in cands}
+                bad = [m for m, p in proven.items() if p in ("draw", "loss")]
+                if "win" in proven.values() and bad:
+                    e.play(bad[0])
+                    thrown = ply
+                    continue
+            e.genmove(playouts=300)
+        return e.history(), thrown
+
+
+class Review(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.record, cls.thrown = thrown_game()
+
+    def test_marks_the_thrown_move(self):
+        self.assertIsNotNone(self.thrown, "no won position was thrown")
+        with quintet.Engine([ENGINE], stderr=quintet.PIPE) as e:
+            got = quintet.review(e, self.record)
+        by_ply = {x["ply"]: x for x in got}
+        self.assertEqual(len(got), len(self.record) - 1)
+        x = by_ply[self.thrown]
+        self.assertEqual(x["command"], self.record[self.thrown])
+        self.assertEqual(x["proven_before"], "win", x)
+        self.assertIn(x["proven_after"], ("draw", "loss"), x)
+        self.assertTrue(x["mistake"], x)
+        self.assertNotEqual(x.get("best"), None)
+        self.assertGreater(x["before"], x["after"])
+        # the best move is a win: played instead, it keeps the result
+        with quintet.Engine([ENGINE], stderr=quintet.PIPE) as e:
+            alt = self.record[:self.thrown] + ["play " + x["best"]]
+            last = quintet.review(e, alt)[-1]
+        self.assertEqual((last["proven_after"], last["mistake"]),
+                         ("win", False), last)
+        # moves that keep a proven result are not mistakes
+        kept = [y for y in got if y.get("proven_before") and
+                y["proven_before"] == y.get("proven_after")]
+        self.assertTrue(kept)
+        self.assertFalse(any(y["mistake"] for y in kept))
+
+    def test_script_json_and_text(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".txt") as f:
+            f.write("\n".join(self.record) + "\n")
+            f.flush()
+            script = os.path.join(ROOT, "scripts", "review")
+            js = subprocess.run([sys.executable, script, "--engine", ENGINE,
+                                 "--json", f.name], stdout=subprocess.PIPE,
+                                text=True, timeout=300, check=True).stdout
+            text = subprocess.run([sys.executable, script, "--engine",
+                                   ENGINE, f.name], stdout=subprocess.PIPE,
+                                  text=True, timeout=300, check=True).stdout
+        entries = json.loads(js)
+        with quintet.Engine([ENGINE], stderr=quintet.PIPE) as e:
+            self.assertEqual(entries, quintet.review(e, self.record))
+        line = [l for l in text.splitlines()
+                if l.split()[:1] == [str(self.thrown)]][0]
+        self.assertIn("MISTAKE", line)
+        self.assertIn("(win) -> ", line)
+        n = sum(1 for x in entries if x.get("mistake"))
+        self.assertTrue(text.rstrip().endswith("%d mistake%s" %
+                                               (n, "" if n == 1 else "s")))
+
+    def test_parse_search_line(self):
+        from quintet.review import parse_search_line
+        self.assertEqual(parse_search_line("ai: c3 from the book (value 1)"),
+                         ("c3", 1.0, "win"))
+        self.assertEqual(parse_search_line(
+            "ai: a4 after 85179 playouts in 132 ms (643621/s), 95120 nodes;"
+            " proven; solved (68498 nodes); proven draw; value 0.776; line "
+            "a4 c1"), ("a4", 0.5, "draw"))
+        self.assertEqual(parse_search_line(
+            "ai: a4 after 10 playouts in 1 ms (1/s), 9 nodes; value 0.6; "
+            "line a4"), ("a4", 0.6, None))
 
 
 class Broken(unittest.TestCase):

@@ -22,4 +22,5 @@ from .engine import (DEVNULL, PIPE, Engine, parse_settings,  # noqa: F401
                      split_command)
 from .analysis import Analysis  # noqa: F401
 from .bot import Bot  # noqa: F401
+from .review import format_review, review  # noqa: F401
 from .pipelined import EngineDied, Pending, Pipelined  # noqa: F401
