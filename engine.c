@@ -1023,6 +1023,163 @@ static int cmd_position(struct session *s, int argc, char **argv,
 	return 0;
 }
 
+/* Writes integer weights proportional to probs (n of them): the smallest
+ * common denominator up to a million, so a fair die writes all 1s. */
+static void write_weights(const double *probs, int n, struct text *out)
+{
+	long d = 1;
+	for (; d < 1000000; d++) {
+		int whole = 1;
+		for (int i = 0; i < n && whole; i++) {
+			double w = probs[i] * (double)d;
+			double off = w - (double)(long)(w + 0.5);
+			whole = off < 1e-6 && off > -1e-6;
+		}
+		if (whole)
+			break;
+	}
+	for (int i = 0; i < n; i++)
+		text_printf(out, " %ld", (long)(probs[i] * (double)d + 0.5));
+}
+
+/* The answer of game_info for game g in state st. */
+static void game_info(const struct game *g, const void *st, struct text *out)
+{
+	int n = g->players(st);
+	struct game_sides sd = {.sides = n};
+	if (g->sides)
+		g->sides(st, &sd);
+	text_printf(out, "game %s\ntitle %s\nplayers %d", g->name, g->title, n);
+	for (int p = 1; p <= sd.sides; p++) {
+		text_printf(out, "\n%s %d", p <= n ? "player" : "side", p);
+		if (sd.name[p - 1])
+			text_printf(out, " name %s", sd.name[p - 1]);
+		if (sd.colour[p - 1])
+			text_printf(out, " colour %s", sd.colour[p - 1]);
+		if (g->marks && (size_t)p <= strlen(g->marks))
+			text_printf(out, " mark %c", g->marks[p - 1]);
+		if (p > n)
+			text_puts(out, " played_by 1");
+	}
+	for (int t = 1; t <= n; t++) {
+		int members = 0;
+		for (int p = 1; p <= n; p++)
+			members += sd.team[p - 1] == t;
+		if (members < 2)
+			continue;
+		text_puts(out, "\nteam");
+		for (int p = 1; p <= n; p++)
+			if (sd.team[p - 1] == t)
+				text_printf(out, " %d", p);
+	}
+	if (g->chance) {
+		int values[GAME_MAX_CHANCE];
+		double probs[GAME_MAX_CHANCE];
+		int k = g->chance(st, values, probs);
+		text_puts(out, "\nroll faces");
+		for (int i = 0; i < k; i++)
+			text_printf(out, " %d", values[i]);
+		text_puts(out, " weights");
+		write_weights(probs, k, out);
+	}
+}
+
+/* game_info [NAME [key=value ...]]: the current game's (or, with a name,
+ * the game newgame NAME ... would start) players, their names, colours
+ * and marks, the teams and the faces of its die, as `key value` lines.
+ * Fails: no game yet and no name; as newgame for a name and options; the
+ * current game is kept either way. */
+static int cmd_game_info(struct session *s, int argc, char **argv,
+			 struct text *out)
+{
+	if (argc == 0) {
+		if (!s->game)
+			return fail(out, "no game yet: start one with newgame "
+					 "NAME, or write game_info NAME");
+		game_info(s->game, top(s), out);
+		return 0;
+	}
+	const struct game *g = game_find(argv[0]);
+	if (!g) {
+		char c[64];
+		game_clean(argv[0], c, sizeof c);
+		return fail(out, "unknown game %s (list_games lists them)", c);
+	}
+	struct game_options opt = {0};
+	char err[GAME_ERR_MAX];
+	uint64_t seed = 0;
+	if (game_options_read(argv + 1, argc - 1, &opt, err) < 0)
+		return fail(out, "%s", err);
+	if (newgame_seed(&opt, &seed, out) < 0)
+		return -1;
+	unsigned char *st = xrealloc(NULL, g->state_size);
+	if (game_setup(g, st, &opt, seed, err) < 0) {
+		free(st);
+		return fail(out, "%s", err);
+	}
+	game_info(g, st, out);
+	free(st);
+	return 0;
+}
+
+/* turn_info: what the player to move must do now, as `phase WORD [K N]`,
+ * `player P` (not once the game is over), `side S`, `also WORD` and
+ * `out P ...` (players who left the game) where they apply, and a
+ * `prompt` sentence for a person. */
+static int cmd_turn_info(struct session *s, int argc, char **argv,
+			 struct text *out)
+{
+	(void)argc, (void)argv;
+	const void *st = top(s);
+	struct game_status gs = s->game->status(st);
+	struct game_turn t = {0};
+	if (s->game->turn)
+		s->game->turn(st, &t);
+	else {
+		t.phase = gs.phase == GAME_PLAY   ? "move"
+			  : gs.phase == GAME_ROLL ? "roll"
+						  : "over";
+		if (gs.phase == GAME_OVER)
+			snprintf(t.prompt, sizeof t.prompt, "game over");
+		else
+			snprintf(t.prompt, sizeof t.prompt, "player %d to %s",
+				 gs.player, t.phase);
+	}
+	text_printf(out, "phase %s", t.phase);
+	if (t.steps)
+		text_printf(out, " %d %d", t.step, t.steps);
+	if (gs.phase != GAME_OVER)
+		text_printf(out, "\nplayer %d", gs.player);
+	if (t.side)
+		text_printf(out, "\nside %d", t.side);
+	if (t.also)
+		text_printf(out, "\nalso %s", t.also);
+	if (t.out) {
+		text_puts(out, "\nout");
+		for (int p = 1; p <= GAME_MAX_PLAYERS; p++)
+			if (t.out >> (p - 1) & 1)
+				text_printf(out, " %d", p);
+	}
+	text_printf(out, "\nprompt %s", t.prompt);
+	return 0;
+}
+
+/* scoring: the units the score is made of now, one a line:
+ * `unit KIND player P points N [pieces K] [colour C] [cells ...]`;
+ * empty when there are none. */
+static int cmd_scoring(struct session *s, int argc, char **argv,
+		       struct text *out)
+{
+	(void)argc, (void)argv;
+	if (!s->game->units)
+		return 0;
+	size_t start = out->len;
+	s->game->units(top(s), out);
+	if (out->len > start && out->s[out->len - 1] == '\n')
+		out->s[--out->len] = '\0';
+	return 0;
+}
+
 /* set NAME VALUE: changes a setting.  Fails: unknown setting, a value
  * that is not a number in its range. */
 static int cmd_set(struct session *s, int argc, char **argv, struct text *out)
@@ -1242,6 +1399,12 @@ static const struct command commands[] = {
 	{"position", cmd_position, 0, 0, 1, "",
 	 "the state as one line that newgame restores"},
 	{"geometry", cmd_geometry, 0, 0, 1, "", "the board's shape, for GUIs"},
+	{"game_info", cmd_game_info, 0, MAX_ARGS, 0, "[NAME [key=value ...]]",
+	 "the players, their names and colours, teams and dice"},
+	{"turn_info", cmd_turn_info, 0, 0, 1, "",
+	 "what the player to move must do now"},
+	{"scoring", cmd_scoring, 0, 0, 1, "",
+	 "the lines, pairs, stacks and captures the score is made of"},
 	{"set", cmd_set, 2, 2, 0, "NAME VALUE", "change a setting"},
 	{"list_settings", cmd_list_settings, 0, 0, 0, "",
 	 "the settings, with ranges"},

@@ -194,6 +194,12 @@ def children(pid):
     return out
 
 
+def prompt(answer):
+    """The prompt line of a turn_info answer."""
+    return next(l[len("prompt "):] for l in answer.split("\n")
+                if l.startswith("prompt "))
+
+
 def engine_answers(lines):
     """Runs LINES through a fresh engine; returns its answers' texts (with
     '=' or '?' kept)."""
@@ -279,6 +285,13 @@ class GuiEndToEnd(unittest.TestCase):
                 b.click('#opt-%s option[value="%s"]' % (key, value))
             else:
                 b.type("#opt-" + key, str(value))
+        # the seats come from game_info with the options chosen
+        deadline = time.monotonic() + 10
+        while len(b.finds(".seat")) != len(seats):
+            if time.monotonic() > deadline:
+                self.fail("the dialog shows %d seats, not %d" % (
+                    len(b.finds(".seat")), len(seats)))
+            time.sleep(0.02)
         for p, kind in enumerate(seats, 1):
             b.click('[data-seat="%d"] option[value="%s"]' % (p, kind))
             if kind == "engine":
@@ -389,6 +402,14 @@ class GuiEndToEnd(unittest.TestCase):
         self.assertEqual("over " + self.browser.js(
             "return document.body.dataset.status").split()[1],
             status.replace("draw", "0"))
+        # the scoring units with cells, each marked on the board
+        units = [l.split() for l in engine_answers(rec + ["scoring"])[-1][1:]
+                 .split("\n") if " cells " in l]
+        marked = self.browser.js(
+            "return [...document.querySelectorAll('#board .unit')].map("
+            "u => [u.dataset.kind, u.dataset.player, u.dataset.cells])")
+        self.assertEqual(marked, [[u[1], u[3], " ".join(
+            u[u.index("cells") + 1:])] for u in units])
         # a click after the end: the engine says why not
         hit = self.browser.find(".hit")
         name = self.browser.js("return arguments[0].dataset.name",
@@ -437,6 +458,22 @@ class GuiEndToEnd(unittest.TestCase):
     def test_tiptoe(self):
         self.play_game("tiptoe", {"seed": 8, "size": 6},
                        illegal=self.occupied)
+
+    def test_tiptoe_setup(self):
+        """The set-up piece due, from turn_info's prompt, as the set-up
+        goes: White's first, Black's two, White's last."""
+        rng = random.Random(9)
+        self.start("tiptoe", {"seed": 18, "size": 5},
+                   seats=("person", "person"))
+        for k, colour in ((1, "White"), (2, "Black"), (3, "Black"),
+                          (4, "White")):
+            self.assertIn("%s (player %d): place set-up piece %d of 4" % (
+                colour, 1 if colour == "White" else 2, k),
+                self.text("#status"))
+            self.person_move(rng)
+        self.assertNotIn("set-up", self.text("#status"))
+        self.assertEqual(self.text('#players tr[data-player="1"] .extra'),
+                         "White; mark O")
 
     def test_tiptoe_hex(self):
         rng = random.Random(3)
@@ -492,7 +529,7 @@ class GuiEndToEnd(unittest.TestCase):
         self.assertEqual(len(self.browser.finds("#players tr")), 4)
         for p, q in ((1, 3), (2, 4), (3, 1), (4, 2)):
             row = f'#players tr[data-player="{p}"] .extra'
-            self.assertEqual(self.text(row), f"team with player {q}")
+            self.assertIn(f"team with player {q}", self.text(row))
         self.check_undo(rng)
         self.finish("abstractoe-teams", rng)
         # the result and the status name the winning team (status
@@ -568,7 +605,8 @@ class GuiEndToEnd(unittest.TestCase):
         self.wait_for(("person",))
         self.assertEqual(self.record(), rec)
         self.assertEqual(self.text("#move-list"), "c3d4")
-        self.assertEqual(self.text("#status"), "player 1 to move")
+        self.assertEqual(self.text("#status"),
+                         prompt(engine_answers(rec + ["turn_info"])[-1]))
         b.type("#record", "\n".join(rec + ["play d4"]))
         b.click("#load-btn")
         self.wait_for(("person",))
