@@ -254,6 +254,49 @@ class WithEngine(unittest.TestCase):
         self.assertFalse(e.alive())
 
 
+class Discovery(unittest.TestCase):
+    def setUp(self):
+        self.e = quintet.Engine([ENGINE], timeout=30)
+        self.addCleanup(self.e.close)
+
+    def test_game_info(self):
+        e = self.e
+        info = e.game_info("takebacktoe")
+        self.assertEqual((info["game"], info["players"]),
+                         ("takebacktoe", 2))
+        self.assertEqual(info["roll"], {"faces": [1, 2, 3, 4, 5, 6],
+                                        "weights": [1] * 6})
+        info = e.game_info("abstractoe", players=4, teams=True)
+        self.assertEqual(info["team"], [[1, 3], [2, 4]])
+        self.assertEqual([p["mark"] for p in info["player"]],
+                         ["X", "O", "#", "@"])
+        self.assertNotIn("roll", info)
+        e.newgame("checkertoe", seed=1, first=1)
+        info = e.game_info()
+        self.assertEqual(info["title"], "Tic-Tac-Toe On A Checkerboard")
+        self.assertEqual(info["player"][0], {"number": 1, "colour": "red",
+                                             "mark": "X"})
+        with self.assertRaises(quintet.EngineError):
+            e.game_info("nosuchgame")
+
+    def test_turn_info_and_scoring(self):
+        e = self.e
+        e.newgame("checkertoe", seed=1, first=1)
+        self.assertEqual(e.scoring(), [])
+        for m in "c3 a1 c4 a2 c5".split():
+            e.play(m)
+        t = e.turn_info()
+        self.assertEqual((t["phase"], t["step"], t["of"], t["player"]),
+                         ("place", 6, 24, 2))
+        self.assertTrue(t["prompt"].startswith("player 2"), t)
+        self.assertEqual(e.scoring(), [{"kind": "line", "player": 1,
+                                        "points": 1,
+                                        "cells": ["c3", "c4", "c5"]}])
+        e.newgame("takeitaway", players=3, seed=2)
+        t = e.turn_info()
+        self.assertEqual((t["phase"], t["also"]), ("remove", ["drop"]))
+
+
 class Examples(unittest.TestCase):
     def test_selfplay(self):
         # scripts/examples/selfplay: a whole game with dice, the same for

@@ -535,6 +535,117 @@ class Engine:
         from .analysis import Analysis
         return Analysis(self, ms, player)
 
+    # ---- discovery (protocol.md, "Discovery") ----
+
+    def game_info(self, name=None, **options):
+        """Who plays the current game (or the one newgame NAME OPTIONS
+        would start), as a dict: game, title, players (a number),
+        player (a list of dicts with number and, where given, name,
+        colour, mark), side (the same, with played_by), team (lists of
+        player numbers), roll ({"faces": [...], "weights": [...]}, only
+        in a game with dice).  Keys the client does not know are kept
+        as their text (a list where repeated)."""
+        line = "game_info" if name is None else " ".join(
+            ["game_info", name] + format_options(options))
+        out = {"player": [], "side": [], "team": []}
+        for text in self.command(line).splitlines():
+            w = text.split()
+            if not w:
+                continue
+            key, rest = w[0], w[1:]
+            if key in ("game", "title"):
+                out[key] = text.split(None, 1)[1] if rest else ""
+            elif key == "players":
+                out[key] = int(rest[0])
+            elif key in ("player", "side"):
+                d = {"number": int(rest[0])}
+                d.update(pairs(rest[1:], ints=("played_by",)))
+                out[key].append(d)
+            elif key == "team":
+                out[key].append([int(x) for x in rest])
+            elif key == "roll":
+                d = pairs(rest, lists=("faces", "weights"))
+                out[key] = {k: [int(x) for x in v] for k, v in d.items()}
+            else:
+                keep(out, key, text)
+        return out
+
+    def turn_info(self):
+        """What the player to move must do now, as a dict: phase (the
+        word), step and of (for a counted phase), player, side, also (a
+        list of words), out (a list of players), prompt (a sentence)."""
+        out = {"also": [], "out": []}
+        for text in self.command("turn_info").splitlines():
+            w = text.split()
+            if not w:
+                continue
+            key, rest = w[0], w[1:]
+            if key == "phase":
+                out["phase"] = rest[0]
+                if len(rest) == 3:
+                    out["step"], out["of"] = int(rest[1]), int(rest[2])
+            elif key in ("player", "side"):
+                out[key] = int(rest[0])
+            elif key == "also":
+                out["also"] += rest
+            elif key == "out":
+                out["out"] += [int(x) for x in rest]
+            elif key == "prompt":
+                out[key] = text.split(None, 1)[1] if rest else ""
+            else:
+                keep(out, key, text)
+        return out
+
+    def scoring(self):
+        """The units the score is made of: a list of dicts with kind,
+        player, points and, where given, pieces, colour and cells (a
+        list)."""
+        out = []
+        for text in self.command("scoring").splitlines():
+            w = text.split()
+            if not w or w[0] != "unit":
+                continue
+            d = {"kind": w[1]}
+            d.update(pairs(w[2:], ints=("player", "pieces"),
+                           nums=("points",), lists=("cells",)))
+            out.append(d)
+        return out
+
+
+def pairs(words, ints=(), nums=(), lists=()):
+    """key value ... words as a dict; a key in lists takes every word up
+    to the next key of lists (or the end)."""
+    d = {}
+    i = 0
+    while i < len(words):
+        k = words[i]
+        if k in lists:
+            j = i + 1
+            while j < len(words) and words[j] not in lists:
+                j += 1
+            d[k] = words[i + 1:j]
+            i = j
+            continue
+        v = words[i + 1] if i + 1 < len(words) else ""
+        if k in ints or k == "number":
+            v = int(v)
+        elif k in nums:
+            v = number(v)
+        d[k] = v
+        i += 2
+    return d
+
+
+def keep(out, key, text):
+    """An unknown line kept as its text (a list when the key repeats)."""
+    rest = text.split(None, 1)[1] if len(text.split()) > 1 else ""
+    if key in out:
+        if not isinstance(out[key], list):
+            out[key] = [out[key]]
+        out[key].append(rest)
+    else:
+        out[key] = rest
+
 
 def verb(line):
     w = line.split(None, 1)
