@@ -22,7 +22,7 @@ import xml.etree.ElementTree as ET
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
+sys.path.insert(0, os.path.join(ROOT, "scripts", "runner"))
 
 import tournament_clock as clock  # noqa: E402
 import tournament_stats as stats  # noqa: E402
