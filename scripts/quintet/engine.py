@@ -492,8 +492,11 @@ class Engine:
         if name in self.settings:
             return self.settings[name]
         if self._defaults is None:
-            self._defaults = {k: v.get("default")
-                              for k, v in self.list_settings().items()}
+            try:
+                self._defaults = {k: v.get("default")
+                                  for k, v in self.list_settings().items()}
+            except EngineError:  # a program without list_settings:
+                self._defaults = {}  # its setting is left as set
         return self._defaults.get(name)
 
     def _search(self, cmd, movetime, playouts, timeout):
