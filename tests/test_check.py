@@ -72,9 +72,16 @@ class Check(unittest.TestCase):
         self.assertIn("check: no problems found", out)
 
     def test_randombot_passes(self):
-        code, out = check("%s %s" % (RANDOMBOT, ENGINE))
+        code, out = check("%s %s" % (RANDOMBOT, ENGINE), "--all-players")
         self.assertEqual(code, 0, out)
         self.assertIn("ok    tiptoe, seat 1 of 2: over", out)
+        # every number of players, in every seat
+        for k in (3, 4):
+            for seat in range(1, k + 1):
+                self.assertIn("ok    takeitaway players=%d, seat %d of %d: "
+                              "over" % (k, seat, k), out)
+        self.assertIn("ok    abstractoe players=1, seat 1 of 1: over", out)
+        self.assertNotIn("checkertoe players=", out)
 
     def test_randombot_plays_matches(self):
         with tempfile.TemporaryDirectory() as d:

@@ -159,6 +159,25 @@ def referee_games(referee_argv):
         ref.stop()
 
 
+def player_counts(referee_argv, game):
+    """The numbers of players game allows besides its default, from the
+    referee's list_options (empty when it has no choice)."""
+    ref = Program(referee_argv, "referee")
+    try:
+        ref.start()
+        ok, text = ref.request("list_options %s" % game, 30)
+    finally:
+        ref.stop()
+    for line in text.splitlines() if ok else []:
+        w = line.split()
+        if w[:1] == ["players"] and "min" in w and "max" in w:
+            lo = int(w[w.index("min") + 1])
+            hi = int(w[w.index("max") + 1])
+            d = int(w[w.index("default") + 1]) if "default" in w else None
+            return [n for n in range(lo, hi + 1) if n != d]
+    return []
+
+
 def seats_of(referee_argv, game):
     ref = Program(referee_argv, "referee")
     try:
@@ -173,14 +192,15 @@ def seats_of(referee_argv, game):
 
 
 def play_game(game, k, argv, setup, referee_argv, clock, margin, timeout,
-              maxplies, tmpdir, seed, rep, framing):
+              maxplies, tmpdir, seed, rep, framing, options=()):
     """One game of each seating, the program in every seat once."""
     players = [{"name": "checked", "argv": argv, "setup": list(setup)}]
     players += [{"name": "engine %d" % i, "argv": referee_argv,
                  "setup": OPPONENT_SETUP} for i in range(1, k)]
     sched = Schedule(seed, [tuple(range(k))], k, True)
-    cfg = Config(game, [], sched, players, referee_argv, timeout, tmpdir,
-                 clock, margin, maxplies)
+    cfg = Config(game, list(options), sched, players, referee_argv, timeout,
+                 tmpdir, clock, margin, maxplies)
+    game = " ".join([game] + list(options))
     table = CheckTable(cfg, 0, threading.Event())
     try:
         for g in range(1, k + 1):
@@ -212,9 +232,11 @@ def play_game(game, k, argv, setup, referee_argv, clock, margin, timeout,
 
 
 def check(cmd, setup=(), games=None, referee="./engine", tc="10+0.1",
-          margin=0.1, timeout=10.0, maxplies=300, seed=1, out=None):
+          margin=0.1, timeout=10.0, maxplies=300, seed=1, out=None,
+          all_players=False):
     """Checks the program cmd; prints the report on out; returns the
-    number of problems found."""
+    number of problems found.  With all_players, every number of players
+    a game allows is played, not only its default."""
     out = out or sys.stdout
     rep = Report(out)
     argv = split_command(cmd)
@@ -235,12 +257,18 @@ def check(cmd, setup=(), games=None, referee="./engine", tc="10+0.1",
                 rep.note("%s: not checked, the referee does not know it" %
                          game)
                 continue
-            k = seats_of(referee_argv, game)
-            if not k:
-                rep.fail("%s: the referee cannot start it" % game)
-                continue
-            play_game(game, k, argv, setup, referee_argv, clock, margin,
-                      timeout, maxplies, tmpdir, seed, rep, framing)
+            variants = [()]
+            if all_players:
+                variants += [("players=%d" % n,) for n in
+                             player_counts(referee_argv, game)]
+            for options in variants:
+                k = seats_of(referee_argv, " ".join((game,) + options))
+                if not k:
+                    rep.fail("%s: the referee cannot start it" % game)
+                    continue
+                play_game(game, k, argv, setup, referee_argv, clock, margin,
+                          timeout, maxplies, tmpdir, seed, rep, framing,
+                          options)
         for text in framing.values():
             rep.fail("framing: %s" % text)
     finally:
