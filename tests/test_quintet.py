@@ -399,6 +399,21 @@ class Review(unittest.TestCase):
         self.assertTrue(text.rstrip().endswith("%d mistake%s" %
                                                (n, "" if n == 1 else "s")))
 
+    def test_solo_and_only_moves(self):
+        # the solo puzzle's values are points, and its last moves (an
+        # only move is not searched) are valued by the points they end at
+        with quintet.Engine([ENGINE], stderr=quintet.PIPE) as e:
+            e.newgame("abstractoe", players=1, seed=3)
+            while not e.status().startswith("over"):
+                e.genmove(playouts=200)
+            record, points = e.history(), e.score()[0]
+            got = quintet.review(e, record)
+        last = got[-1]
+        self.assertEqual((last["after"], last["proven_after"]),
+                         (float(points), "%g" % points), last)
+        self.assertEqual(got[-2]["before"], float(points), got[-2])
+        self.assertGreater(points, 1)
+
     def test_parse_search_line(self):
         from quintet.review import parse_search_line
         self.assertEqual(parse_search_line("ai: c3 from the book (value 1)"),

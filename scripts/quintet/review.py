@@ -59,6 +59,8 @@ def parse_search_line(line):
             value = float(w[2])
     if proven in ORDER:  # exact: the search's mean is beside the point
         value = {"win": 1.0, "draw": 0.5, "loss": 0.0}[proven]
+    elif solo_points(proven) is not None:
+        value = solo_points(proven)
     return m.group(1), value, proven
 
 
@@ -69,6 +71,7 @@ class Reviewer:
         self.ms = ms
         self.threshold = threshold
         self.cache = {}  # position -> its search (the same every time)
+        self.players = 2
 
     def search(self):
         """The engine's best move here and its value and proof for the
@@ -89,6 +92,15 @@ class Reviewer:
             raise EngineError("the engine wrote no search line for hint "
                               "(is its standard error kept?)", "hint")
         _, value, proven = parse_search_line(line)
+        if value is None and proven is None and e.moves() == [move]:
+            # an only move is not searched: its value is the next
+            # position's
+            st = e.status().split()
+            e.play(move)
+            try:
+                value, proven = self.mover_view(int(st[1]), self.players)
+            finally:
+                e.undo()
         self.cache[key] = {"best": move, "value": value, "proven": proven}
         return self.cache[key]
 
@@ -101,8 +113,9 @@ class Reviewer:
             if st[1] == "draw":
                 return 0.5, "draw"
             won = int(st[1]) == mover
-            if players == 1:
-                return None, None
+            if players == 1:  # the solo puzzle: its points, exactly
+                points = e.score()[0]
+                return float(points), "%g" % points
             return (1.0, "win") if won else (0.0, "loss")
         if st[0] == "roll":
             return self.over_roll(mover, players)
@@ -169,7 +182,7 @@ class Reviewer:
         e.set("level", 2)
         e.set("playouts", self.playouts)
         e.command(lines[0])
-        players = len(e.score())
+        players = self.players = len(e.score())
         out = []
         for ply, line in enumerate(lines[1:], 1):
             w = line.split()
@@ -228,7 +241,11 @@ class Reviewer:
     def analyzed(self):
         """The candidates analyze lists here after ms milliseconds."""
         cands = []
-        with self.e.analyze(max(10, self.ms)) as a:
+        try:
+            a = self.e.analyze(max(10, self.ms))
+        except EngineError:  # nothing to list (a line to draw)
+            return cands
+        with a:
             got = a.get(self.ms / 1000.0 + 30)
             while got is not None:
                 cands = got
@@ -238,6 +255,8 @@ class Reviewer:
     def is_mistake(self, vb, pb, va, pa):
         if pb in ORDER and pa in ORDER:
             return ORDER[pa] < ORDER[pb]
+        if solo_points(pb) is not None and solo_points(pa) is not None:
+            return solo_points(pa) < solo_points(pb)
         if vb is None or va is None:
             return False
         return vb - va >= self.threshold
@@ -265,6 +284,14 @@ def review(engine, record, playouts=2000, ms=300, threshold=0.25):
     finally:
         if own:
             e.close()
+
+
+def solo_points(proven):
+    """The points of a solo puzzle's proof ('12'), or None."""
+    try:
+        return float(proven)
+    except (TypeError, ValueError):
+        return None
 
 
 def value_text(v):
