@@ -9,7 +9,6 @@ reads the rest of the stream up to the empty line, then stop's own answer,
 so the engine is left exactly as it was, ready for the next command.
 """
 
-import time
 
 from .protocol import EngineError, ProtocolError, parse_info
 

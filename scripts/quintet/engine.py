@@ -270,7 +270,8 @@ class Engine:
             except subprocess.TimeoutExpired:
                 code = None
         msg = "%s during %s" % (describe_exit(code), during)
-        time.sleep(0.02) if code is not None and self.stderr == PIPE else 0
+        if code is not None and self.stderr == PIPE:
+            self._drain_stderr(0.05)  # its last words, if still coming
         tail = self.stderr_tail()
         if tail:
             msg += " (stderr: %s)" % tail[-300:]
