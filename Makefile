@@ -55,7 +55,7 @@ $(BUILD)/tests/%: tests/%.c $(LIB_OBJ) $(TEST_HEADERS)
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(LIB_OBJ) $(LDFLAGS) $(CHECK_LIBS)
 
 need-check:
-	@sh scripts/need-check
+	@sh scripts/tools/need-check
 
 SCRIPT_TESTS = $(sort $(wildcard tests/check-*.sh))
 
@@ -116,7 +116,7 @@ fuzz: $(FUZZ_DIR)/fuzz_engine
 		$(FUZZ_ARGS) $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds
 
 FORMAT_SRC = $(sort $(wildcard *.[ch] games/*.[ch] games/*/*.[ch] tests/*.[ch] web/*.c \
-	scripts/*.c))
+	scripts/tools/*.c))
 CLANG_FORMAT ?= clang-format
 
 .PHONY: format format-check
@@ -195,7 +195,7 @@ clean:
 	rm -rf build build-san engine
 
 # make book: the opening book (games/ai/book_data.c), solved from scratch
-# by build/scripts/solver (scripts/solver.c): every tiptoe 5x5 position of
+# by build/scripts/solver (scripts/tools/solver.c): every tiptoe 5x5 position of
 # the set-up (results only: the points only tell who won), and checkertoe
 # 5x5, either player starting, through ply 4 wherever one player has
 # followed the book (every position an engine playing by the book meets
@@ -215,7 +215,7 @@ BOOK_SPEC = tiptoe size=5 4/wdl \
 	checkertoe first=2 5/follow checkertoe first=2 7/first \
 	checkertoe first=2 4
 
-$(SOLVER): scripts/solver.c $(LIB_OBJ) $(HEADERS)
+$(SOLVER): scripts/tools/solver.c $(LIB_OBJ) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LDFLAGS)
 

@@ -970,8 +970,8 @@ static BITS_HOT int ab_random_move(const void *st, struct rng *r,
  * k-th set bit costs about 45 instructions a ply).  A playout to the end
  * counts only points and writes the bits, the claims and the turn back
  * at the end: keeping the open pairs ply by ply cost 15 instructions a
- * ply (2,439 a playout against 2,114, scripts/playout-cost abstractoe ""),
- * and none are left at the end.  One that stops early (the search's, cut
+ * ply (2,439 a playout against 2,114, scripts/tools/playout-cost abstractoe
+ * ""), and none are left at the end.  One that stops early (the search's, cut
  * short for evaluate(), which reads them) claims with claim(), which
  * keeps them: 95 instructions a search iteration against 505 for
  * counting them afresh once (bench_ai iterations abstractoe).  A board

@@ -722,7 +722,7 @@ static void ct_units(const void *st, struct text *out)
  * step through the few bits of that byte below it.  Inlined into BITS_HOT
  * functions, where the counts are POPCNT instructions, it beats bits.h's
  * bit_select: 1,791 instructions per 5x5 playout against 2,211
- * (scripts/playout-cost checkertoe ""). */
+ * (scripts/tools/playout-cost checkertoe ""). */
 BITS_INLINE int select_bit(uint64_t m, int k)
 {
 	int at = 0, c = bit_count(m & 0xffffffff);

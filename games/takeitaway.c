@@ -1140,7 +1140,7 @@ static BITS_HOT int ta_random_move(const void *st, struct rng *r,
 /* The playout of random_move and play in one loop over the state: the
  * same draws from r, so the same games, without encoding and decoding
  * each move or asking for the status in between.  27,986 instructions a
- * playout from the opening (scripts/playout-cost takeitaway ""), where
+ * playout from the opening (scripts/tools/playout-cost takeitaway ""), where
  * uniformly random jumps took 18,994. */
 static BITS_HOT int ta_playout(void *st, struct rng *r, int max_plies)
 {
