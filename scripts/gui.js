@@ -147,6 +147,12 @@ class ServerEngine {
         return { ok: true, text: j.text, done: poll() };
     }
 
+    // A finished game's review (scripts/gui's POST /api/review: a fresh
+    // engine judges every move; quintet.review).
+    async review(record) {
+        return (await api("/api/review", { record, playouts: 1000 })).moves;
+    }
+
     close() {
         if (this.session) api("/api/close", { session: this.session }).catch(() => {});
         this.session = null;
@@ -495,6 +501,7 @@ async function refresh() {
     S.turn = parseTurn(a[7].text);
     S.units = parseUnits(a[8].text);
     trackMovers(before);
+    if (S.review && S.review.record !== S.history.join("\n")) S.review = null;
     S.prefix = [];
     S.line = [];
     render();
@@ -753,6 +760,42 @@ async function undo() {
     if (undone) message("took back " + undone + (undone === 1 ? " step" : " steps"));
     await refresh();
     drive();
+}
+
+// The review of the finished game: each move's value before it fills the
+// graph, and the moves that changed the result are marked there and in
+// the move list, with the better move.
+async function reviewGame() {
+    const record = S.history.join("\n");
+    $("review-note").textContent = "reviewing the game: the engine judges every move...";
+    $("eval-box").hidden = false;
+    S.reviewing = true;
+    let moves;
+    try {
+        moves = await T.review(S.history);
+    } finally {
+        S.reviewing = false;
+    }
+    if (S.history.join("\n") !== record) return;
+    const marks = [];
+    for (const m of moves) {
+        if (m.before !== null && m.before !== undefined)
+            S.evals[m.ply] = { player: m.player, value: m.before, proven: m.proven_before };
+        if (m.mistake)
+            marks.push({
+                n: m.ply,
+                text: "a mistake" + (m.best ? ": " + m.best + " was better" : ""),
+            });
+    }
+    S.review = { record, marks };
+    $("review-note").textContent =
+        marks.length === 0
+            ? "Review: no move changed the result."
+            : "Review: " +
+              marks.length +
+              (marks.length === 1 ? " mistake" : " mistakes") +
+              " (ringed on the graph, marked ? in the move list).";
+    render();
 }
 
 async function stop() {
@@ -1429,10 +1472,11 @@ function renderAnalysis() {
 // players) or mark 1's points (solo); proven values drawn as squares.
 // Review marks (S.review) show as red rings on the moves they judge.
 function renderEval() {
+    if (!S.review && !S.reviewing) $("review-note").textContent = "";
     const known = [];
     S.evals.forEach((e, n) => e && n <= S.history.length && known.push([n, e]));
     const marks = S.review ? S.review.marks : [];
-    $("eval-box").hidden = !known.length && !marks.length;
+    $("eval-box").hidden = !known.length && !marks.length && !S.reviewing;
     if ($("eval-box").hidden) return;
     const sides = twoSides();
     const solo = S.nplayers === 1;
@@ -1459,7 +1503,9 @@ function renderEval() {
             : solo
               ? "mark 1 can expect " + now.value.toFixed(1) + " points"
               : "player " + now.player + ": " + Math.round(now.value * 100) + "% chance to win"
-        : "no evaluation of this position yet (turn analysis on)";
+        : S.status && S.status.kind === "over"
+          ? "the game is over"
+          : "no evaluation of this position yet (turn analysis on)";
     const svg = $("eval-graph");
     svg.textContent = "";
     const N = Math.max(S.history.length, 2);
@@ -1654,8 +1700,7 @@ function renderSide() {
         const who = S.movers[i];
         const whoEl = document.createElement("span");
         whoEl.className = "who";
-        whoEl.textContent = who ? "P" + who : "";
-        whoEl.style.color = who ? sideColour(who) : "";
+        if (who) whoEl.append(seatSwatch(who), "P" + who);
         li.append(whoEl, " " + l.replace(/^play /, ""));
         li.title = (who ? "player " + who + ": " : "") + l;
         if (l.startsWith("roll")) li.className = "roll";
@@ -1781,6 +1826,9 @@ function buttons() {
     const st = S.status;
     $("stop-btn").disabled = !(S.thinking || S.analysis.gen);
     $("undo-btn").disabled = !S.history || S.history.length < 2;
+    // a review needs the GUI server (the WebAssembly build has none)
+    $("review-btn").hidden = !T.review || !st || st.kind !== "over";
+    $("review-btn").disabled = !!S.review || S.acting > 0;
     document.body.dataset.state = !$("dead").hidden
         ? "dead"
         : S.thinking
@@ -2191,6 +2239,7 @@ function wire() {
         }),
     );
     $("copy-btn").addEventListener("click", guard(copyRecord));
+    $("review-btn").addEventListener("click", guard(reviewGame));
     $("load-btn").addEventListener("click", guard(loadRecord));
     $("record").addEventListener("input", () => (S.recordDirty = true));
     $("restart-btn").addEventListener("click", guard(restart));

@@ -547,6 +547,36 @@ class GuiEndToEnd(unittest.TestCase):
     def test_checkertoe(self):
         self.play_game("checkertoe", {"seed": 3, "first": "1"},
                        illegal=self.occupied)
+        self.check_review("checkertoe")
+
+    def check_review(self, shot):
+        """The finished game reviewed (scripts/gui's /api/review): the
+        graph gets a point for every move, and the mistakes the review
+        finds are marked in the move list and on the graph."""
+        b = self.browser
+        if STATIC:  # the review runs in the GUI server
+            self.assertFalse(b.finds("#review-btn:not([hidden])"))
+            return
+        b.click("#review-btn")
+        deadline = time.monotonic() + 120
+        while not self.text("#review-note").startswith("Review:"):
+            if time.monotonic() > deadline:
+                self.fail("no review: %s" % self.text("#review-note"))
+            time.sleep(0.1)
+        rec = self.record()
+        moves = sum(1 for l in rec[1:] if l.startswith("play "))
+        points = len(b.finds("#eval-graph circle:not(.mistake), "
+                             "#eval-graph rect.proven"))
+        self.assertGreaterEqual(points, moves)
+        marked = len(b.finds("#move-list li.mistake"))
+        self.assertEqual(marked, len(b.finds("#eval-graph .mistake")))
+        note = self.text("#review-note")
+        if marked:
+            self.assertIn("%d mistake" % marked, note)
+        else:
+            self.assertIn("no move changed the result", note)
+        self.check_layout(shot + " reviewed")
+        b.shot(os.path.join(SHOTS, shot + "-review.png"))
 
     def test_checkertoe_float_exchange(self):
         self.play_game("checkertoe", {"seed": 4, "first": "1",
@@ -566,6 +596,7 @@ class GuiEndToEnd(unittest.TestCase):
     def test_tiptoe(self):
         self.play_game("tiptoe", {"seed": 8, "size": 6},
                        illegal=self.occupied)
+        self.check_review("tiptoe")
 
     def test_tiptoe_setup(self):
         """The set-up piece due, from turn_info's prompt, as the set-up
