@@ -105,6 +105,11 @@ class ServerEngine {
     async open() {
         this.session = (await api("/api/new", {})).session;
         const session = this.session;
+        // while the tab is open its engine is wanted: the server closes
+        // one that goes unasked for longer (scripts/gui --idle)
+        this.ping = setInterval(() => {
+            if (this.session === session) api("/api/ping", { session }).catch(() => {});
+        }, 15000);
         window.addEventListener("pagehide", () => {
             if (this.session !== session) return;
             fetch("/api/close", {
@@ -156,6 +161,7 @@ class ServerEngine {
     close() {
         if (this.session) api("/api/close", { session: this.session }).catch(() => {});
         this.session = null;
+        clearInterval(this.ping);
     }
 }
 

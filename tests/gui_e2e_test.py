@@ -185,16 +185,20 @@ class Browser:
 
 
 def children(pid):
-    """The processes whose parent is PID (Linux's /proc)."""
+    """The engines whose parent is PID (Linux's /proc): its children but
+    scripts/gui's warden (python3 -c ...)."""
     out = []
     for d in os.listdir("/proc"):
         if d.isdigit():
             try:
                 with open("/proc/%s/stat" % d) as f:
                     stat = f.read()
+                with open("/proc/%s/cmdline" % d, "rb") as f:
+                    argv = f.read().split(b"\0")
             except OSError:
                 continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid and \
+                    argv[1:2] != [b"-c"]:
                 out.append(int(d))
     return out
 

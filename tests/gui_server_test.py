@@ -5,12 +5,18 @@ Bad requests are refused with a reason and reach no engine; an engine
 that dies fails its tab's requests with how it died, and the tab can
 start a new one; two tabs at once have two engines that do not wait for
 each other; stop reaches a thinking genmove; analyze streams to the poll
-and the next command ends it.  Takes a few seconds.
+and the next command ends it.  And what an attacker tries (AttackTest):
+a lone surrogate, a comment after quit, engines started or kept busy
+without end, huge answers, a tab or client gone while its engine thinks,
+the server killed, bodies nested, short or sent slowly, another site's
+page, a broken --engine.  Takes half a minute.
 """
 
 import http.client
 import json
 import os
+import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -42,27 +48,48 @@ for line in sys.stdin:
 
 
 def children(pid):
-    """The processes whose parent is PID (Linux's /proc)."""
+    """The engines whose parent is PID (Linux's /proc): its children but
+    the warden (python3 -c WARDEN, which kills them when the server
+    dies)."""
     out = []
     for d in os.listdir("/proc"):
         if d.isdigit():
             try:
                 with open("/proc/%s/stat" % d) as f:
                     stat = f.read()
+                with open("/proc/%s/cmdline" % d, "rb") as f:
+                    argv = f.read().split(b"\0")
             except OSError:
                 continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid and \
+                    argv[1:2] != [b"-c"]:
                 out.append(int(d))
     return out
+
+
+def alive(pid):
+    """True while PID runs (a zombie is not running)."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def gone_within(pid, seconds):
+    deadline = time.monotonic() + seconds
+    while alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return not alive(pid)
 
 
 class Server:
     """scripts/gui on a free port, with the engine command ENGINE."""
 
-    def __init__(self, engine):
+    def __init__(self, engine, *options):
         self.proc = subprocess.Popen(
             [sys.executable, GUI, "--no-browser", "--port", "0",
-             "--engine", engine], stdout=subprocess.PIPE,
+             "--engine", engine] + list(options), stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT, text=True)
         line = self.proc.stdout.readline()
         if "serving http://127.0.0.1:" not in line:
@@ -97,10 +124,30 @@ class Server:
                                                commands=list(commands), **kw))
         return status, j
 
+    def raw(self, data, wait=True):
+        """Sends DATA on a fresh connection; returns what comes back
+        before the server closes it (b"" for nothing)."""
+        c = socket.create_connection(("127.0.0.1", self.port), timeout=30)
+        c.sendall(data)
+        out = b""
+        if wait:
+            while True:
+                chunk = c.recv(65536)
+                if not chunk:
+                    break
+                out += chunk
+        c.close()
+        return out
+
     def close(self):
+        """Stops the server; returns everything it printed."""
+        if self.proc.stdout.closed:
+            return ""
         self.proc.terminate()
         self.proc.wait(10)
+        out = self.proc.stdout.read()
         self.proc.stdout.close()
+        return out
 
 
 class GuiServerTest(unittest.TestCase):
@@ -304,6 +351,177 @@ class GuiServerTest(unittest.TestCase):
         status, r = self.srv.run(sid, "history")
         self.assertEqual(r["answers"][0]["text"].split("\n")[1:],
                          ["play c3"])
+
+
+class AttackTest(unittest.TestCase):
+    """What a page or a client must not be able to make the server do;
+    each test fails without its fix in scripts/gui."""
+
+    def server(self, *options):
+        srv = Server(ENGINE, *options)
+        self.addCleanup(srv.close)
+        return srv
+
+    def test_lone_surrogate_is_refused(self):
+        # JSON can carry "\ud800", which UTF-8 cannot: refused, and the
+        # tab's engine keeps its framing
+        srv = self.server()
+        sid = srv.new()
+        status, j = srv.run(sid, "name \ud800")
+        self.assertEqual(status, 400, j)
+        self.assertIn("UTF-8", j["error"])
+        status, j = srv.run(sid, "name")
+        self.assertEqual((status, j["answers"][0]["ok"]), (200, True))
+
+    def test_comment_after_the_command(self):
+        # the engine reads up to a #: so does the filter
+        srv = self.server()
+        sid = srv.new()
+        for line in ("quit#", "quit #x", "analyze# 500", "# all comment"):
+            status, j = srv.run(sid, line)
+            self.assertEqual(status, 400, (line, j))
+        status, j = srv.run(sid, "name # a comment")
+        self.assertEqual((status, j["answers"][0]["ok"]), (200, True))
+        self.assertTrue(children(srv.proc.pid))
+
+    def test_engines_are_limited_busy_or_not(self):
+        srv = self.server("--max-engines", "2")
+        sids = [srv.new(), srv.new()]
+        threads = []
+        for sid in sids:
+            srv.run(sid, "newgame tiptoe", "set movetime 60000")
+            t = threading.Thread(target=srv.run, args=(sid, "genmove"))
+            t.start()
+            threads.append(t)
+        time.sleep(0.3)
+        status, j = srv.post("/api/new", {})
+        self.assertEqual(status, 503, j)
+        self.assertIn("--max-engines", j["error"])
+        self.assertEqual(len(children(srv.proc.pid)), 2)
+        for sid in sids:
+            srv.run(sid, "stop")
+        for t in threads:
+            t.join(10)
+        # an idle engine makes room for a new tab
+        self.assertEqual(srv.post("/api/new", {})[0], 200)
+        self.assertEqual(len(children(srv.proc.pid)), 2)
+
+    def test_answers_are_capped(self):
+        srv = self.server()
+        sid = srv.new()
+        status, j = srv.run(sid, "newgame tiptoe size=26",
+                            *["geometry"] * 1500)
+        self.assertEqual(status, 413, str(j)[:200])
+        self.assertIn("MB", j["error"])
+        status, j = srv.run(sid, "name")
+        self.assertEqual(status, 200)
+
+    def test_engine_of_a_gone_tab_ends(self):
+        # a tab that stops asking (closed during an analysis) loses its
+        # engine after --idle seconds
+        srv = self.server("--idle", "1")
+        sid = srv.new()
+        srv.run(sid, "newgame tiptoe")
+        status, j = srv.post("/api/analyze", {"session": sid, "ms": 100})
+        self.assertEqual(status, 200, j)
+        [engine] = children(srv.proc.pid)
+        self.assertTrue(gone_within(engine, 6), "the engine still runs")
+        # and one that pings keeps it
+        sid = srv.new()
+        [engine] = children(srv.proc.pid)
+        for _ in range(6):
+            time.sleep(0.4)
+            self.assertEqual(srv.post("/api/ping", {"session": sid})[0], 200)
+        self.assertTrue(alive(engine))
+
+    def test_client_gone_stops_the_thinking(self):
+        srv = self.server()
+        sid = srv.new()
+        srv.run(sid, "newgame tiptoe", "set movetime 600000")
+        body = json.dumps({"session": sid, "commands": ["genmove"]}).encode()
+        c = socket.create_connection(("127.0.0.1", srv.port))
+        c.sendall(b"POST /api/run HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                  b"Content-Type: application/json\r\nContent-Length: %d"
+                  b"\r\n\r\n%s" % (len(body), body))
+        time.sleep(0.5)
+        c.close()
+        # the genmove was stopped (the server looks twice a second): the
+        # tab's next command is answered at once, not after ten minutes
+        time.sleep(1.5)
+        t0 = time.monotonic()
+        status, j = srv.run(sid, "history")
+        self.assertEqual(status, 200)
+        self.assertLess(time.monotonic() - t0, 5)
+        self.assertEqual(len(j["answers"][0]["text"].split("\n")), 2)
+
+    def test_killed_server_leaves_no_engine(self):
+        srv = Server(ENGINE)
+        try:
+            sid = srv.new()
+            srv.run(sid, "newgame tiptoe", "set movetime 600000")
+            t = threading.Thread(target=lambda: self.swallow(
+                srv.run, sid, "genmove"))
+            t.start()
+            time.sleep(0.3)
+            [engine] = children(srv.proc.pid)
+            os.kill(srv.proc.pid, signal.SIGKILL)
+            srv.proc.wait(10)
+            self.assertTrue(gone_within(engine, 5),
+                            "the engine outlived the killed server")
+        finally:
+            srv.proc.stdout.close()
+        t.join(10)
+
+    @staticmethod
+    def swallow(fn, *args):
+        try:
+            fn(*args)
+        except OSError:
+            pass
+
+    def test_bodies_read_with_care(self):
+        srv = self.server("--read-timeout", "1")
+        # nested too deeply for Python's parser
+        status, j = srv.request("POST", "/api/new", raw=b"[" * 100000)
+        self.assertEqual(status, 400)
+        self.assertIn("JSON", j["error"])
+        # shorter than its Content-Length: not taken as complete
+        head = (b"POST /api/new HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                b"Content-Type: application/json\r\n")
+        out = srv.raw(head + b"Content-Length: 40\r\n\r\n{}")
+        self.assertIn(b" 400 ", out.split(b"\r\n")[0])
+        self.assertIn(b"shorter than its Content-Length", out)
+        self.assertEqual(children(srv.proc.pid), [])
+        # a request that never ends is dropped after the read timeout
+        t0 = time.monotonic()
+        out = srv.raw(head)
+        self.assertLess(time.monotonic() - t0, 5)
+        # and clients that hang up early leave no traceback
+        for _ in range(5):
+            srv.raw(head + b"Content-Length: 10\r\n\r\n{", wait=False)
+            srv.raw(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+                    wait=False)
+        time.sleep(1.5)
+        printed = srv.close()
+        self.assertNotIn("Traceback", printed)
+
+    def test_origin_checked(self):
+        srv = self.server()
+        status, j = srv.request("POST", "/api/new", {}, headers={
+            "Origin": "http://evil.example"})
+        self.assertEqual(status, 403)
+        self.assertEqual(children(srv.proc.pid), [])
+        status, j = srv.request("POST", "/api/new", {}, headers={
+            "Origin": "http://127.0.0.1:%d" % srv.port})
+        self.assertEqual(status, 200)
+
+    def test_bad_engine_command_line(self):
+        p = subprocess.run([sys.executable, GUI, "--no-browser", "--port",
+                            "0", "--engine", "'./engine"],
+                           capture_output=True, text=True, timeout=30)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("--engine", p.stderr)
+        self.assertNotIn("Traceback", p.stderr)
 
 
 class ShutdownTest(unittest.TestCase):

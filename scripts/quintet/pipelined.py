@@ -67,6 +67,9 @@ class Pipelined:
 
     def send(self, line, stream=None):
         """Writes line with a fresh id; returns its Pending."""
+        # encoded first: a line that cannot be written must not leave a
+        # Pending behind, or every later answer would go to the wrong one
+        data = line.encode()
         with self.lock:
             if self.dead:
                 raise EngineDied(self.dead)
@@ -74,8 +77,7 @@ class Pipelined:
             p = Pending(self.counter, stream)
             self.queue.append(p)
             try:
-                self.proc.stdin.write(b"%d %s\n" % (p.number,
-                                                    line.encode()))
+                self.proc.stdin.write(b"%d %s\n" % (p.number, data))
                 self.proc.stdin.flush()
             except OSError:
                 pass  # the reader sees the end and fails every Pending
