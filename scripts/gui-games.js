@@ -289,7 +289,7 @@ function lookTiptoe(g, kind) {
                 { d: hexPath(c, 0.577), fill: "#ecdcb4", stroke: "#8a7052", "stroke-width": 0.03 },
                 g,
             );
-            // each empty cell's name, where it can be read (11 px at least);
+            // each empty cell's name, where it can be read (fontSize: 12 px at least);
             // on a big board a cell's name is its tooltip instead
             const size = fontSize(0.2);
             if (cells.get(name) === "." && size * name.length * 0.6 < 0.9)

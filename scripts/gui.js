@@ -1004,9 +1004,9 @@ function render() {
 }
 
 // A board text's size in board units: SIZE, or more where that would be
-// under 11 pixels on the screen.
+// under 12 pixels on the screen.
 function fontSize(size) {
-    return Math.max(size, 11 / S.unitPx);
+    return Math.max(size, 12 / S.unitPx);
 }
 
 // The last move (history's last play line): its cells ringed, a chain or a
@@ -1341,6 +1341,15 @@ function drawAnalysis(g) {
     const best = Math.max(...cands.map((c) => c.value));
     const mover = S.status ? S.status.player : 0;
     const seen = new Set();
+    // Regions lie close together: there the best line's numbers join the
+    // values' badges instead of sitting beside the region's number.
+    const regions = kindOfBoard() === "regions";
+    const pvAt = new Map();
+    cands[0].pv.slice(0, 8).forEach((m, i) => {
+        const n = names(m).filter((x) => at(x));
+        if (n.length && !pvAt.has(n[n.length - 1])) pvAt.set(n[n.length - 1], i + 1);
+    });
+    const joined = new Set();
     cands.forEach((c, k) => {
         const n = names(c.move).filter((x) => at(x));
         if (!n.length) return;
@@ -1355,13 +1364,16 @@ function drawAnalysis(g) {
         const fs = fontSize(p.size || 0.2);
         const w = fs * (label.length * 0.6 + 0.4);
         const h = fs * 1.3;
+        const target = n[n.length - 1];
+        const pvn = regions ? pvAt.get(target) : undefined;
+        const extra = pvn ? h : 0; // room for the line's number
         const badge = el("g", { class: "badge" }, g);
         el(
             "rect",
             {
-                x: X(p.x) - w / 2,
+                x: X(p.x) - w / 2 - extra,
                 y: Y(p.y) - h / 2,
-                width: w,
+                width: w + extra,
                 height: h,
                 rx: h / 4,
                 fill: "rgba(255,255,255,0.92)",
@@ -1370,6 +1382,16 @@ function drawAnalysis(g) {
             },
             badge,
         );
+        if (pvn) {
+            joined.add(target);
+            const cx = X(p.x) - w / 2 - extra / 2;
+            el("circle", { cx, cy: Y(p.y), r: h * 0.42, class: "pv", fill: pvn % 2 ? "#1d6fb8" : "#fff", stroke: "#1d6fb8", "stroke-width": 0.03 }, badge);
+            text(badge, cx, Y(p.y), String(pvn), {
+                "font-size": h * 0.6,
+                fill: pvn % 2 ? "#fff" : "#1d6fb8",
+                "font-weight": 700,
+            });
+        }
         const t = text(badge, X(p.x), Y(p.y), label, {
             class: "cand",
             "font-size": fs,
@@ -1380,13 +1402,14 @@ function drawAnalysis(g) {
     });
     // the best line, move by move, numbered at its places' upper left
     const r = fontSize(0.15);
-    const regions = kindOfBoard() === "regions";
     cands[0].pv.slice(0, 8).forEach((m, i) => {
         const n = names(m).filter((x) => at(x));
-        if (!n.length) return;
-        const p = at(n[n.length - 1]);
-        const cx = X(p.x) - (regions ? 0.62 : 0.3),
-            cy = Y(p.y) - (regions ? 0.1 : 0.3);
+        // a place the line comes back to keeps its first number
+        if (!n.length || joined.has(n[n.length - 1])) return;
+        if (pvAt.get(n[n.length - 1]) !== i + 1) return;
+        const p = regions ? badgeAt(n) : at(n[n.length - 1]);
+        const cx = X(p.x) - (regions ? 0 : 0.3),
+            cy = Y(p.y) - (regions ? 0 : 0.3);
         el(
             "circle",
             {
