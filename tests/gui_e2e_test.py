@@ -295,6 +295,13 @@ class GuiEndToEnd(unittest.TestCase):
         self.assertTrue(b.js("return document.getElementById("
                              "'new-dialog').open"))
         b.click('#game-select option[value="%s"]' % game)
+        # the dialog speaks to a person: no engine types, every option
+        # and level in words
+        words = b.js("return [...document.querySelectorAll('#new-dialog "
+                     "label, #new-dialog option')].map(e => e.textContent)")
+        for w in words:
+            self.assertNotRegex(w, r"\b(bool|int|enum|string)\b|"
+                                r"9223372036854775807|^level \d$", w)
         for key, value in options.items():
             if value is True:
                 b.click("#opt-" + key)
@@ -415,6 +422,8 @@ class GuiEndToEnd(unittest.TestCase):
         if st == "over":
             return False
         if status.startswith("roll"):
+            self.assertFalse(b.finds("#words button:not([disabled])"),
+                             "a move offered while a roll is due")
             b.click("#roll-btn")
             return True
         for _ in range(64):  # clicks of one move
@@ -597,6 +606,32 @@ class GuiEndToEnd(unittest.TestCase):
     def test_abstractoe(self):
         self.play_game("abstractoe", {"seed": 7}, illegal=self.claimed)
 
+    def test_abstractoe_whole_regions(self):
+        """A region takes a click on every one of its cells, not only on
+        its number, and a legal one is tinted where a person sees it."""
+        b = self.browser
+        self.start("abstractoe", {"seed": 7})
+        missed = b.js(
+            "const svg = document.getElementById('board');"
+            "const m = svg.getScreenCTM(), out = [];"
+            "for (const h of document.querySelectorAll('.hit.target')) {"
+            "  const re = /M(-?[\\d.]+) (-?[\\d.]+)/g; let k;"
+            "  while ((k = re.exec(h.getAttribute('d')))) {"
+            "    const p = svg.createSVGPoint();"
+            "    p.x = +k[1] + 0.5; p.y = +k[2] + 0.5;"
+            "    const q = p.matrixTransform(m);"
+            "    const e = document.elementFromPoint(q.x, q.y);"
+            "    const hit = e && e.closest('.hit');"
+            "    if (!hit || hit.dataset.name !== h.dataset.name)"
+            "      out.push(h.dataset.name + '@' + k[1] + ',' + k[2]);"
+            "  }"
+            "  const f = getComputedStyle(h).fill;"
+            "  const a = /rgba\\(.*,\\s*([\\d.]+)\\)/.exec(f);"
+            "  if (!a || +a[1] < 0.15) out.push(h.dataset.name + ' ' + f);"
+            "}"
+            "return out")
+        self.assertEqual(missed, [])
+
     def test_tiptoe(self):
         self.play_game("tiptoe", {"seed": 8, "size": 6},
                        illegal=self.occupied)
@@ -744,6 +779,20 @@ class GuiEndToEnd(unittest.TestCase):
         self.assertLess(stopped, 100)
         self.assertEqual(len(self.record()), 3)
 
+    def test_stop_in_the_setup(self):
+        """Stop during the engine's first of two set-up placements
+        (Tiptoe) ends both at once."""
+        b = self.browser
+        self.start("tiptoe", {"seed": 19, "size": 7}, movetime=6000)
+        b.click_place(b.find(".hit.target"))
+        self.wait_for(("thinking",))
+        time.sleep(0.3)
+        t0 = time.monotonic()
+        b.click("#stop-btn")
+        self.wait_for(("person",), timeout=10)
+        self.assertLess(time.monotonic() - t0, 3)
+        self.assertEqual(len(self.record()), 4)  # newgame, 1, 2, 2
+
     def test_record(self):
         """A record pasted and loaded replaces the game; a bad one is
         refused with the line and the engine's reason; copy copies."""
@@ -831,6 +880,15 @@ class GuiEndToEnd(unittest.TestCase):
             self.assertLessEqual(width[0], width[1])
             self.assertGreater(width[2], 0.8 * width[1])
             b.shot(os.path.join(SHOTS, "phone.png"))
+            # the new-game dialog scrolls up and down only
+            b.click("#new-btn")
+            d = b.js("const d = document.getElementById('new-dialog');"
+                     "return [d.scrollWidth, d.clientWidth, "
+                     "d.getBoundingClientRect().right, innerWidth]")
+            self.assertLessEqual(d[0], d[1])
+            self.assertLessEqual(d[2], d[3])
+            b.shot(os.path.join(SHOTS, "phone-dialog.png"))
+            b.click("#new-cancel")
         finally:
             b.size(1280, 800)
 
