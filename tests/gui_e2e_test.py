@@ -321,6 +321,7 @@ class GuiEndToEnd(unittest.TestCase):
             b.click('[data-seat="%d"] option[value="%s"]' % (p, kind))
             if kind == "engine":
                 b.type('[data-movetime="%d"]' % p, str(movetime))
+        b.shot(os.path.join(SHOTS, "dialog-%s.png" % game))
         if clock:
             b.click('#clock-kind option[value="%s"]' % clock[0])
             b.type("#clock-main", str(clock[1]))
@@ -402,7 +403,7 @@ class GuiEndToEnd(unittest.TestCase):
                 "return document.getElementById('last-move')"
                 ".dataset.move"), last[5:])
 
-    def check_rules(self):
+    def check_rules(self, shot):
         """The rules panel opens over the game and closes again."""
         b = self.browser
         b.click("#rules-btn")
@@ -410,6 +411,7 @@ class GuiEndToEnd(unittest.TestCase):
                              "'rules-dialog').open"))
         self.assertGreater(len(self.text("#rules-body")), 300)
         self.assertNotIn("no description", self.text("#rules-body"))
+        b.shot(os.path.join(SHOTS, shot + "-rules.png"))
         b.click("#rules-close")
         self.assertFalse(b.js("return document.getElementById("
                               "'rules-dialog').open"))
@@ -538,7 +540,7 @@ class GuiEndToEnd(unittest.TestCase):
         shot = shot or game
         self.start(game, options)
         self.check_layout(shot + " at the start")
-        self.check_rules()
+        self.check_rules(shot)
         self.browser.shot(os.path.join(SHOTS, shot + "-start.png"))
         for _ in range(2):
             self.person_move(rng)
