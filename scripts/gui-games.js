@@ -309,13 +309,22 @@ function lookTiptoe(g, kind) {
 
 // A small diagram for a rules panel: cells given as [x, y, fill, text].
 function diagram(w, h, cells, extra) {
-    let s = `<svg class="diagram" viewBox="-0.55 -0.55 ${w + 0.1} ${h + 0.1}" width="${w * 28}" height="${h * 28}" aria-hidden="true">`;
+    let s =
+        `<svg class="diagram" viewBox="-0.55 -0.55 ${w + 0.1} ${h + 0.1}"` +
+        ` width="${w * 28}" height="${h * 28}" aria-hidden="true">`;
     for (let y = 0; y < h; y++)
         for (let x = 0; x < w; x++)
-            s += `<rect x="${x - 0.5}" y="${y - 0.5}" width="1" height="1" fill="#efe6d2" stroke="#8a7f6a" stroke-width="0.03"/>`;
+            s +=
+                `<rect x="${x - 0.5}" y="${y - 0.5}" width="1" height="1"` +
+                ` fill="#efe6d2" stroke="#8a7f6a" stroke-width="0.03"/>`;
     for (const [x, y, fill, t] of cells) {
-        if (fill) s += `<circle cx="${x}" cy="${y}" r="0.36" fill="${fill}" stroke="#333" stroke-width="0.04"/>`;
-        if (t) s += `<text x="${x}" y="${y}" text-anchor="middle" dominant-baseline="central" font-size="0.42" font-weight="700" fill="${fill === "#1e1e1e" || fill === "#c0392b" ? "#fff" : "#222"}">${t}</text>`;
+        const ink = fill === "#1e1e1e" || fill === "#c0392b" ? "#fff" : "#222";
+        if (fill)
+            s += `<circle cx="${x}" cy="${y}" r="0.36" fill="${fill}" stroke="#333" stroke-width="0.04"/>`;
+        if (t)
+            s +=
+                `<text x="${x}" y="${y}" text-anchor="middle" dominant-baseline="central"` +
+                ` font-size="0.42" font-weight="700" fill="${ink}">${t}</text>`;
     }
     return s + (extra || "") + "</svg>";
 }
@@ -414,7 +423,10 @@ board: its value times 2 (or 4) comes off their score.</p>
             board: ["Board (64 letters w, r, b or .)", "from the seed"],
             open: ["Open game: the first 8 moves each take a white piece"],
             nodrop: ["Nobody may drop out"],
-            penalty: ["Penalty for the last player left", { 1: "1 × the board's value", 2: "2 × the board's value", 4: "4 × the board's value" }],
+            penalty: [
+                "Penalty for the last player left",
+                { 1: "1 × the board's value", 2: "2 × the board's value", 4: "4 × the board's value" },
+            ],
             plain: ["Plain game: 63 pieces, each worth 1"],
         },
     },

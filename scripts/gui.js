@@ -802,6 +802,10 @@ async function reviewGame() {
               (marks.length === 1 ? " mistake" : " mistakes") +
               " (ringed on the graph, marked ? in the move list).";
     render();
+    // the first mistake in view in the move list
+    const ol = $("move-list");
+    const first = ol.querySelector(".mistake");
+    if (first) ol.scrollTop = first.offsetTop - ol.offsetTop;
 }
 
 async function stop() {
@@ -1385,7 +1389,9 @@ function drawAnalysis(g) {
         if (pvn) {
             joined.add(target);
             const cx = X(p.x) - w / 2 - extra / 2;
-            el("circle", { cx, cy: Y(p.y), r: h * 0.42, class: "pv", fill: pvn % 2 ? "#1d6fb8" : "#fff", stroke: "#1d6fb8", "stroke-width": 0.03 }, badge);
+            const fill = pvn % 2 ? "#1d6fb8" : "#fff";
+            const ring = { stroke: "#1d6fb8", "stroke-width": 0.03 };
+            el("circle", Object.assign({ cx, cy: Y(p.y), r: h * 0.42, class: "pv", fill }, ring), badge);
             text(badge, cx, Y(p.y), String(pvn), {
                 "font-size": h * 0.6,
                 fill: pvn % 2 ? "#fff" : "#1d6fb8",
@@ -1464,7 +1470,11 @@ function renderAnalysis() {
                     : "Each move's value: player " + mover + "'s chance to win after it") +
                 ", from the engine's search (! where proven). Numbers on the board: the best line." +
                 (S.moves.length > cands.length
-                    ? " The engine values its " + cands.length + " most promising moves of " + S.moves.length + "."
+                    ? " The engine values its " +
+                      cands.length +
+                      " most promising moves of " +
+                      S.moves.length +
+                      "."
                     : "");
         else if (!personToMove()) note = "analysis runs while a person is to move";
     }
@@ -1540,33 +1550,45 @@ function renderEval() {
     const N = Math.max(S.history.length, 2);
     const top = solo ? Math.max(1, ...known.map(([, e]) => e.value)) : 1;
     // drawn in the graph's own pixels, so that dots stay round
-    const W = Math.max(100, Math.round(svg.getBoundingClientRect().width) - 4),
+    const W = Math.max(100, Math.round(svg.getBoundingClientRect().width) - 16),
         H = 60;
     const px = (n) => ((n - 1) / (N - 1)) * W;
     const py = (v) => H - (v / top) * H;
-    svg.setAttribute("viewBox", "-2 -2 " + (W + 4) + " " + (H + 4));
-    svg.setAttribute("height", H + 4);
-    el("rect", { x: 0, y: 0, width: W, height: H, fill: "#fff", stroke: "#cfc6b4", "stroke-width": 1 }, svg);
-    if (!solo)
-        el("line", { x1: 0, y1: H / 2, x2: W, y2: H / 2, stroke: "#cfc6b4", "stroke-width": 1, "stroke-dasharray": "3 3" }, svg);
-    const pts = known.map(([n, e]) => [px(n), py(sides ? firstSideValue(e) : e.value), n, e]);
-    if (pts.length > 1)
-        el("polyline", { points: pts.map((p) => p[0] + "," + p[1]).join(" "), fill: "none", stroke: "#555", "stroke-width": 1.5 }, svg);
+    // a margin for the rings of mistakes at the edges
+    svg.setAttribute("viewBox", "-8 -8 " + (W + 16) + " " + (H + 16));
+    svg.setAttribute("height", H + 16);
+    const line = { fill: "none", stroke: "#cfc6b4", "stroke-width": 1 };
+    el("rect", Object.assign({ x: 0, y: 0, width: W, height: H }, line, { fill: "#fff" }), svg);
+    if (!solo) {
+        const half = { x1: 0, y1: H / 2, x2: W, y2: H / 2, "stroke-dasharray": "3 3" };
+        el("line", Object.assign(half, line), svg);
+    }
+    const yOf = (e) => py(sides ? firstSideValue(e) : e.value);
+    const pts = known.map(([n, e]) => [px(n), yOf(e), n, e]);
+    if (pts.length > 1) {
+        const points = pts.map((p) => p[0] + "," + p[1]).join(" ");
+        el("polyline", Object.assign({ points }, line, { stroke: "#555", "stroke-width": 1.5 }), svg);
+    }
     for (const [x, y, n, e] of pts) {
         const colour = sides ? "#333" : sideColour(e.player);
         const node = e.proven
             ? el("rect", { x: x - 3.5, y: y - 3.5, width: 7, height: 7, fill: colour, class: "proven" }, svg)
             : el("circle", { cx: x, cy: y, r: 3, fill: colour }, svg);
+        const v = solo
+            ? e.value.toFixed(1) + " points"
+            : Math.round(e.value * 100) + "% for player " + e.player;
         el("title", {}, node).textContent =
-            "after " + (n - 1) + " lines of the record: " +
-            (solo ? e.value.toFixed(1) + " points" : Math.round(e.value * 100) + "% for player " + e.player) +
-            (e.proven ? " (proven " + e.proven + ")" : "");
+            "before move " + n + ": " + v + (e.proven ? " (proven " + e.proven + ")" : "");
     }
+    // a mistake ringed where the position stood before it
     for (const m of marks) {
-        const x = px(m.n);
-        el("circle", { cx: x, cy: H / 2, r: 6, fill: "none", stroke: "#b3261e", "stroke-width": 2, class: "mistake" }, svg);
+        const e = S.evals[m.n];
+        const ring = { cx: px(m.n), cy: e ? yOf(e) : H / 2, r: 6, class: "mistake" };
+        el("circle", Object.assign(ring, line, { stroke: "#b3261e", "stroke-width": 2 }), svg);
     }
-    el("rect", { x: px(S.history.length) - 1, y: 0, width: 2, height: H, fill: "#1d6fb8", opacity: 0.5 }, svg);
+    // where the game stands now
+    const now_ = { x: px(S.history.length) - 1, y: 0, width: 2, height: H };
+    el("rect", Object.assign(now_, { fill: "#1d6fb8", opacity: 0.5 }), svg);
 }
 
 
@@ -1689,7 +1711,10 @@ function renderSide() {
                     k === "person"
                         ? "a person"
                         : "the engine, " +
-                          levelName(seatOf(p).level, +((S.settings.level || {}).max || 2)).replace(/ \(.*/, ""),
+                          levelName(seatOf(p).level, +(S.settings.level || {}).max || 2).replace(
+                              / \(.*/,
+                              "",
+                          ),
                     k,
                 ),
             );
@@ -2206,7 +2231,8 @@ function openRules(name) {
     const g = S.games.find((x) => x.name === name);
     $("rules-title").textContent = "How to play " + (g ? g.title : name || "");
     $("rules-body").innerHTML =
-        G.rules || "<p>This game has no description in the page; the engine's messages explain each move.</p>";
+        G.rules ||
+        "<p>This game has no description in the page; the engine's messages explain each move.</p>";
     $("rules-dialog").showModal();
 }
 
