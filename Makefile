@@ -21,7 +21,9 @@ CFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 LDFLAGS += -fsanitize=address,undefined
 endif
 BUILD ?= build
-ALL_CFLAGS = $(WARN) $(CFLAGS)
+# the search's threads (set threads): POSIX threads, part of libc
+LDFLAGS += -pthread
+ALL_CFLAGS = $(WARN) $(CFLAGS) -pthread
 
 GAME_SRC = $(sort $(wildcard games/*.c games/ai/*.c games/util/*.c))
 LIB_OBJ = $(BUILD)/engine.o $(GAME_SRC:%.c=$(BUILD)/%.o)
@@ -94,7 +96,7 @@ FUZZ_FLAGS = -O1 -g -fno-omit-frame-pointer -fno-sanitize-recover=all \
 
 $(FUZZ_DIR)/fuzz_engine: tests/fuzz_engine.c engine.c $(GAME_SRC) $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -o $@ \
+	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -pthread -o $@ \
 		tests/fuzz_engine.c engine.c $(GAME_SRC)
 
 .PHONY: fuzz

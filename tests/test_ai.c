@@ -10,6 +10,16 @@
 
 #include "../games/ai/search.h"
 
+/* The context (search.h, struct ai_ctx) the solver and the book use here:
+ * one for the whole program, as a player would keep. */
+static struct ai_ctx *tctx(void)
+{
+	static struct ai_ctx *c;
+	if (!c && !(c = ai_ctx_new()))
+		abort();
+	return c;
+}
+
 /* Extra setups worth a look beyond each game's defaults; a setup a game
  * refuses is skipped (its options are that game's business). */
 static const char *const extra_setups[][2] = {
@@ -257,8 +267,8 @@ static int wins_as_much(const struct game *g, const void *st,
 	int n = g->moves(st, list), chosen = -1, best = -SOLVE_INF;
 	struct solve_bound *b = malloc(sizeof *b * (size_t)n);
 	struct solve_job job = {.want = SOLVE_MARGIN, .node_limit = 20000000};
-	solve_forget();
-	int done = solve_moves(g, st, list, n, &job, b);
+	solve_forget(tctx());
+	int done = solve_moves(tctx(), g, st, list, n, &job, b);
 	for (int i = 0; i < n && done; i++) {
 		if (move_equal(&list[i], mv))
 			chosen = i;
@@ -454,8 +464,8 @@ START_TEST(a_margin_cut_short_keeps_what_it_settled)
 	int n = g->moves(st, list), best = -SOLVE_INF;
 	struct solve_bound *b = malloc(sizeof *b * (size_t)n);
 	struct solve_job job = {.want = SOLVE_MARGIN, .node_limit = 50000000};
-	solve_forget();
-	ck_assert(solve_moves(g, st, list, n, &job, b));
+	solve_forget(tctx());
+	ck_assert(solve_moves(tctx(), g, st, list, n, &job, b));
 	for (int i = 0; i < n; i++)
 		if (b[i].lo > best)
 			best = b[i].lo;
@@ -463,7 +473,7 @@ START_TEST(a_margin_cut_short_keeps_what_it_settled)
 	for (uint64_t seed = 1; seed <= 3; seed++) {
 		struct move mv;
 		char buf[MOVE_TEXT_MAX];
-		solve_forget();
+		solve_forget(tctx());
 		ck_assert_int_eq(choose(g, st, 2, 30000, seed, &mv), 0);
 		g->format(st, &mv, buf);
 		int i = 0;
@@ -864,8 +874,9 @@ static void solver_agrees(const struct game *g, const char *opts)
 			if (!ok)
 				break; /* earlier positions are bigger still */
 			long nodes;
-			ck_assert_msg(search_solve(g, p, list, n, 0, 10000000,
-						   NULL, NULL, value, &nodes),
+			ck_assert_msg(search_solve(tctx(), g, p, list, n, 0,
+						   10000000, NULL, NULL, value,
+						   &nodes),
 				      "%s %s: the solver gave up where a plain "
 				      "search did not",
 				      g->name, opts);
@@ -955,8 +966,8 @@ static void solo_solver_agrees(const struct game *g, const char *opts)
 			}
 			long nodes;
 			if (ok) {
-				ck_assert(search_solve(g, st, list, n, 0,
-						       10000000, NULL, NULL,
+				ck_assert(search_solve(tctx(), g, st, list, n,
+						       0, 10000000, NULL, NULL,
 						       value, &nodes));
 				for (int i = 0; i < n; i++)
 					ck_assert_msg(
@@ -1004,8 +1015,8 @@ START_TEST(solver_solves_small_tiptoe)
 	int n = g->moves(st, list);
 	long nodes;
 	ck_assert_int_gt(n, 0);
-	ck_assert(search_solve(g, st, list, n, 0, 20000000, NULL, NULL, value,
-			       &nodes));
+	ck_assert(search_solve(tctx(), g, st, list, n, 0, 20000000, NULL, NULL,
+			       value, &nodes));
 	for (int i = 0; i < n; i++)
 		ck_assert(value[i] == 1 ||
 			  value[i] == -1); /* no draws in Tiptoe */

@@ -89,13 +89,13 @@ void ai_free(struct ai *ai)
 void ai_forget(struct ai *ai)
 {
 	mcts_tree_reset(ai->tree, tree_bytes(ai->hash_mb));
-	solve_forget();
+	solve_forget(mcts_tree_ctx(ai->tree));
 }
 
 void ai_set_hash(struct ai *ai, long mb)
 {
 	ai->hash_mb = mb;
-	solve_set_memory(solver_bytes(mb));
+	solve_set_memory(mcts_tree_ctx(ai->tree), solver_bytes(mb));
 	ai_forget(ai);
 }
 
@@ -188,7 +188,7 @@ int ai_choose(struct ai *ai, const struct game *g, const void *st,
 		return -1;
 	int value;
 	if (how->level >= 2 && !how->no_book &&
-	    book_probe(g, st, out, &value)) {
+	    book_probe(mcts_tree_ctx(ai->tree), g, st, out, &value)) {
 		if (how->log) {
 			char buf[MOVE_TEXT_MAX];
 			g->format(st, out, buf);
@@ -204,7 +204,8 @@ int ai_choose(struct ai *ai, const struct game *g, const void *st,
 	struct rng r;
 	rng_seed(&r, how->seed);
 	size_t list_bytes = sizeof(struct move) * (size_t)g->max_moves;
-	unsigned char *mem = ai_scratch(AI_SIMPLE, list_bytes + g->state_size);
+	unsigned char *mem = ai_scratch(mcts_tree_ctx(ai->tree), AI_SIMPLE,
+					list_bytes + g->state_size);
 	if (!mem)
 		return -1;
 	struct move *list = (struct move *)mem;

@@ -138,6 +138,7 @@ _Static_assert(PRIOR_VISITS < 8 && GAME_MAX_PLAYERS < NOBODY,
 	       "virt and who fit their bits");
 
 struct mcts_tree {
+	struct ai_ctx *ctx; /* scratch space, the solver's table, the book */
 	size_t bytes;       /* the budget */
 	struct node *pool;  /* cap nodes, allocated when first needed */
 	uint64_t *mark;     /* compaction: the nodes kept, a bit each */
@@ -317,9 +318,19 @@ static int tree_clear(struct mcts_tree *t)
 struct mcts_tree *mcts_tree_new(size_t bytes)
 {
 	struct mcts_tree *t = calloc(1, sizeof *t);
-	if (t)
-		t->bytes = bytes;
+	if (!t)
+		return NULL;
+	t->bytes = bytes;
+	if (!(t->ctx = ai_ctx_new())) {
+		free(t);
+		return NULL;
+	}
 	return t;
+}
+
+struct ai_ctx *mcts_tree_ctx(struct mcts_tree *t)
+{
+	return t->ctx;
 }
 
 void mcts_tree_free(struct mcts_tree *t)
@@ -328,6 +339,7 @@ void mcts_tree_free(struct mcts_tree *t)
 		return;
 	pool_free(t);
 	free(t->state);
+	ai_ctx_free(t->ctx);
 	free(t);
 }
 
@@ -340,7 +352,7 @@ void mcts_tree_reset(struct mcts_tree *t, size_t bytes)
 	t->kept = 0;
 	t->bytes = bytes;
 	if (t->solver_used)
-		solve_forget();
+		solve_forget(t->ctx);
 	t->solver_used = 0;
 }
 
@@ -1348,7 +1360,7 @@ static int reroot(struct mcts *m, const void *st, int keep)
 			m->moved = 0;
 		} else {
 			unsigned char *stack = ai_scratch(
-				AI_REROOT, m->ss * (REROOT_DEPTH + 2));
+				t->ctx, AI_REROOT, m->ss * (REROOT_DEPTH + 2));
 			long budget = REROOT_PLAYS;
 			if (stack) {
 				m->st2 = stack;
@@ -1436,16 +1448,16 @@ static int start(struct mcts *m, struct mcts_tree *t, const struct game *g,
 	m->deadline = give_up;
 	m->tidy_until = tidy_until;
 	size_t nm = (size_t)g->max_moves;
-	m->st = ai_scratch(AI_STATES, 2 * m->ss);
-	m->cls = ai_scratch(AI_CLASS, nm);
-	m->prior = ai_scratch(AI_PRIOR, sizeof *m->prior * nm);
-	m->list = ai_scratch(AI_LIST, sizeof *m->list * nm);
+	m->st = ai_scratch(t->ctx, AI_STATES, 2 * m->ss);
+	m->cls = ai_scratch(t->ctx, AI_CLASS, nm);
+	m->prior = ai_scratch(t->ctx, AI_PRIOR, sizeof *m->prior * nm);
+	m->list = ai_scratch(t->ctx, AI_LIST, sizeof *m->list * nm);
 	if (!m->st || !m->cls || !m->prior || !m->list)
 		return -1;
 	/* a playout budget means a search that depends on nothing earlier */
 	int keep = how->playouts <= 0;
 	if (!keep && t->solver_used) {
-		solve_forget();
+		solve_forget(t->ctx);
 		t->solver_used = 0;
 	}
 	if (reroot(m, st, keep) < 0)
@@ -1470,11 +1482,13 @@ struct solved {
 
 /* An empty record with room for g's moves.  Returns 0, or -1 when out of
  * memory. */
-static int solved_init(struct solved *sv, const struct game *g)
+static int solved_init(struct solved *sv, struct ai_ctx *c,
+		       const struct game *g)
 {
 	*sv = (struct solved){0};
-	sv->list = ai_scratch(AI_SOLVE_LIST, sizeof *sv->list * g->max_moves);
-	sv->value = ai_scratch(AI_VALUES, sizeof *sv->value * g->max_moves);
+	sv->list =
+		ai_scratch(c, AI_SOLVE_LIST, sizeof *sv->list * g->max_moves);
+	sv->value = ai_scratch(c, AI_VALUES, sizeof *sv->value * g->max_moves);
 	return sv->list && sv->value ? 0 : -1;
 }
 
@@ -1524,13 +1538,14 @@ static void add_margins(struct mcts *m, double until, long limit,
 			best = sv->value[i];
 		sv->value[i] *= SOLVE_RESULT;
 	}
-	struct move *list =
-		ai_scratch(AI_MARGIN_LIST, sizeof *list * (size_t)sv->n);
-	struct solve_bound *b =
-		ai_scratch(AI_MARGIN_BOUNDS, sizeof *b * (size_t)sv->n);
-	int *at = ai_scratch(AI_MARGIN_INDEX, sizeof *at * (size_t)sv->n);
-	double *visits =
-		ai_scratch(AI_MARGIN_ORDER, sizeof *visits * (size_t)sv->n);
+	struct move *list = ai_scratch(m->t->ctx, AI_MARGIN_LIST,
+				       sizeof *list * (size_t)sv->n);
+	struct solve_bound *b = ai_scratch(m->t->ctx, AI_MARGIN_BOUNDS,
+					   sizeof *b * (size_t)sv->n);
+	int *at = ai_scratch(m->t->ctx, AI_MARGIN_INDEX,
+			     sizeof *at * (size_t)sv->n);
+	double *visits = ai_scratch(m->t->ctx, AI_MARGIN_ORDER,
+				    sizeof *visits * (size_t)sv->n);
 	if (!list || !b || !at || !visits)
 		return;
 	int n = 0;
@@ -1556,7 +1571,7 @@ static void add_margins(struct mcts *m, double until, long limit,
 				.stop = m->how->stop,
 				.ctx = m->how->ctx,
 				.order = visits};
-	int done = solve_moves(m->g, m->t->state, list, n, &job, b);
+	int done = solve_moves(m->t->ctx, m->g, m->t->state, list, n, &job, b);
 	sv->nodes += job.nodes;
 	/* settled: each exact, or shown below the best; cut short: what was
 	 * proven, and never less than the least value of their result (a move
@@ -1585,7 +1600,7 @@ static int try_solve(struct mcts *m, double until, double margins_until,
 	double t0 = cpu_ms();
 	sv->done =
 		sv->n > 0 &&
-		search_solve(g, t->state, sv->list, sv->n, until, limit,
+		search_solve(t->ctx, g, t->state, sv->list, sv->n, until, limit,
 			     m->how->stop, m->how->ctx, sv->value, &sv->nodes);
 	if (sv->done && m->np == 2)
 		add_margins(m, margins_until, limit, sv);
@@ -1905,7 +1920,7 @@ int mcts_choose(struct mcts_tree *t, const struct game *g, const void *st,
 	rng_seed(&r, how->seed);
 	struct mcts m;
 	struct solved sv;
-	int room = solved_init(&sv, g);
+	int room = solved_init(&sv, t->ctx, g);
 	struct plan plan = plan_time(g->players(st), time, 0, t->late);
 	double span = plan.soft - time->start;
 	double give_up = plan.hard > 0 ? time->start + 0.05 * span : 0;
@@ -2094,7 +2109,7 @@ int mcts_analyze(struct mcts_tree *t, const struct game *g, const void *st,
 	rng_seed(&r, how->seed);
 	struct mcts m;
 	struct solved sv;
-	int room = solved_init(&sv, g);
+	int room = solved_init(&sv, t->ctx, g);
 	if (room < 0 || start(&m, t, g, st, how, &r, 0, 0) < 0)
 		return -1;
 	if (root_ready(&m) < 0 || kind(node_at(t, t->root)) != DECIDE)

@@ -17,7 +17,8 @@
 double num_sqrt(double x);
 /* ln x for x >= 1, to about 1e-9. */
 double num_log(double x);
-/* Fills the table of num_rsqrt_n(); call once before it. */
+/* Fills the tables of num_rsqrt_n() and num_sqrtlog(), once a process
+ * (safe from any thread); call it before them. */
 void num_init(void);
 
 /* 1/sqrt(x) for x >= 1: the processor's square root where it has one
