@@ -47,6 +47,19 @@ struct ai_clock {
 	int periods;      /* byoyomi: periods left */
 };
 
+/* What every move costs on the frontend's clock beyond the engine's own
+ * thinking (the trip of the answer and the next command), as a share of
+ * the overhead (`set overhead`): the engine's account charges each move
+ * overhead / AI_LAG_SHARE, and a clock's plan keeps as much for each move
+ * to come (timeman.c). */
+#define AI_LAG_SHARE 10
+
+/* The engine's account of the mover's clock `left` (as `set` gives it
+ * afresh) after a move that took ms milliseconds from reading the command
+ * to answering, with the frontend's overhead_ms (timeman.c). */
+void ai_clock_spend(struct ai_clock *left, const struct ai_clock *set,
+		    double ms, double overhead_ms);
+
 /* What one search may do, and how it talks to the engine. */
 struct ai_search {
 	int level;

@@ -46,11 +46,12 @@
  * allocated while searching, and playouts run on one scratch state.
  *
  * Time: movetime is spent whole; under a clock the main time is spread over
- * the mover's expected moves (see plan_time), a search ends early when its
+ * the mover's expected moves (timeman.c), a search ends early when its
  * best move can no longer be caught and goes on while the top two are
  * close (run_plan).  The clock is read about every 0.2 ms, in long steps
  * too, and a search ends a margin before its deadline (out_of_time). */
 #include "search.h"
+#include "timeman.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -1745,17 +1746,9 @@ static void line_text(const struct mcts *m, uint32_t first, int max, int rolls,
 	}
 }
 
-/* How the time of a clock-bound search is spent. */
-struct plan {
-	double soft;  /* aim to stop here */
-	double hard;  /* never later than this */
-	int flexible; /* stop early when one move dominates, go on towards
-		       * hard while the best moves are close */
-};
-
 /* The search line on the log: the move, the effort, and what it expects. */
 static void report(struct mcts *m, uint32_t chosen, const struct solved *sv,
-		   const char *why, const struct plan *plan, FILE *log,
+		   const char *why, const struct tm_plan *plan, FILE *log,
 		   double start_ms)
 {
 	const struct mcts_tree *t = m->t;
@@ -1799,59 +1792,6 @@ static void report(struct mcts *m, uint32_t chosen, const struct solved *sv,
 	text_free(&line);
 }
 
-/* Main time is spread over this many more moves of the mover at least, so
- * that the game's last moves still get some. */
-#define MIN_MOVES_LEFT 6
-/* A move may take up to this many times its share while the best moves
- * are close. */
-#define STRETCH 2.5
-/* The weight of the last search in `late`'s moving average. */
-#define LATE_WEIGHT 0.2
-
-/* The plan of a search that started at time->start, given the plies a
- * random game from here lasts and, under a clock, how late recent searches
- * ended (see struct mcts_tree, late). */
-static struct plan plan_time(int np, const struct ai_time *time, double plies,
-			     double late)
-{
-	struct plan p = {0, 0, 0};
-	if (time->fixed > 0) {
-		/* movetime: the whole of it, less what answering takes (and
-		 * not less what a busy machine may add: ending 10 ms early at
-		 * movetime 50, as `late` had it with ten processes on two
-		 * cores, lost 16 to 24 in Tiptoe 8x8 against the old engine,
-		 * which thought 52 ms a move to our 39) */
-		double margin = time->fixed > 20 ? 1.0 : 0.05 * time->fixed;
-		p.soft = p.hard = time->start + time->fixed - margin;
-		return p;
-	}
-	if (!time->clock)
-		return p;
-	/* random games last about as long as real ones here (Tiptoe 8x8:
-	 * 38 plies at random, 42 in self-play at movetime 20; Take It Away
-	 * 34 and 39) */
-	double moves = plies / (np > 1 ? np : 1);
-	if (moves < MIN_MOVES_LEFT)
-		moves = MIN_MOVES_LEFT;
-	/* every move to come costs its lag besides its thinking, and may end
-	 * late like the searches before it */
-	double spread = time->main - (time->lag + late) * moves;
-	double share = (spread > 0 ? spread / moves : 0) + time->extra;
-	double cap = time->cap - late;
-	if (share > cap)
-		share = cap;
-	double hard = share * STRETCH;
-	if (hard > cap)
-		hard = cap;
-	if (share < 0)
-		share = hard = 0;
-	/* (a clock with no time left still gets a deadline: now) */
-	p.soft = time->start + share;
-	p.hard = time->start + hard;
-	p.flexible = 1;
-	return p;
-}
-
 /* The real visits of the two most visited root moves still in the
  * running. */
 static void top_two(const struct mcts *m, double *first, double *second)
@@ -1872,16 +1812,12 @@ static void top_two(const struct mcts *m, double *first, double *second)
 	*first = a, *second = b;
 }
 
-/* Past its share of the time, a search goes on only while the second move
- * has at least this share of the first one's visits. */
-#define OPEN_SHARE 0.6
-
 /* Runs a clock-bound search along its plan: to soft, ending early (after
  * each quarter of it) as soon as the second move could no longer catch up
  * with the first at the rate so far (one move dominates); past soft
  * towards hard while the position is open (the second close behind) and
  * the first can still be caught. */
-static void run_plan(struct mcts *m, const struct plan *p, long budget)
+static void run_plan(struct mcts *m, const struct tm_plan *p, long budget)
 {
 	double began = ai_now_ms(), first, second;
 	long iters0 = m->iters;
@@ -1896,7 +1832,7 @@ static void run_plan(struct mcts *m, const struct plan *p, long budget)
 		double rate =
 			now > began ? (m->iters - iters0) / (now - began) : 0;
 		top_two(m, &first, &second);
-		if (k < 4 && first - second > rate * (p->soft - now))
+		if (k < 4 && tm_settled(first, second, rate, p->soft - now))
 			return;
 	}
 	while (!m->stopped && m->iters < budget) {
@@ -1904,8 +1840,8 @@ static void run_plan(struct mcts *m, const struct plan *p, long budget)
 		double rate =
 			now > began ? (m->iters - iters0) / (now - began) : 0;
 		top_two(m, &first, &second);
-		if (now >= p->hard || second < OPEN_SHARE * first ||
-		    first - second > rate * (p->hard - now))
+		if (now >= p->hard || !tm_open(first, second) ||
+		    tm_settled(first, second, rate, p->hard - now))
 			break;
 		double until = now + span / 4;
 		run(m, until < p->hard ? until : p->hard, budget);
@@ -1921,7 +1857,7 @@ int mcts_choose(struct mcts_tree *t, const struct game *g, const void *st,
 	struct mcts m;
 	struct solved sv;
 	int room = solved_init(&sv, t->ctx, g);
-	struct plan plan = plan_time(g->players(st), time, 0, t->late);
+	struct tm_plan plan = tm_plan(g->players(st), time, 0, t->late);
 	double span = plan.soft - time->start;
 	double give_up = plan.hard > 0 ? time->start + 0.05 * span : 0;
 	double tidy = plan.hard > 0 ? time->start + 0.25 * span : 0;
@@ -1967,7 +1903,7 @@ int mcts_choose(struct mcts_tree *t, const struct game *g, const void *st,
 		}
 		t->plies = plies;
 		if (time->fixed <= 0 && plan.hard > 0)
-			plan = plan_time(m.np, time, plies, t->late);
+			plan = tm_plan(m.np, time, plies, t->late);
 		run(&m,
 		    m.timed ? time->start + 0.1 * (plan.soft - time->start) : 0,
 		    budget / 10 + 1);
@@ -2028,7 +1964,7 @@ int mcts_choose(struct mcts_tree *t, const struct game *g, const void *st,
 	if (m.timed && !m.stopped) {
 		/* past the deadline of its last phase by preemption mostly */
 		double late = ai_now_ms() - m.deadline;
-		t->late += LATE_WEIGHT * ((late > 0 ? late : 0) - t->late);
+		t->late = tm_late(t->late, late);
 	}
 	t->info.iterations = m.iters;
 	t->info.settled = why != NULL;

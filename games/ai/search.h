@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "ai.h"
+#include "timeman.h"
 
 /* Scratch buffers, one per slot, kept by each thread of a player (struct
  * ai_ctx): a search allocates nothing per move once they are big enough
@@ -93,23 +94,6 @@ void ai_reward_at(const struct game *g, const void *st, struct game_status s,
 /* The same, from the points score() would give and the status. */
 void ai_reward_points(const int *pts, struct game_status s, int np,
 		      double *rew);
-
-/* When a search must end, as ai.c reads it from the settings and the
- * clock.  Neither `fixed` nor `clock`: no limit (a playout budget, or a
- * search that runs until stopped). */
-struct ai_time {
-	double start; /* ai_now_ms() when the command was read */
-	double fixed; /* > 0: think exactly this long (movetime) */
-	int clock;    /* the time comes from a clock, in milliseconds with
-		       * the frontend's overhead already kept: */
-	double main;  /* main time to spread over the mover's remaining moves */
-	double extra; /* what this move gets besides (an increment, a share of
-		       * the overtime period) */
-	double cap;   /* the most this move may take without losing on time */
-	double lag;   /* what every move costs beyond its thinking (the trip of
-		       * the answer and the next command, starting up), kept
-		       * for each move still to come */
-};
 
 /* The MCTS player's tree (mcts.c), kept by struct ai between searches:
  * its nodes live in one pool sized by the memory budget.  It owns the
