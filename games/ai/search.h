@@ -1,10 +1,12 @@
 /* search.h: the computer player's insides, shared by ai.c (the entry
- * point and levels 0 and 1), mcts.c (the tree search), solve.c (the exact
- * solver) and support.c (what they all use).  Nothing outside games/ai/
- * includes it but the tests and benchmarks of the search.
+ * point and levels 0 and 1), the tree search (mcts.c with pool.c,
+ * mcts_solve.c and mcts_report.c, which share mcts.h), solve.c (the exact
+ * solver), book.c, timeman.c (time management) and support.c (what they
+ * all use).  Nothing outside games/ai/ includes it but the tests and
+ * benchmarks of the search.
  *
  * The calls go one way: ai.c -> mcts.c -> solve.c, and each of them ->
- * support.c; none calls back into ai.c. */
+ * support.c and timeman.c; none calls back into ai.c. */
 #ifndef SEARCH_H
 #define SEARCH_H
 
