@@ -152,7 +152,7 @@ clean:
 # followed the book (every position an engine playing by the book meets
 # in its first three moves), through ply 6 wherever the player who starts
 # has (its fourth move too), and through ply 3 whatever either played.
-# It takes about seven hours on one core (README.md, "Strength");
+# It takes about seven hours on one core (docs/strength.md);
 # BOOK_FLAGS=-r keeps the lines the book compiled in already holds and
 # solves only new ones.  Not part of make check, which re-solves a sample
 # of the book (tests/test_solve.c).

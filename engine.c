@@ -394,13 +394,13 @@ static int read_number(const char *s, long long min, long long max,
 }
 
 /* Reads seconds, with decimals ("2", "0.05"), into milliseconds in
- * [0, 10^9].  A negative time (a frontend's clock that ran out) reads as
- * 0. */
+ * [0, 10^9].  A negative time is refused as any other bad value: a clock
+ * that ran out has 0 left. */
 static int read_seconds(const char *s, double *ms)
 {
 	double v = 0, scale = 1;
-	int digits = 0, dot = 0, minus = *s == '-';
-	for (s += minus; *s; s++) {
+	int digits = 0, dot = 0;
+	for (; *s; s++) {
 		if (*s == '.' && !dot) {
 			dot = 1;
 		} else if (*s >= '0' && *s <= '9' && digits < 15) {
@@ -415,7 +415,7 @@ static int read_seconds(const char *s, double *ms)
 	}
 	if (!digits || v > 1e6)
 		return -1;
-	*ms = minus ? 0 : v * 1000;
+	*ms = v * 1000;
 	return 0;
 }
 
@@ -1142,6 +1142,11 @@ static int cmd_time_left(struct session *s, int argc, char **argv,
 		p = 2;
 	else if (read_player(s, n, argv[0], &p, out) < 0)
 		return -1;
+	if (argv[1][0] == '-')
+		return fail(out,
+			    "time_left: seconds cannot be negative (%s): "
+			    "a clock that ran out has 0 left",
+			    argv[1]);
 	if (read_seconds(argv[1], &ms) < 0 ||
 	    read_number(argv[2], 0, 1000000, &stones) < 0)
 		return fail(out, "write time_left PLAYER SECONDS STONES");

@@ -25,7 +25,7 @@ static const char usage[] =
 	"  -c COMMAND   run COMMAND (repeatable), in order with the files\n"
 	"  FILE         run the commands in FILE\n"
 	"  -            read standard input at this point\n"
-	"  --help       show this help and exit\n"
+	"  -h, --help   show this help and exit\n"
 	"  --version    show the version and exit\n"
 	"\n"
 	"With -c or FILE the engine exits after the last of them, unless - is\n"
@@ -40,7 +40,7 @@ struct source {
 static const char *prog = "engine";
 
 /* Reads the arguments into sources (argc of them at most); exits with
- * status 2 on a usage error, 0 after --help or --version. */
+ * status 2 on a usage error, 0 after -h, --help or --version. */
 static int parse_args(int argc, char **argv, struct source *src)
 {
 	int n = 0, options = 1;
@@ -48,7 +48,8 @@ static int parse_args(int argc, char **argv, struct source *src)
 		const char *a = argv[i];
 		if (options && !strcmp(a, "--")) {
 			options = 0;
-		} else if (options && !strcmp(a, "--help")) {
+		} else if (options &&
+			   (!strcmp(a, "--help") || !strcmp(a, "-h"))) {
 			printf(usage, prog);
 			exit(0);
 		} else if (options && !strcmp(a, "--version")) {

@@ -1,4 +1,4 @@
-// The reference GUI's page (issue 16). It knows how each game LOOKS, but
+// The reference GUI's page. It knows how each game LOOKS, but
 // no rule: the games, their options, the board's shape and contents, the
 // legal moves, whose turn it is and the scores all come from the engine
 // (list_games, list_options, geometry, position, moves, status, score,

@@ -2,7 +2,7 @@
 # check-book.sh ENGINE: `solver book` (scripts/solver.c, beside ENGINE in
 # the build) writes each position once, writes lines for the player who
 # moves first alone under PLIES/first, and with -r copies the lines of the
-# book compiled in instead of solving them again (issue 18).  Tiptoe 4x4,
+# book compiled in instead of solving them again (docs/strength.md).  Tiptoe 4x4,
 # whose walks take well under a second.
 set -u
 engine=${1:-build/engine}

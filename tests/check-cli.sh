@@ -1,6 +1,6 @@
 #!/bin/sh
 # check-cli.sh ENGINE: the command line users expect of a Unix program
-# (issue 13): --help, --version, an unknown option, -c, FILE, -, and the
+# (protocol.md, "Command line"): -h and --help, --version, an unknown option, -c, FILE, -, and the
 # exit statuses; then `make install` into a DESTDIR and the installed
 # program and manual page.
 set -u
@@ -13,6 +13,9 @@ checks_name=cli
 "$engine" --help >"$tmp/out" 2>&1
 check "--help exits 0" [ $? = 0 ]
 check "--help shows the usage" grep -q '^usage: .*-c COMMAND' "$tmp/out"
+"$engine" -h >"$tmp/out" 2>&1
+check "-h exits 0" [ $? = 0 ]
+check "-h shows the usage" grep -q '^usage: .*-c COMMAND' "$tmp/out"
 "$engine" --version >"$tmp/out" 2>&1
 check "--version exits 0" [ $? = 0 ]
 check "--version names the engine" grep -qx 'quintet [0-9.]*' "$tmp/out"

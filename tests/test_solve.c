@@ -442,7 +442,7 @@ START_TEST(tiptoe_endgame_counted_by_hand)
 }
 END_TEST
 
-/* The 4x4 board is a win for Black (player 2), as issue 18 reports: every
+/* The 4x4 board is a win for Black (player 2), as the solver finds: every
  * first placement loses. */
 START_TEST(tiptoe_4x4_is_a_win_for_black)
 {
@@ -1093,7 +1093,7 @@ START_TEST(a_checkertoe_third_ply_is_solved_again)
 END_TEST
 
 /* The book holds the tiptoe 5x5 opening, with a move that wins (c1, a3,
- * c3, e3 or c5: issue 18, and this solver), and the computer player plays
+ * c3, e3 or c5, by this solver), and the computer player plays
  * it. */
 START_TEST(the_player_opens_from_the_book)
 {

@@ -1,4 +1,4 @@
-"""Tests of scripts/tournament (issue 15), run by tests/check-tournament.sh:
+"""Tests of scripts/tournament (docs/tournament.md), run by tests/check-tournament.sh:
 
   ENGINE=build/engine python3 tests/test_tournament.py  (default ./engine)
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""thinking_test.py ENGINE [--clocks]: the protocol of thinking (issue 19).
+"""thinking_test.py ENGINE [--clocks]: the protocol of thinking (protocol.md,
+"Thinking while reading" and "Clocks").
 
 Drives ENGINE through pipes as a frontend would and checks what SPEC.md
 section 4 pins: `stop` ends a search within moments and the move is played;
@@ -389,7 +390,7 @@ def stolen_ms(before, after):
     its host runs something else: for 10 to 90 ms on the machines here, and
     once for 600 ms.  A clock game plays 500 moves of Tiptoe 26x26 with
     only `set overhead`'s 50 ms in hand, so one such stop ran the clock out
-    (CI of b7f5690).  In four such games every move that ended more than
+    in a CI run.  In four such games every move that ended more than
     12 ms past its plan had steal behind it, and the one game without steal
     ended every move within 1.2 ms of its plan.  Like a referee who stops
     the clock for a power cut, the frontend does not count that time.  The
@@ -425,7 +426,7 @@ def clock_game(game, opts, kind, tell):
         p = int(st[1])
         left.setdefault(p, main)
         if tell:
-            e.ok(f"time_left {p} {left[p]:.3f} 0")
+            e.ok(f"time_left {p} {max(left[p], 0):.3f} 0")
         s0 = steal_ticks()
         t0 = time.monotonic()
         e.ok("genmove", timeout=max(left[p], 0) + 5)
