@@ -196,8 +196,8 @@ static int reader_stop_waiting(struct reader *r)
 /* ---- settings: `set NAME VALUE` and `list_settings` ---- */
 
 struct settings {
-	long long movetime, playouts, level, seed, hash, ponder, verbose,
-		overhead;
+	long long movetime, playouts, level, seed, hash, threads, ponder,
+		verbose, overhead;
 };
 
 struct session;
@@ -213,6 +213,7 @@ struct setting {
 static void seed_changed(struct session *s);
 static void search_changed(struct session *s);
 static void hash_changed(struct session *s);
+static void threads_changed(struct session *s);
 
 #define FIELD(f) offsetof(struct settings, f)
 static const struct setting settings[] = {
@@ -227,6 +228,9 @@ static const struct setting settings[] = {
 	{"seed", "int", -1, 0, INT64_MAX, FIELD(seed), seed_changed},
 	/* megabytes the search may hold */
 	{"hash", "int", 64, 1, 65536, FIELD(hash), hash_changed},
+	/* threads a search runs on (protocol.md, "Settings") */
+	{"threads", "int", 1, 1, AI_THREADS_MAX, FIELD(threads),
+	 threads_changed},
 	/* think on after genmove while waiting for input */
 	{"ponder", "bool", 0, 0, 1, FIELD(ponder), NULL},
 	/* the search line on standard error */
@@ -352,6 +356,11 @@ static void search_changed(struct session *s)
 static void hash_changed(struct session *s)
 {
 	ai_set_hash(s->ai, (long)s->set.hash);
+}
+
+static void threads_changed(struct session *s)
+{
+	ai_set_threads(s->ai, (int)s->set.threads);
 }
 
 /* Writes what is answered so far (engine_run only). */

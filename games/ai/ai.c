@@ -46,6 +46,7 @@ static int greedy(const struct game *g, const void *st, const struct move *list,
 /* The player: what it keeps between searches. */
 struct ai {
 	long hash_mb;           /* the memory the search may hold */
+	int threads;            /* the threads a search runs on */
 	struct mcts_tree *tree; /* kept between clock-bound searches */
 };
 
@@ -71,6 +72,7 @@ struct ai *ai_new(void)
 	if (!ai)
 		return NULL;
 	ai->hash_mb = HASH_MB_DEFAULT;
+	ai->threads = 1;
 	ai->tree = mcts_tree_new(tree_bytes(ai->hash_mb));
 	if (!ai->tree) {
 		free(ai);
@@ -91,6 +93,16 @@ void ai_forget(struct ai *ai)
 {
 	mcts_tree_reset(ai->tree, tree_bytes(ai->hash_mb));
 	solve_forget(mcts_tree_ctx(ai->tree));
+}
+
+int ai_set_threads(struct ai *ai, int n)
+{
+	if (n < 1 || n > AI_THREADS_MAX)
+		return -1;
+	ai->threads = n;
+	int r = mcts_tree_set_threads(ai->tree, n);
+	ai_forget(ai);
+	return r;
 }
 
 void ai_set_hash(struct ai *ai, long mb)

@@ -167,13 +167,31 @@ static int out_of_time(struct mcts *m)
 		m->next_poll = now + POLL_MS;
 		m->stopped = m->how->stop(m->how->ctx) != 0;
 	}
+	/* a helper thread: its main search has ended the phase (asked at
+	 * every look: the main search waits for it) */
+	if (m->halt && atomic_load_explicit(m->halt, memory_order_relaxed))
+		m->stopped = 1;
 	return m->stopped;
 }
 
-/* Whether the clock needs watching at all: a deadline or a stop hook. */
+/* Whether the clock needs watching at all: a deadline, a stop hook, or a
+ * main search that may end a helper's phase. */
 static int watched(const struct mcts *m)
 {
-	return m->timed || m->how->stop;
+	return m->timed || m->how->stop || m->halt;
+}
+
+/* Takes one of the team's playouts (a shared budget): 1 when there was
+ * one left below `limit`. */
+static int take_ticket(atomic_long *tickets, long limit)
+{
+	long v = atomic_load_explicit(tickets, memory_order_relaxed);
+	while (v < limit)
+		if (atomic_compare_exchange_weak_explicit(tickets, &v, v + 1,
+							  memory_order_relaxed,
+							  memory_order_relaxed))
+			return 1;
+	return 0;
 }
 
 /* Between iterations: looks at the clock every look_every iterations,
@@ -457,11 +475,11 @@ static int expand(struct mcts *m, uint32_t at, const void *st, int root)
 /* ---- one iteration ---- */
 
 /* The mean reward of a node for its mover, in [0, 1]. */
-static double mean(const struct mcts_tree *t, int np, const struct node *c)
+static double mean(const struct mcts_tree *t, int np, double q)
 {
 	if (np == 1)
-		return t->hi > t->lo ? (c->q - t->lo) / (t->hi - t->lo) : 0.5;
-	return c->q;
+		return t->hi > t->lo ? (q - t->lo) / (t->hi - t->lo) : 0.5;
+	return q;
 }
 
 /* The first of the n children c with the highest a q + k rs: UCT's scan,
@@ -799,9 +817,10 @@ static void make_room(struct mcts *m)
 }
 
 /* Runs iterations until the clock passes until_ms (when timed), iters
- * reaches until_iters, or the engine says stop.  A full pool is compacted
+ * reaches until_iters (with a budget shared by a team of threads, the
+ * team's playouts), or the engine says stop.  A full pool is compacted
  * between iterations. */
-static void run(struct mcts *m, double until_ms, long until_iters)
+void mcts_run(struct mcts *m, double until_ms, long until_iters)
 {
 	m->deadline = until_ms;
 	m->last_look = m->paced = ai_now_ms(); /* what came before is no
@@ -810,7 +829,7 @@ static void run(struct mcts *m, double until_ms, long until_iters)
 	m->aborted = 0; /* an iteration the last phase's end cut short */
 	m->look_in = 1; /* and the first look comes at once */
 	m->since = 0;
-	while (!m->aborted && m->iters < until_iters) {
+	while (!m->aborted && (m->tickets || m->iters < until_iters)) {
 		if (m->t->full && !m->grown)
 			make_room(m);
 		if (time_to_stop(m))
@@ -818,6 +837,10 @@ static void run(struct mcts *m, double until_ms, long until_iters)
 		if (m->np == 2 && !m->ignore_proofs &&
 		    proof_of(node_at(m->t, m->t->root)))
 			break; /* settled: more iterations would only spin */
+		if (m->tickets && !take_ticket(m->tickets, until_iters)) {
+			m->spent = 1;
+			break;
+		}
 		if (iterate(m) < 0)
 			m->aborted = 1;
 		m->since++;
@@ -949,7 +972,7 @@ static int reroot(struct mcts *m, const void *st, int keep)
 
 /* Gives the root its children when it has none yet, making room in a
  * full pool first.  Returns 0, or -1 when it cannot. */
-static int root_ready(struct mcts *m)
+int mcts_root_ready(struct mcts *m)
 {
 	struct mcts_tree *t = m->t;
 	if (kind(node_at(t, t->root)) != LEAF)
@@ -966,9 +989,9 @@ static int root_ready(struct mcts *m)
  * the kept tree until give_up, an ai_now_ms() time, and compacting it
  * until tidy_until; 0: no limit).  Returns 0, or -1 when there is no
  * room. */
-static int start(struct mcts *m, struct mcts_tree *t, const struct game *g,
-		 const void *st, const struct ai_search *how, struct rng *r,
-		 double give_up, double tidy_until)
+int mcts_start(struct mcts *m, struct mcts_tree *t, const struct game *g,
+	       const void *st, const struct ai_search *how, struct rng *r,
+	       double give_up, double tidy_until)
 {
 	num_init();
 	*m = (struct mcts){0};
@@ -1059,9 +1082,13 @@ static uint32_t best_child(const struct mcts *m)
 				best = i, b = a;
 			continue;
 		}
-		if (c[i].visits > c[best].visits ||
-		    (c[i].visits == c[best].visits && c[i].visits &&
-		     mean(t, m->np, &c[i]) > mean(t, m->np, &c[best])))
+		/* (the whole team's visits: see root_visits) */
+		double vi = root_visits(m, c, (uint32_t)i),
+		       vb = root_visits(m, c, (uint32_t)best);
+		if (vi > vb ||
+		    (vi == vb && vi != 0 &&
+		     mean(t, m->np, root_q(m, c, (uint32_t)i)) >
+			     mean(t, m->np, root_q(m, c, (uint32_t)best))))
 			best = i;
 	}
 	return root->child + (uint32_t)best;
@@ -1074,11 +1101,11 @@ static void top_two(const struct mcts *m, double *first, double *second)
 	const struct mcts_tree *t = m->t;
 	const struct node *root = node_at(t, t->root);
 	const struct node *c = node_at(t, root->child);
-	uint32_t a = 0, b = 0;
+	double a = 0, b = 0;
 	for (int i = 0; i < root->nchild; i++) {
 		if (c[i].flags & F_BANNED || lost(&c[i]))
 			continue;
-		uint32_t v = c[i].visits - c[i].virt;
+		double v = root_visits(m, c, (uint32_t)i) - c[i].virt;
 		if (v > a)
 			b = a, a = v;
 		else if (v > b)
@@ -1095,31 +1122,33 @@ static void top_two(const struct mcts *m, double *first, double *second)
 static void run_plan(struct mcts *m, const struct tm_plan *p, long budget)
 {
 	double began = ai_now_ms(), first, second;
-	long iters0 = m->iters;
+	long iters0 = team_iters(m);
 	if (!p->flexible) {
-		run(m, p->hard, budget);
+		team_run(m, p->hard, budget);
 		return;
 	}
 	double span = p->soft - began;
 	for (int k = 1; k <= 4 && !m->stopped; k++) {
-		run(m, began + span * k / 4, budget);
+		team_run(m, began + span * k / 4, budget);
 		double now = ai_now_ms();
-		double rate =
-			now > began ? (m->iters - iters0) / (now - began) : 0;
+		double rate = now > began
+				      ? (team_iters(m) - iters0) / (now - began)
+				      : 0;
 		top_two(m, &first, &second);
 		if (k < 4 && tm_settled(first, second, rate, p->soft - now))
 			return;
 	}
-	while (!m->stopped && m->iters < budget) {
+	while (!m->stopped && team_iters(m) < budget) {
 		double now = ai_now_ms();
-		double rate =
-			now > began ? (m->iters - iters0) / (now - began) : 0;
+		double rate = now > began
+				      ? (team_iters(m) - iters0) / (now - began)
+				      : 0;
 		top_two(m, &first, &second);
 		if (now >= p->hard || !tm_open(first, second) ||
 		    tm_settled(first, second, rate, p->hard - now))
 			break;
 		double until = now + span / 4;
-		run(m, until < p->hard ? until : p->hard, budget);
+		team_run(m, until < p->hard ? until : p->hard, budget);
 	}
 }
 
@@ -1136,11 +1165,11 @@ int mcts_choose(struct mcts_tree *t, const struct game *g, const void *st,
 	double span = plan.soft - time->start;
 	double give_up = plan.hard > 0 ? time->start + 0.05 * span : 0;
 	double tidy = plan.hard > 0 ? time->start + 0.25 * span : 0;
-	if (room < 0 || start(&m, t, g, st, how, &r, give_up, tidy) < 0)
+	if (room < 0 || mcts_start(&m, t, g, st, how, &r, give_up, tidy) < 0)
 		return -1;
 	m.timed = plan.hard > 0;
 	m.deadline = plan.hard;
-	if (root_ready(&m) < 0) {
+	if (mcts_root_ready(&m) < 0) {
 		/* more moves than a node holds */
 		t->kept = 0;
 		return ai_random_move(g, st, &r, m.list, out);
@@ -1157,6 +1186,10 @@ int mcts_choose(struct mcts_tree *t, const struct game *g, const void *st,
 		 * which keeps the best margin among the moves that keep the
 		 * result (the tree's proofs know only win, draw and loss) */
 		m.ignore_proofs = root_lost(&m);
+		/* the helper threads (set threads) set up their own trees */
+		team_start(&m, st,
+			   plan.hard > 0 ? ai_now_ms() + 0.05 * span : 0,
+			   plan.hard > 0 ? ai_now_ms() + 0.25 * span : 0);
 		/* a first look: how long is the rest of the game?  (The
 		 * search's own playouts may stop early at evaluate().) */
 		double first =
@@ -1179,9 +1212,10 @@ int mcts_choose(struct mcts_tree *t, const struct game *g, const void *st,
 		t->plies = plies;
 		if (time->fixed <= 0 && plan.hard > 0)
 			plan = tm_plan(m.np, time, plies, t->late);
-		run(&m,
-		    m.timed ? time->start + 0.1 * (plan.soft - time->start) : 0,
-		    budget / 10 + 1);
+		team_run(&m,
+			 m.timed ? time->start + 0.1 * (plan.soft - time->start)
+				 : 0,
+			 budget / 10 + 1);
 		if (plies <= SOLVE_PLIES && !m.stopped &&
 		    (!m.timed || ai_now_ms() < plan.soft)) {
 			double share = plies <= 12 ? 0.7 : 0.35;
@@ -1202,6 +1236,7 @@ int mcts_choose(struct mcts_tree *t, const struct game *g, const void *st,
 			 * when the margins had the solver's share alone) */
 			try_solve(&m, until, m.timed ? plan.soft : until, limit,
 				  &sv);
+			team_share(&m);
 		}
 		root = node_at(t, t->root);
 		int allowed = 0;
@@ -1219,7 +1254,7 @@ int mcts_choose(struct mcts_tree *t, const struct game *g, const void *st,
 		else if (m.timed)
 			run_plan(&m, &plan, budget);
 		else
-			run(&m, 0, budget);
+			team_run(&m, 0, budget);
 	}
 	uint32_t chosen;
 	if (why && !strcmp(why, "solved")) {
@@ -1241,8 +1276,10 @@ int mcts_choose(struct mcts_tree *t, const struct game *g, const void *st,
 		double late = ai_now_ms() - m.deadline;
 		t->late = tm_late(t->late, late);
 	}
-	t->info.iterations = m.iters;
+	t->info.iterations = team_iters(&m);
 	t->info.settled = why != NULL;
+	t->info.own = m.iters;
+	t->info.threads = m.team ? t->ncrew + 1 : 1;
 	t->info.planned = plan.hard > 0 ? plan.hard - time->start : 0;
 	t->info.chosen = node_at(t, chosen)->visits;
 	t->chosen = chosen;
@@ -1262,12 +1299,13 @@ int mcts_analyze(struct mcts_tree *t, const struct game *g, const void *st,
 	struct mcts m;
 	struct solved sv;
 	int room = solved_init(&sv, t->ctx, g);
-	if (room < 0 || start(&m, t, g, st, how, &r, 0, 0) < 0)
+	if (room < 0 || mcts_start(&m, t, g, st, how, &r, 0, 0) < 0)
 		return -1;
-	if (root_ready(&m) < 0 || kind(node_at(t, t->root)) != DECIDE)
+	if (mcts_root_ready(&m) < 0 || kind(node_at(t, t->root)) != DECIDE)
 		return -1;
 	if (out_of_time(&m))
 		return 0; /* a line was already waiting */
+	team_start(&m, st, 0, 0);
 	double plies = game_length(&m, 0, 8 * SOLVE_PLIES, 0);
 	struct text line;
 	text_init(&line);
@@ -1280,10 +1318,11 @@ int mcts_analyze(struct mcts_tree *t, const struct game *g, const void *st,
 		    !proof_of(node_at(t, t->root))) {
 			double half = ai_now_ms() + interval / 2;
 			try_solve(&m, half, half, LONG_MAX, &sv);
+			team_share(&m);
 		}
 		m.timed = 1;
 		m.step = 0;
-		run(&m, next, LONG_MAX);
+		team_run(&m, next, LONG_MAX);
 		if (m.stopped)
 			break;
 		while (ai_now_ms() < next && !out_of_time(&m))
@@ -1296,7 +1335,9 @@ int mcts_analyze(struct mcts_tree *t, const struct game *g, const void *st,
 			how->info(how->ctx, line.s);
 	}
 	text_free(&line);
-	t->info.iterations = m.iters;
+	t->info.iterations = team_iters(&m);
+	t->info.own = m.iters;
+	t->info.threads = m.team ? t->ncrew + 1 : 1;
 	return 0;
 }
 
@@ -1306,16 +1347,22 @@ int mcts_ponder(struct mcts_tree *t, const struct game *g, const void *st,
 	struct rng r;
 	rng_seed(&r, how->seed);
 	struct mcts m;
-	if (!how->stop || start(&m, t, g, st, how, &r, 0, 0) < 0)
+	if (!how->stop || mcts_start(&m, t, g, st, how, &r, 0, 0) < 0)
 		return -1;
-	if (root_ready(&m) < 0)
+	if (mcts_root_ready(&m) < 0)
 		return -1;
+	/* the helper threads think on beside this one until the end */
+	team_start(&m, st, 0, 0);
+	team_launch(&m, 0, LONG_MAX);
 	/* a proven or finished root has nothing left to learn */
 	while (!m.stopped && !proof_of(node_at(t, t->root)) &&
 	       kind(node_at(t, t->root)) != END) {
 		m.aborted = 0;
-		run(&m, 0, m.iters + 1024);
+		mcts_run(&m, 0, m.iters + 1024);
 	}
-	t->info.iterations = m.iters;
+	team_join(&m);
+	t->info.iterations = team_iters(&m);
+	t->info.own = m.iters;
+	t->info.threads = m.team ? t->ncrew + 1 : 1;
 	return 0;
 }

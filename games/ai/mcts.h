@@ -5,6 +5,8 @@
 #ifndef MCTS_H
 #define MCTS_H
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <time.h>
 
@@ -47,7 +49,8 @@ _Static_assert(sizeof(struct node) == 32, "a node is 32 bytes");
 
 struct mcts_tree {
 	struct ai_ctx *ctx; /* scratch space, the solver's table, the book */
-	size_t bytes;       /* the budget */
+	size_t bytes;       /* the budget of this tree */
+	size_t total;       /* and of the team's trees together */
 	struct node *pool;  /* cap nodes, allocated when first needed */
 	uint64_t *mark;     /* compaction: the nodes kept, a bit each */
 	uint64_t *ext;      /* compaction: which of them are move words */
@@ -81,6 +84,13 @@ struct mcts_tree {
 	double plies;    /* with a clock: random games' length from the root */
 	int plies_age;   /* searches since it was measured */
 	struct mcts_info info;
+	/* set threads: the helpers that search beside this tree's own
+	 * search, each on a tree of its own (mcts_team.c); none with one
+	 * thread */
+	struct helper *crew;
+	int ncrew;
+	atomic_int halt;     /* the main search tells its helpers to stop */
+	atomic_long tickets; /* a playout budget: the playouts begun by all */
 };
 
 /* One search over the tree. */
@@ -119,6 +129,30 @@ struct mcts {
 			    * against an opponent who may err */
 	double tidy_until; /* timed: when compacting at the start must end */
 	long iters;
+	/* the team (mcts_team.c): all 0 with one thread */
+	atomic_int *halt;     /* a helper's: its main search says stop */
+	atomic_long *tickets; /* a playout budget shared by the team */
+	int team;             /* helpers set up for this search */
+	int spent;            /* the shared budget ran out */
+	int merged;           /* mvis and mq hold the whole team's root */
+	double *mvis;         /* per root child: the visits of all the trees */
+	double *mq;           /* and its mean reward over them */
+	int32_t *index;       /* the root's children by move (mcts_team.c) */
+	size_t index_mask;
+};
+
+/* One helper of a search (mcts_team.c): a thread with its own tree
+ * (whose context holds its scratch space), random stream and search. */
+struct helper {
+	struct mcts_tree *t;
+	struct mcts m;
+	struct ai_search how; /* the main search's, without its hooks */
+	struct rng r;
+	pthread_t thread;
+	double until;     /* the phase it runs: the main search's deadline */
+	long until_iters; /* and its playout budget */
+	int ready;        /* set up for this search */
+	int running;      /* its thread runs */
 };
 
 /* What the exact solver found about the root moves. */
@@ -212,9 +246,59 @@ double pool_compact_cost(const struct mcts_tree *t, double live);
 
 /* ---- the tree search (mcts.c) ---- */
 
+/* Sets up a search of st on t (see mcts.c).  Returns 0, or -1 when there
+ * is no room. */
+int mcts_start(struct mcts *m, struct mcts_tree *t, const struct game *g,
+	       const void *st, const struct ai_search *how, struct rng *r,
+	       double give_up, double tidy_until);
+/* Gives the root its children when it has none yet.  Returns 0, or -1. */
+int mcts_root_ready(struct mcts *m);
+/* Runs iterations until until_ms (when timed), until_iters (the team's
+ * playouts when it shares a budget), or a stop. */
+void mcts_run(struct mcts *m, double until_ms, long until_iters);
+
 /* Proves nd from its children when they settle it.  Returns 1 when nd is
  * proven. */
 int try_prove(const struct mcts_tree *t, struct node *nd);
+
+/* ---- the team of threads (mcts_team.c) ---- */
+
+/* Gives t n - 1 helpers, each with a tree of `share` bytes.  Returns 0, or
+ * -1 when out of memory (t is then left with none). */
+int team_resize(struct mcts_tree *t, int n, size_t share);
+/* Drops the helpers' trees too; each gets `share` bytes. */
+void team_reset(struct mcts_tree *t, size_t share);
+void team_free(struct mcts_tree *t);
+/* Sets the helpers up for the search m of st (after m's own root is
+ * ready): each starts from its own tree. */
+void team_start(struct mcts *m, const void *st, double give_up,
+		double tidy_until);
+/* mcts_run on every thread of the team at once; after it the merged view
+ * of the root (m->mvis, m->mq) is up to date and the root moves proven in
+ * any tree are proven in m's. */
+void team_run(struct mcts *m, double until_ms, long until_iters);
+/* The same in two halves, for a search that runs in steps (ponder): the
+ * helpers run until team_join. */
+void team_launch(struct mcts *m, double until_ms, long until_iters);
+void team_join(struct mcts *m);
+/* After the solver set root moves aside or proved them in m's tree:
+ * the same in the helpers' trees. */
+void team_share(struct mcts *m);
+/* The playouts of the whole team in this search. */
+long team_iters(const struct mcts *m);
+
+/* The visits of root child k (the whole team's) and its mean reward. */
+static inline double root_visits(const struct mcts *m, const struct node *c,
+				 uint32_t k)
+{
+	return m->merged ? m->mvis[k] : c[k].visits;
+}
+
+static inline double root_q(const struct mcts *m, const struct node *c,
+			    uint32_t k)
+{
+	return m->merged ? m->mq[k] : c[k].q;
+}
 
 /* ---- the bridge to the solver (mcts_solve.c) ---- */
 

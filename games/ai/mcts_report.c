@@ -71,10 +71,10 @@ void report_search(struct mcts *m, uint32_t chosen, const struct solved *sv,
 	g->format(t->state, &mv, buf);
 	struct text line;
 	text_init(&line);
+	long iters = team_iters(m); /* every thread's */
 	text_printf(&line,
 		    "ai: %s after %ld playouts in %.0f ms (%.0f/s), %u nodes",
-		    buf, m->iters, ms, ms > 0 ? m->iters / ms * 1000 : 0.0,
-		    t->used);
+		    buf, iters, ms, ms > 0 ? iters / ms * 1000 : 0.0, t->used);
 	if (t->info.reused)
 		text_printf(&line, " (%lu visits kept)", t->info.reused);
 	if (plan->flexible)
@@ -90,11 +90,14 @@ void report_search(struct mcts *m, uint32_t chosen, const struct solved *sv,
 		text_printf(&line, "; proven %s", proof_text(b));
 	else if (sv->done && m->np == 1)
 		text_printf(&line, "; proven %d", sv->best);
-	if (b->visits) {
+	const struct node *kids = node_at(t, root->child);
+	uint32_t k = chosen - root->child;
+	if (root_visits(m, kids, k) != 0) {
 		if (m->np == 1)
-			text_printf(&line, "; expected score %.2f", b->q);
+			text_printf(&line, "; expected score %.2f",
+				    root_q(m, kids, k));
 		else
-			text_printf(&line, "; value %.3f", b->q);
+			text_printf(&line, "; value %.3f", root_q(m, kids, k));
 		text_puts(&line, "; line");
 		line_text(m, chosen, 8, 1, &line);
 	}
@@ -118,13 +121,16 @@ void report_info(struct mcts *m, const struct solved *sv, struct text *out)
 			int aside = (c->flags & F_BANNED) || lost(c);
 			/* a proven move is worth a line without a visit (a
 			 * root proven on expansion is searched no more) */
+			double visits = root_visits(m, kids, (uint32_t)k);
 			if (aside != pass ||
-			    (c->visits <= c->virt && !proof_of(c)))
+			    (visits <= c->virt && !proof_of(c)))
 				continue;
 			int j = pass ? n : 0;
 			if (!pass)
 				while (j < n &&
-				       kids[order[j]].visits >= c->visits)
+				       root_visits(m, kids,
+						   (uint32_t)order[j]) >=
+					       visits)
 					j++;
 			if (j >= INFO_MOVES)
 				continue;
@@ -140,14 +146,18 @@ void report_info(struct mcts *m, const struct solved *sv, struct text *out)
 		struct move mv;
 		child_move(t, root, (uint32_t)order[i], &mv);
 		const int *pv = solved_value(sv, &mv);
-		double v = c->q;
+		double v = root_q(m, kids, (uint32_t)order[i]);
 		if (proof_of(c))
 			v = 0.5 * (result_for(proof_of(c), c->who) + 1);
 		else if (pv && m->np == 1)
 			v = *pv;
 		m->g->format(t->state, &mv, buf);
-		text_printf(out, "%sinfo move %s visits %u value %.4f",
-			    i ? " " : "", buf, c->visits - c->virt, v);
+		text_printf(out, "%sinfo move %s visits %lu value %.4f",
+			    i ? " " : "", buf,
+			    (unsigned long)(root_visits(m, kids,
+							(uint32_t)order[i]) -
+					    c->virt),
+			    v);
 		if (proof_of(c))
 			text_printf(out, " proven %s", proof_text(c));
 		else if (pv && m->np == 1)

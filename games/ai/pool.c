@@ -104,7 +104,7 @@ struct mcts_tree *mcts_tree_new(size_t bytes)
 	struct mcts_tree *t = calloc(1, sizeof *t);
 	if (!t)
 		return NULL;
-	t->bytes = bytes;
+	t->bytes = t->total = bytes;
 	if (!(t->ctx = ai_ctx_new())) {
 		free(t);
 		return NULL;
@@ -121,6 +121,7 @@ void mcts_tree_free(struct mcts_tree *t)
 {
 	if (!t)
 		return;
+	team_free(t);
 	pool_free(t);
 	free(t->state);
 	ai_ctx_free(t->ctx);
@@ -134,7 +135,10 @@ void mcts_tree_reset(struct mcts_tree *t, size_t bytes)
 	t->state = NULL;
 	t->state_cap = 0;
 	t->kept = 0;
-	t->bytes = bytes;
+	/* the team's trees share the budget evenly */
+	t->total = bytes;
+	t->bytes = bytes / (size_t)(t->ncrew + 1);
+	team_reset(t, t->bytes);
 	if (t->solver_used)
 		solve_forget(t->ctx);
 	t->solver_used = 0;
