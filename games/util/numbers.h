@@ -83,7 +83,9 @@ static inline double num_sqrtlog(uint32_t n)
 		memcpy(&f, &bits, sizeof f);
 		return p[0] + (p[1] - p[0]) * (f - 1);
 	}
-	if (num_sqrtlog_table[n] == 0)
+	/* (n = 1, a root's first visit, is 0: nothing to fill, and no write
+	 * that the search's threads would race on) */
+	if (num_sqrtlog_table[n] == 0 && n > 1)
 		num_sqrtlog_table[n] = num_sqrt(num_log((double)n));
 	return num_sqrtlog_table[n];
 }
