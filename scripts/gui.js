@@ -20,7 +20,8 @@ const S = {
     settings: {}, // setting name -> spec, from list_settings
     game: null,
     nplayers: 2,
-    seats: [], // {kind: "person" | "engine", level, movetime}
+    seats: [], // {kind: "person" | "engine", level, movetime, threads}
+    threads: 0, // the engine's `set threads` as last sent (0: not yet)
     clock: { kind: "none", main: 300, inc: 5 },
     left: [], // seconds left per player, with a clock
     turnStart: 0,
@@ -253,7 +254,7 @@ async function refresh() {
 }
 
 function seatOf(p) {
-    return S.seats[p - 1] || { kind: "person", level: 2, movetime: 1000 };
+    return S.seats[p - 1] || { kind: "person", level: 2, movetime: 1000, threads: 1 };
 }
 
 function personToMove() {
@@ -266,7 +267,7 @@ function personToMove() {
 function fitSeats(n) {
     S.nplayers = n;
     while (S.seats.length < n)
-        S.seats.push({ kind: S.seats.length ? "engine" : "person", level: 2, movetime: 1000 });
+        S.seats.push({ kind: S.seats.length ? "engine" : "person", level: 2, movetime: 1000, threads: 1 });
     S.seats.length = n;
     S.left = S.seats.map(() => S.clock.main);
     S.turnStart = performance.now();
@@ -311,9 +312,13 @@ async function driveLoop() {
 async function engineMove(p) {
     const seat = seatOf(p);
     const set = ["set level " + seat.level];
+    // set threads drops the search tree: only when the count changes
+    const threads = seat.threads || 1;
+    if (threads !== S.threads) set.push("set threads " + threads);
     if (S.clock.kind === "none") set.push("set movetime " + seat.movetime);
     else set.push("time_left " + p + " " + Math.max(0, clockLeft(p)).toFixed(1) + " 0");
     for (const a of await run(set)) if (!a.ok) throw new ApiError(a.text);
+    S.threads = threads;
     S.thinking = true;
     buttons();
     message("player " + p + " (engine) is thinking...");
@@ -1575,6 +1580,7 @@ function buildSeats() {
     fs.querySelectorAll(".seat").forEach((l) => l.remove());
     const lv = S.settings.level || { min: "0", max: "2", def: "2" };
     const mt = S.settings.movetime || { min: "1", max: "3600000", def: "1000" };
+    const th = S.settings.threads || { min: "1", max: "1", def: "1" };
     for (let p = 1; p <= dialogPlayers(); p++) {
         const old = S.seats[p - 1];
         const row = document.createElement("div");
@@ -1582,13 +1588,15 @@ function buildSeats() {
         row.innerHTML = `<span>player ${p}</span>
       <select data-seat="${p}" aria-label="player ${p} is played by"><option value="person">a person</option><option value="engine">the engine</option></select>
       <label>level <select data-level="${p}"></select></label>
-      <label>movetime (ms) <input type="number" data-movetime="${p}" min="${mt.min}" max="${mt.max}" size="6"></label>`;
+      <label>movetime (ms) <input type="number" data-movetime="${p}" min="${mt.min}" max="${mt.max}" size="6"></label>
+      <label>threads <input type="number" data-threads="${p}" min="${th.min}" max="${th.max}" size="3"></label>`;
         const kind = row.querySelector("[data-seat]");
         kind.value = old ? old.kind : p === 1 ? "person" : "engine";
         const level = row.querySelector("[data-level]");
         for (const v of range(+lv.min, +lv.max)) level.add(new Option(String(v), String(v)));
         level.value = old ? old.level : lv.def;
         row.querySelector("[data-movetime]").value = old ? old.movetime : mt.def;
+        row.querySelector("[data-threads]").value = old ? old.threads : th.def;
         fs.appendChild(row);
     }
 }
@@ -1629,6 +1637,7 @@ async function startNewGame(ev) {
             kind: document.querySelector(`[data-seat="${p}"]`).value,
             level: +document.querySelector(`[data-level="${p}"]`).value,
             movetime: +document.querySelector(`[data-movetime="${p}"]`).value || 1000,
+            threads: +document.querySelector(`[data-threads="${p}"]`).value || 1,
         });
     }
     await quiesce();
