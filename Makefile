@@ -1,7 +1,8 @@
 # make          builds ./engine (a C compiler and libc are all it needs)
 # make check    runs every test (unit tests need Check: see README.md)
 # make bench    prints the speed figures (minutes; BENCH_ARGS=--quick for
-#               the default variant of each game only)
+#               the default variant of each game only), the WebAssembly
+#               build's too where emcc and node are installed
 # make SAN=1 check   the same tests under AddressSanitizer and UBSan
 # make SAN=thread check-threads   the threaded tests under ThreadSanitizer
 #                    (test_ai's threads case, fuzz-thinking --threads 4)
@@ -10,6 +11,8 @@
 #                    under DESTDIR when set; make uninstall removes them
 # make format        formats the C files with clang-format (.clang-format)
 # make format-check  fails when a C file differs from that format
+# make web          the engine in WebAssembly with the GUI's page, as static
+#                    files in build/web/ (needs Emscripten; see below)
 # BUILD=dir puts objects and test binaries there (default build/).
 
 CC ?= cc
@@ -61,7 +64,7 @@ $(BUILD)/tests/%: tests/%.c $(LIB_OBJ) $(TEST_HEADERS)
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(LIB_OBJ) $(LDFLAGS) $(CHECK_LIBS)
 
 need-check:
-	@sh scripts/need-check
+	@sh scripts/tools/need-check
 
 SCRIPT_TESTS = $(sort $(wildcard tests/check-*.sh))
 
@@ -87,6 +90,10 @@ $(BUILD)/tests/bench_%: tests/bench_%.c $(LIB_OBJ) $(HEADERS)
 bench: $(BUILD)/engine $(BENCHES)
 	@python3 scripts/bench $(BENCH_ARGS) $(BUILD)/engine $(BUILD)
 	@$(BUILD)/tests/bench_ai
+	@if command -v $(EMCC) >/dev/null 2>&1 && command -v node >/dev/null 2>&1; \
+	then $(MAKE) --no-print-directory web >/dev/null && \
+		python3 scripts/bench-web $(BUILD)/engine $(WEB_DIR)/engine-node; \
+	else echo "bench: no emcc or node: the WebAssembly build is not measured"; fi
 
 # make fuzz: libFuzzer over whole sessions (tests/fuzz_engine.c, which the
 # tests/test_*.c wildcard leaves out), built with clang and the sanitizers,
@@ -114,7 +121,7 @@ THREADS_SECONDS ?= 30
 .PHONY: check-threads
 check-threads: $(BUILD)/engine $(BUILD)/tests/test_ai
 	CK_RUN_CASE=threads $(BUILD)/tests/test_ai
-	python3 scripts/fuzz-thinking $(BUILD)/engine -t $(THREADS_SECONDS) \
+	python3 scripts/testing/fuzz-thinking $(BUILD)/engine -t $(THREADS_SECONDS) \
 		--seed 4 --threads 4
 
 .PHONY: fuzz
@@ -128,8 +135,8 @@ fuzz: $(FUZZ_DIR)/fuzz_engine
 		-timeout=20 -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/ \
 		$(FUZZ_ARGS) $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds
 
-FORMAT_SRC = $(sort $(wildcard *.[ch] games/*.[ch] games/*/*.[ch] tests/*.[ch] \
-	scripts/*.c))
+FORMAT_SRC = $(sort $(wildcard *.[ch] games/*.[ch] games/*/*.[ch] tests/*.[ch] web/*.c \
+	scripts/tools/*.c))
 CLANG_FORMAT ?= clang-format
 
 .PHONY: format format-check
@@ -139,6 +146,49 @@ format:
 format-check:
 	@$(CLANG_FORMAT) --dry-run --Werror $(FORMAT_SRC) && \
 		echo "format-check: $(words $(FORMAT_SRC)) files match .clang-format"
+
+# make web: the engine built to WebAssembly by Emscripten (Debian's
+# emscripten package) with the GUI's page beside it, as static files in
+# $(BUILD)/web/ that any static file server serves (python3 -m http.server
+# -d build/web).  The page runs the engine in a Web Worker; web/engine_web.c
+# says how its input reaches it while it thinks (Asyncify), which needs a
+# stack of its own for the search's deepest recursion.  Under Node,
+# $(BUILD)/web/engine-node is the same module as a program on stdin and
+# stdout.  make web-check runs the transcripts through it and the GUI's
+# end-to-end test against a static server.  Debian's emcc runs its own
+# tools under node, which looks for their modules in /usr/share/nodejs.
+EMCC ?= emcc
+WEB_DIR = $(BUILD)/web
+WEB_FLAGS = -O3 -sASYNCIFY -sASYNCIFY_STACK_SIZE=1048576 \
+	-sASYNCIFY_IMPORTS='["web_read"]' -sALLOW_MEMORY_GROWTH=1 \
+	-sEXIT_RUNTIME=1 -sENVIRONMENT=web,worker,node \
+	--js-library web/library.js --pre-js web/pre.js
+WEB_PAGE = $(WEB_DIR)/index.html $(WEB_DIR)/gui.js $(WEB_DIR)/gui.css
+
+.PHONY: web web-check
+web: $(WEB_DIR)/engine.js $(WEB_DIR)/engine-node $(WEB_PAGE)
+
+$(WEB_DIR)/engine.js: web/engine_web.c web/library.js web/pre.js engine.c \
+		$(GAME_SRC) $(HEADERS)
+	@mkdir -p $(dir $@)
+	NODE_PATH=/usr/share/nodejs$${NODE_PATH:+:$$NODE_PATH} $(EMCC) \
+		$(WARN) $(WEB_FLAGS) -o $@ web/engine_web.c engine.c $(GAME_SRC)
+
+$(WEB_DIR)/engine-node: web/engine-node
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+$(WEB_DIR)/index.html: scripts/gui.html
+	@mkdir -p $(dir $@)
+	sed 's|<meta charset="utf-8">|&\n<meta name="quintet-engine" content="worker">|' $< >$@
+
+$(WEB_DIR)/%: scripts/%
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+web-check: web
+	@sh tests/transcripts.sh $(WEB_DIR)/engine-node
+	@python3 tests/gui_e2e_test.py --static $(WEB_DIR)
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
@@ -164,7 +214,7 @@ clean:
 	rm -rf build build-san engine
 
 # make book: the opening book (games/ai/book_data.c), solved from scratch
-# by build/scripts/solver (scripts/solver.c): every tiptoe 5x5 position of
+# by build/scripts/solver (scripts/tools/solver.c): every tiptoe 5x5 position of
 # the set-up (results only: the points only tell who won), and checkertoe
 # 5x5, either player starting, through ply 4 wherever one player has
 # followed the book (every position an engine playing by the book meets
@@ -184,7 +234,7 @@ BOOK_SPEC = tiptoe size=5 4/wdl \
 	checkertoe first=2 5/follow checkertoe first=2 7/first \
 	checkertoe first=2 4
 
-$(SOLVER): scripts/solver.c $(LIB_OBJ) $(HEADERS)
+$(SOLVER): scripts/tools/solver.c $(LIB_OBJ) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LDFLAGS)
 

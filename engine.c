@@ -58,7 +58,7 @@ static void *xrealloc(void *p, size_t n)
  * thinking, the reader only reads ahead until one line is queued: all it
  * must know then is what the next line is. */
 struct reader {
-	int fd;
+	const struct engine_io *io;
 	char raw[1 << 16];
 	size_t pos, n; /* raw[pos..n) not yet cut into lines */
 	char *line;    /* the line being gathered */
@@ -113,23 +113,16 @@ static int reader_fill(struct reader *r, int wait)
 {
 	if (r->eof)
 		return -1;
-	if (!wait) {
-		struct pollfd p = {r->fd, POLLIN, 0};
-		if (poll(&p, 1, 0) <= 0)
-			return 0;
+	long got = r->io->read(r->io->ctx, r->raw, sizeof r->raw, wait);
+	if (got == 0)
+		return 0;
+	if (got < 0) {
+		reader_end(r);
+		return -1;
 	}
-	for (;;) {
-		ssize_t got = read(r->fd, r->raw, sizeof r->raw);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0) {
-			reader_end(r);
-			return -1;
-		}
-		r->pos = 0;
-		r->n = (size_t)got;
-		return 1;
-	}
+	r->pos = 0;
+	r->n = (size_t)got;
+	return 1;
 }
 
 /* The next queued line, or NULL; with `take` it leaves the queue. */
@@ -292,10 +285,10 @@ struct session {
 	/* the command being answered */
 	char id[16];     /* its id, "" for none */
 	double start_ms; /* when it was read */
-	/* where answers go (engine_run); in memory: in == NULL, out_fd -1 */
+	/* where answers go (engine_run); in memory: in == NULL, io NULL */
 	struct reader *in;
 	struct text *out;
-	int out_fd;
+	const struct engine_io *io;
 	int out_failed;
 	int ponder_due; /* the last command was genmove: ponder (set ponder 1)
 			 * before waiting for input */
@@ -366,14 +359,12 @@ static void threads_changed(struct session *s)
 /* Writes what is answered so far (engine_run only). */
 static void flush_out(struct session *s)
 {
-	if (s->out_fd < 0 || !s->out || s->out_failed)
+	if (!s->io || !s->out || s->out_failed)
 		return;
 	size_t off = 0;
 	while (off < s->out->len) {
-		ssize_t w =
-			write(s->out_fd, s->out->s + off, s->out->len - off);
-		if (w < 0 && errno == EINTR)
-			continue;
+		long w = s->io->write(s->io->ctx, s->out->s + off,
+				      s->out->len - off);
 		if (w <= 0) {
 			s->out_failed = 1;
 			break;
@@ -521,8 +512,7 @@ static int input_waiting(void *ctx)
 	struct reader *r = ((struct session *)ctx)->in;
 	if (r->pos < r->n || r->qpos < r->queue.len || r->eof)
 		return 1;
-	struct pollfd p = {r->fd, POLLIN, 0};
-	return poll(&p, 1, 0) > 0;
+	return reader_fill(r, 0) != 0;
 }
 
 /* What a search of the current position may do.  Each search takes one
@@ -1002,6 +992,163 @@ static int cmd_position(struct session *s, int argc, char **argv,
 	return 0;
 }
 
+/* Writes integer weights proportional to probs (n of them): the smallest
+ * common denominator up to a million, so a fair die writes all 1s. */
+static void write_weights(const double *probs, int n, struct text *out)
+{
+	long d = 1;
+	for (; d < 1000000; d++) {
+		int whole = 1;
+		for (int i = 0; i < n && whole; i++) {
+			double w = probs[i] * (double)d;
+			double off = w - (double)(long)(w + 0.5);
+			whole = off < 1e-6 && off > -1e-6;
+		}
+		if (whole)
+			break;
+	}
+	for (int i = 0; i < n; i++)
+		text_printf(out, " %ld", (long)(probs[i] * (double)d + 0.5));
+}
+
+/* The answer of game_info for game g in state st. */
+static void game_info(const struct game *g, const void *st, struct text *out)
+{
+	int n = g->players(st);
+	struct game_sides sd = {.sides = n};
+	if (g->sides)
+		g->sides(st, &sd);
+	text_printf(out, "game %s\ntitle %s\nplayers %d", g->name, g->title, n);
+	for (int p = 1; p <= sd.sides; p++) {
+		text_printf(out, "\n%s %d", p <= n ? "player" : "side", p);
+		if (sd.name[p - 1])
+			text_printf(out, " name %s", sd.name[p - 1]);
+		if (sd.colour[p - 1])
+			text_printf(out, " colour %s", sd.colour[p - 1]);
+		if (g->marks && (size_t)p <= strlen(g->marks))
+			text_printf(out, " mark %c", g->marks[p - 1]);
+		if (p > n)
+			text_puts(out, " played_by 1");
+	}
+	for (int t = 1; t <= n; t++) {
+		int members = 0;
+		for (int p = 1; p <= n; p++)
+			members += sd.team[p - 1] == t;
+		if (members < 2)
+			continue;
+		text_puts(out, "\nteam");
+		for (int p = 1; p <= n; p++)
+			if (sd.team[p - 1] == t)
+				text_printf(out, " %d", p);
+	}
+	if (g->chance) {
+		int values[GAME_MAX_CHANCE];
+		double probs[GAME_MAX_CHANCE];
+		int k = g->chance(st, values, probs);
+		text_puts(out, "\nroll faces");
+		for (int i = 0; i < k; i++)
+			text_printf(out, " %d", values[i]);
+		text_puts(out, " weights");
+		write_weights(probs, k, out);
+	}
+}
+
+/* game_info [NAME [key=value ...]]: the current game's (or, with a name,
+ * the game newgame NAME ... would start) players, their names, colours
+ * and marks, the teams and the faces of its die, as `key value` lines.
+ * Fails: no game yet and no name; as newgame for a name and options; the
+ * current game is kept either way. */
+static int cmd_game_info(struct session *s, int argc, char **argv,
+			 struct text *out)
+{
+	if (argc == 0) {
+		if (!s->game)
+			return fail(out, "no game yet: start one with newgame "
+					 "NAME, or write game_info NAME");
+		game_info(s->game, top(s), out);
+		return 0;
+	}
+	const struct game *g = game_find(argv[0]);
+	if (!g) {
+		char c[64];
+		game_clean(argv[0], c, sizeof c);
+		return fail(out, "unknown game %s (list_games lists them)", c);
+	}
+	struct game_options opt = {0};
+	char err[GAME_ERR_MAX];
+	uint64_t seed = 0;
+	if (game_options_read(argv + 1, argc - 1, &opt, err) < 0)
+		return fail(out, "%s", err);
+	if (newgame_seed(&opt, &seed, out) < 0)
+		return -1;
+	unsigned char *st = xrealloc(NULL, g->state_size);
+	if (game_setup(g, st, &opt, seed, err) < 0) {
+		free(st);
+		return fail(out, "%s", err);
+	}
+	game_info(g, st, out);
+	free(st);
+	return 0;
+}
+
+/* turn_info: what the player to move must do now, as `phase WORD [K N]`,
+ * `player P` (not once the game is over), `side S`, `also WORD` and
+ * `out P ...` (players who left the game) where they apply, and a
+ * `prompt` sentence for a person. */
+static int cmd_turn_info(struct session *s, int argc, char **argv,
+			 struct text *out)
+{
+	(void)argc, (void)argv;
+	const void *st = top(s);
+	struct game_status gs = s->game->status(st);
+	struct game_turn t = {0};
+	if (s->game->turn)
+		s->game->turn(st, &t);
+	else {
+		t.phase = gs.phase == GAME_PLAY   ? "move"
+			  : gs.phase == GAME_ROLL ? "roll"
+						  : "over";
+		if (gs.phase == GAME_OVER)
+			snprintf(t.prompt, sizeof t.prompt, "game over");
+		else
+			snprintf(t.prompt, sizeof t.prompt, "player %d to %s",
+				 gs.player, t.phase);
+	}
+	text_printf(out, "phase %s", t.phase);
+	if (t.steps)
+		text_printf(out, " %d %d", t.step, t.steps);
+	if (gs.phase != GAME_OVER)
+		text_printf(out, "\nplayer %d", gs.player);
+	if (t.side)
+		text_printf(out, "\nside %d", t.side);
+	if (t.also)
+		text_printf(out, "\nalso %s", t.also);
+	if (t.out) {
+		text_puts(out, "\nout");
+		for (int p = 1; p <= GAME_MAX_PLAYERS; p++)
+			if (t.out >> (p - 1) & 1)
+				text_printf(out, " %d", p);
+	}
+	text_printf(out, "\nprompt %s", t.prompt);
+	return 0;
+}
+
+/* scoring: the units the score is made of now, one a line:
+ * `unit KIND player P points N [pieces K] [colour C] [cells ...]`;
+ * empty when there are none. */
+static int cmd_scoring(struct session *s, int argc, char **argv,
+		       struct text *out)
+{
+	(void)argc, (void)argv;
+	if (!s->game->units)
+		return 0;
+	size_t start = out->len;
+	s->game->units(top(s), out);
+	if (out->len > start && out->s[out->len - 1] == '\n')
+		out->s[--out->len] = '\0';
+	return 0;
+}
+
 /* set NAME VALUE: changes a setting.  Fails: unknown setting, a value
  * that is not a number in its range. */
 static int cmd_set(struct session *s, int argc, char **argv, struct text *out)
@@ -1221,6 +1368,12 @@ static const struct command commands[] = {
 	{"position", cmd_position, 0, 0, 1, "",
 	 "the state as one line that newgame restores"},
 	{"geometry", cmd_geometry, 0, 0, 1, "", "the board's shape, for GUIs"},
+	{"game_info", cmd_game_info, 0, MAX_ARGS, 0, "[NAME [key=value ...]]",
+	 "the players, their names and colours, teams and dice"},
+	{"turn_info", cmd_turn_info, 0, 0, 1, "",
+	 "what the player to move must do now"},
+	{"scoring", cmd_scoring, 0, 0, 1, "",
+	 "the lines, pairs, stacks and captures the score is made of"},
 	{"set", cmd_set, 2, 2, 0, "NAME VALUE", "change a setting"},
 	{"list_settings", cmd_list_settings, 0, 0, 0, "",
 	 "the settings, with ranges"},
@@ -1278,7 +1431,6 @@ struct session *session_new(void)
 		out_of_memory();
 	ai_set_hash(s->ai, (long)s->set.hash);
 	s->log = stderr;
-	s->out_fd = -1;
 	uint64_t t = (uint64_t)time(NULL) ^ (uint64_t)getpid();
 	rng_seed(&s->roll_rng, t);
 	rng_seed(&s->search_rng, t ^ 0x7365617263684dULL);
@@ -1469,18 +1621,57 @@ static void ponder(struct session *s)
 	ai_ponder(s->ai, s->game, top(s), &how);
 }
 
+/* engine_run's input and output: file descriptors. */
+struct fds {
+	int in, out;
+};
+
+static long fd_read(void *ctx, char *buf, size_t n, int wait)
+{
+	struct fds *f = ctx;
+	if (!wait) {
+		struct pollfd p = {f->in, POLLIN, 0};
+		if (poll(&p, 1, 0) <= 0)
+			return 0;
+	}
+	for (;;) {
+		ssize_t got = read(f->in, buf, n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		return got > 0 ? (long)got : -1;
+	}
+}
+
+static long fd_write(void *ctx, const char *buf, size_t n)
+{
+	struct fds *f = ctx;
+	for (;;) {
+		ssize_t w = write(f->out, buf, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		return w > 0 ? (long)w : -1;
+	}
+}
+
 int engine_run(struct session *s, int in_fd, int out_fd)
+{
+	struct fds f = {in_fd, out_fd};
+	const struct engine_io io = {&f, fd_read, fd_write};
+	return engine_run_io(s, &io);
+}
+
+int engine_run_io(struct session *s, const struct engine_io *io)
 {
 	struct reader *r = xrealloc(NULL, sizeof *r);
 	memset(r, 0, sizeof *r);
-	r->fd = in_fd;
+	r->io = io;
 	r->line = xrealloc(NULL, LINE_MAX_BYTES);
 	text_init(&r->queue);
 	struct text out;
 	text_init(&out);
 	s->in = r;
 	s->out = &out;
-	s->out_fd = out_fd;
+	s->io = io;
 	s->out_failed = 0;
 	int quit = 0;
 	while (!quit && !s->out_failed) {
@@ -1511,7 +1702,7 @@ int engine_run(struct session *s, int in_fd, int out_fd)
 	int failed = s->out_failed;
 	s->in = NULL;
 	s->out = NULL;
-	s->out_fd = -1;
+	s->io = NULL;
 	text_free(&out);
 	text_free(&r->queue);
 	free(r->line);

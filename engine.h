@@ -37,4 +37,19 @@ int engine_line(struct session *s, const char *line, size_t len, int too_long,
  * after quit, 0 at the end of input, -1 when out_fd cannot be written. */
 int engine_run(struct session *s, int in_fd, int out_fd);
 
+/* Where engine_run_io reads its input and writes its answers, for a
+ * frontend that is no pair of file descriptors (the WebAssembly build's
+ * worker, web/).  read takes up to n bytes: with `wait` it waits for them,
+ * without it takes only what is there already (0 when nothing is); it
+ * returns the bytes taken, or -1 at the end of input.  write returns the
+ * bytes written, or -1 when nothing more can be written. */
+struct engine_io {
+	void *ctx;
+	long (*read)(void *ctx, char *buf, size_t n, int wait);
+	long (*write)(void *ctx, const char *buf, size_t n);
+};
+
+/* engine_run over io. */
+int engine_run_io(struct session *s, const struct engine_io *io);
+
 #endif

@@ -612,6 +612,92 @@ static void ab_score(const void *st, int *pts)
 	player_points(s, s->pts, pts);
 }
 
+/* ---- for frontends (protocol.md, "Discovery") ---- */
+
+/* The solo puzzle's one player places two marks, so it has two sides; in
+ * teams, 1 and 3 play against 2 and 4. */
+static void ab_sides(const void *st, struct game_sides *out)
+{
+	const struct state *s = st;
+	*out = (struct game_sides){.sides = s->players == 1 ? 2 : s->players};
+	if (s->teams)
+		for (int p = 1; p <= s->players; p++)
+			out->team[p - 1] = side_of(s, p) + 1;
+}
+
+static void ab_turn(const void *st, struct game_turn *out)
+{
+	const struct state *s = st;
+	struct game_status g = ab_status(s);
+	if (g.phase == GAME_OVER) {
+		int pts[GAME_MAX_PLAYERS];
+		ab_score(s, pts);
+		out->phase = "over";
+		if (s->players == 1)
+			snprintf(out->prompt, sizeof out->prompt,
+				 "game over: mark %c scores %d", MARK[0],
+				 pts[0]);
+		else if (g.player && s->teams)
+			snprintf(out->prompt, sizeof out->prompt,
+				 "game over: players %d and %d win with %d "
+				 "points",
+				 g.player, g.player + 2, pts[g.player - 1]);
+		else if (g.player)
+			snprintf(out->prompt, sizeof out->prompt,
+				 "game over: player %d wins with %d points",
+				 g.player, pts[g.player - 1]);
+		else
+			snprintf(out->prompt, sizeof out->prompt,
+				 "game over: a draw");
+		return;
+	}
+	if (!s->drawn) {
+		out->phase = "draw";
+		snprintf(out->prompt, sizeof out->prompt,
+			 "player 1: draw the bending line from the outline to "
+			 "the outline, as lattice points joined by -");
+		return;
+	}
+	out->phase = "claim";
+	out->step = s->claims + 1;
+	out->steps = s->nregions;
+	if (s->players == 1) {
+		out->side = s->turn == 1 ? 0 : s->turn;
+		snprintf(out->prompt, sizeof out->prompt,
+			 "player 1: claim a vacant region for mark %c (claim "
+			 "%d of %d)",
+			 MARK[s->turn - 1], out->step, out->steps);
+		return;
+	}
+	snprintf(out->prompt, sizeof out->prompt,
+		 "player %d: claim a vacant region (claim %d of %d)", g.player,
+		 out->step, out->steps);
+}
+
+/* Every pair of bordering regions of one side, by its lower region: the
+ * side's lower-numbered player owns it (the team's, in teams); the solo
+ * puzzle's mark 2 scores nothing. */
+static void ab_units(const void *st, struct text *out)
+{
+	const struct state *s = st;
+	for (int r = 1; r <= s->nregions; r++) {
+		if (!s->owner[r])
+			continue;
+		int side = side_of(s, s->owner[r]);
+		if (s->players == 1 && side)
+			continue;
+		for (int i = s->nb_at[r]; i < s->nb_at[r + 1]; i++) {
+			int q = s->nb[i];
+			if (q > r && s->owner[q] &&
+			    side_of(s, s->owner[q]) == side)
+				text_printf(out,
+					    "unit pair player %d points 1 "
+					    "cells %d %d\n",
+					    side + 1, r, q);
+		}
+	}
+}
+
 /* The cell of each region nearest its centre of mass, where showboard
  * writes its number. */
 static void label_cells(const struct state *s, int *at)
@@ -884,8 +970,8 @@ static BITS_HOT int ab_random_move(const void *st, struct rng *r,
  * k-th set bit costs about 45 instructions a ply).  A playout to the end
  * counts only points and writes the bits, the claims and the turn back
  * at the end: keeping the open pairs ply by ply cost 15 instructions a
- * ply (2,439 a playout against 2,114, scripts/playout-cost abstractoe ""),
- * and none are left at the end.  One that stops early (the search's, cut
+ * ply (2,439 a playout against 2,114, scripts/tools/playout-cost abstractoe
+ * ""), and none are left at the end.  One that stops early (the search's, cut
  * short for evaluate(), which reads them) claims with claim(), which
  * keeps them: 95 instructions a search iteration against 505 for
  * counting them afresh once (bench_ai iterations abstractoe).  A board
@@ -1053,4 +1139,7 @@ const struct game game_abstractoe = {
 	.evaluate = ab_evaluate,
 	.preview = ab_preview,
 	.geometry = ab_geometry,
+	.sides = ab_sides,
+	.turn = ab_turn,
+	.units = ab_units,
 };

@@ -971,7 +971,8 @@ static int walk_options(const struct abt_geo *g, struct walk_map *m,
  * (The walk map, and attempt numbers in seen[] that spare clearing it,
  * took the line of `newgame abstractoe seed=1` from 3.2 to 1.3 million
  * instructions, and a random playout from the draw turn, which draws one
- * line, from 168,660 to 161,449: scripts/playout-cost abstractoe draw=1.) */
+ * line, from 168,660 to 161,449: scripts/tools/playout-cost abstractoe draw=1.)
+ */
 static int random_walk(const struct abt_geo *g, struct rng *r, int kmin,
 		       int kmax, struct abt_walk *wk)
 {

@@ -632,12 +632,97 @@ static void ct_geometry(const void *st, struct text *out)
 	}
 }
 
+/* ---- for frontends (protocol.md, "Discovery") ---- */
+
+static void ct_sides(const void *st, struct game_sides *out)
+{
+	(void)st;
+	*out = (struct game_sides){.sides = 2, .colour = {"red", "black"}};
+}
+
+/* Placements are counted over both players (placement 5 of 24), the
+ * exchange turns as 1 and 2. */
+static void ct_turn(const void *st, struct game_turn *out)
+{
+	const struct state *s = st;
+	struct game_status g = ct_status(s);
+	if (g.phase == GAME_OVER) {
+		int pts[2];
+		ct_score(s, pts);
+		out->phase = "over";
+		if (g.player)
+			snprintf(out->prompt, sizeof out->prompt,
+				 "game over: player %d wins with %d "
+				 "tic-tac-toes to %d",
+				 g.player, pts[g.player - 1],
+				 pts[2 - g.player]);
+		else
+			snprintf(out->prompt, sizeof out->prompt,
+				 "game over: a draw, %d tic-tac-toes each",
+				 pts[0]);
+		return;
+	}
+	if (placing(s)) {
+		out->phase = "place";
+		out->step = s->placed + 1;
+		out->steps = s->total;
+		snprintf(out->prompt, sizeof out->prompt,
+			 "player %d: place checker %d of %d on an empty "
+			 "square%s",
+			 g.player, out->step, out->steps,
+			 s->floating ? " that keeps the layout within 5x5"
+				     : "");
+		return;
+	}
+	out->phase = "exchange";
+	out->step = s->turns + 1;
+	out->steps = 2;
+	out->also = "pass";
+	snprintf(out->prompt, sizeof out->prompt,
+		 "player %d: swap one of your checkers with one of the "
+		 "opponent's (mine:theirs), or pass; exchange turn %d of 2",
+		 g.player, out->step);
+}
+
+/* Every line of three that count() counts, one unit each, in the order
+ * rows, columns, up-right and up-left diagonals, each by its first
+ * square. */
+static void ct_units(const void *st, struct text *out)
+{
+	const struct state *s = st;
+	static const int step[4] = {1, W, W + 1, W - 1};
+	static const uint64_t start[4] = {START_LEFT, ~(uint64_t)0, START_LEFT,
+					  START_RIGHT};
+	uint64_t hole = over(s) ? layout(s) & ~(s->men[0] | s->men[1]) : 0;
+	for (int p = 0; p < 2; p++) {
+		uint64_t ok = s->men[p] | hole;
+		for (int d = 0; d < 4; d++) {
+			int k = step[d];
+			uint64_t m = ok & ok >> k & ok >> 2 * k & start[d];
+			for (; m; m &= m - 1) {
+				int sq = bit_first(m);
+				text_printf(out,
+					    "unit line player %d points 1 "
+					    "cells",
+					    p + 1);
+				for (int i = 0; i < 3; i++) {
+					char name[8];
+					int c = sq + i * k;
+					square_name(c % W, c / W, name);
+					text_printf(out, " %s", name);
+				}
+				text_putc(out, '\n');
+			}
+		}
+	}
+}
+
 /* The k-th set bit of m (k < bit_count(m)), from the low end: which half,
  * quarter and eighth of the word holds it, from their bit counts, then a
  * step through the few bits of that byte below it.  Inlined into BITS_HOT
  * functions, where the counts are POPCNT instructions, it beats bits.h's
  * bit_select: 1,791 instructions per 5x5 playout against 2,211
- * (scripts/playout-cost checkertoe ""). */
+ * (scripts/tools/playout-cost checkertoe ""). */
 BITS_INLINE int select_bit(uint64_t m, int k)
 {
 	int at = 0, c = bit_count(m & 0xffffffff);
@@ -888,4 +973,7 @@ const struct game game_checkertoe = {
 	.random_move = ct_random_move,
 	.playout = ct_playout,
 	.key = ct_key,
+	.sides = ct_sides,
+	.turn = ct_turn,
+	.units = ct_units,
 };

@@ -90,6 +90,48 @@ struct game_option_spec {
 	const char *values; /* OPT_ENUM: the values, space-separated */
 };
 
+/* A frontend that knows no game (protocol.md, "Discovery"): what a game
+ * says about its players, the player to move's task, and the units its
+ * score is made of. */
+
+/* The sides of a set-up (the `game_info` command).  A side owns pieces:
+ * each player is one, and where one player places the pieces of several
+ * sides (Abs-Trac-Toe's solo puzzle: marks 1 and 2) the extra sides follow
+ * the players, played by player 1. */
+struct game_sides {
+	int sides; /* players(), or more */
+	/* one lowercase word the rules call each side ("white"); NULL: it
+	 * goes by its number */
+	const char *name[GAME_MAX_PLAYERS];
+	/* the colour of each side's pieces in the rules; NULL: none */
+	const char *colour[GAME_MAX_PLAYERS];
+	/* player p's team, named by its lowest-numbered player; 0 when
+	 * nobody plays in a team */
+	int team[GAME_MAX_PLAYERS];
+};
+
+#define GAME_PROMPT_MAX 160 /* bytes of a turn's prompt, NUL included */
+
+/* What the player to move must do now (the `turn_info` command). */
+struct game_turn {
+	/* one lowercase word: place, setup, claim, remove, jump, move,
+	 * exchange, draw, pass, roll, over (protocol.md lists them) */
+	const char *phase;
+	/* step of steps in the phase (set-up piece 2 of 4); 0 and 0 when
+	 * the phase has no count */
+	int step, steps;
+	/* the side the piece placed now belongs to when it is not the
+	 * mover's own (the solo puzzle's mark 2); 0 otherwise */
+	int side;
+	/* a word move allowed besides the phase's moves ("drop", "pass");
+	 * NULL: none */
+	const char *also;
+	/* bit p - 1: player p has left the game (dropped out) and plays no
+	 * more turns */
+	unsigned out;
+	char prompt[GAME_PROMPT_MAX]; /* a sentence for a person */
+};
+
 struct game {
 	const char *name;    /* protocol name, lowercase: "checkertoe" */
 	const char *title;   /* the game's published name */
@@ -152,8 +194,10 @@ struct game {
 
 	/* At a GAME_ROLL state: the outcomes (die faces) into values and their
 	 * probabilities into probs, GAME_MAX_CHANCE at most.  Returns the
-	 * count.  NULL, with roll, in a game that never rolls: nobody asks
-	 * for outcomes unless status() says GAME_ROLL. */
+	 * count.  NULL, with roll, in a game that never rolls.  The search
+	 * asks only when status() says GAME_ROLL; game_info asks at any
+	 * state, for the outcomes a roll of this set-up can take, so a game
+	 * whose die never changes may ignore st. */
 	int (*chance)(const void *st, int *values, double *probs);
 
 	/* Applies a chance outcome returned by chance(). */
@@ -228,6 +272,25 @@ struct game {
 	 * for every image of a state under them, so that a solver searches each
 	 * class once.  NULL: the state's bytes are hashed. */
 	uint64_t (*key)(const void *st);
+
+	/* For frontends that know no game (protocol.md, "Discovery"); NULL
+	 * gives the engine's plain answers (sides by number, no teams, the
+	 * task read from status(), no units). */
+
+	/* The sides, their names, colours and teams, for this set-up. */
+	void (*sides)(const void *st, struct game_sides *out);
+
+	/* What the player to move (or roll) must do now, or, once the game
+	 * is over, phase "over" and the result in the prompt. */
+	void (*turn)(const void *st, struct game_turn *out);
+
+	/* The units score() is made of now, one line each ending in '\n':
+	 * `unit KIND player P points N`, then, where they apply, `pieces K`,
+	 * `colour C` and `cells C1 C2 ...` (the cells a GUI marks, named as
+	 * moves name them).  Summed by player they give score(), but for
+	 * teams, whose units go to the team's lowest-numbered player and
+	 * whose players each score the team's total. */
+	void (*units)(const void *st, struct text *out);
 };
 
 /* The registered games, in list_games order, NULL-terminated. */

@@ -13,6 +13,7 @@
  * a roll are a mask of edges, computed from all 12 stacks at once. */
 #include "game.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "util/bits.h"
@@ -308,7 +309,7 @@ static int read_position(struct state *s, struct game_options *opt, long first,
 	    opt_int(opt, "player", 1, 2, &player, err) < 0 ||
 	    opt_int(opt, "die", 0, 6, &die, err) < 0)
 		return -1;
-	if (turns > s->maxturns)
+	if (turns > (long long)s->maxturns)
 		return game_fail(err, "turns=%ld is more than maxturns=%u",
 				 turns, (unsigned)s->maxturns);
 	s->turns = (uint32_t)turns;
@@ -577,6 +578,68 @@ static void tb_geometry(const void *st, struct text *out)
 	}
 }
 
+/* ---- for frontends (protocol.md, "Discovery") ---- */
+
+/* A turn is a roll, then a move of as many chips as the die shows (or a
+ * pass when none is legal). */
+static void tb_turn(const void *st, struct game_turn *out)
+{
+	const struct state *s = st;
+	struct game_status g = tb_status(s);
+	unsigned turn = (unsigned)s->turns + 1, of = (unsigned)s->maxturns;
+	if (g.phase == GAME_OVER) {
+		out->phase = "over";
+		if (g.player)
+			snprintf(out->prompt, sizeof out->prompt,
+				 "game over after %u turns: player %d wins "
+				 "with stacks of %d",
+				 (unsigned)s->turns, g.player, s->win_size);
+		else
+			snprintf(out->prompt, sizeof out->prompt,
+				 "game over: a draw after %u turns",
+				 (unsigned)s->turns);
+		return;
+	}
+	if (g.phase == GAME_ROLL) {
+		out->phase = "roll";
+		snprintf(out->prompt, sizeof out->prompt,
+			 "player %d: roll the die (turn %u of %u)", g.player,
+			 turn, of);
+		return;
+	}
+	if (!legal_edges(s->cnt, s->die, s->last, s->last_n)) {
+		out->phase = "pass";
+		snprintf(out->prompt, sizeof out->prompt,
+			 "player %d: no pile of %d chips may move: pass "
+			 "(turn %u of %u)",
+			 g.player, s->die, turn, of);
+		return;
+	}
+	out->phase = "move";
+	snprintf(out->prompt, sizeof out->prompt,
+		 "player %d: move %d chip%s from one space to a neighbouring "
+		 "one (turn %u of %u)",
+		 g.player, s->die, s->die == 1 ? "" : "s", turn, of);
+}
+
+/* The winner's equal stacks, which score their height. */
+static void tb_units(const void *st, struct text *out)
+{
+	const struct state *s = st;
+	if (!s->winner)
+		return;
+	int y = s->winner == 1 ? 0 : ROWS - 1;
+	text_printf(out, "unit stack player %d points %d cells", s->winner,
+		    s->win_size);
+	for (int x = 0; x < COLS; x++)
+		if (s->cnt[SQ(x, y)] == s->win_size) {
+			char a[8];
+			space_name(SQ(x, y), a);
+			text_printf(out, " %s", a);
+		}
+	text_putc(out, '\n');
+}
+
 /* The edges that touch player p's home row (p = 1, 2): the only moves that
  * can complete it. */
 static const uint64_t row_edges[3] = {
@@ -750,4 +813,6 @@ const struct game game_takebacktoe = {
 	.random_move = tb_random_move,
 	.playout = tb_playout,
 	.evaluate = tb_evaluate,
+	.turn = tb_turn,
+	.units = tb_units,
 };

@@ -23,6 +23,7 @@
 #include "game.h"
 #include "util/bits.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define BIT(sq) ((uint64_t)1 << (sq))
@@ -936,6 +937,90 @@ static void ta_show(const void *st, struct text *out)
 	}
 }
 
+/* ---- for frontends (protocol.md, "Discovery") ---- */
+
+static void ta_turn(const void *st, struct game_turn *out)
+{
+	const struct state *s = st;
+	struct game_status g = ta_status(s);
+	out->out = ~(unsigned)s->active & ((1u << s->nplayers) - 1);
+	if (g.phase == GAME_OVER) {
+		int pts[GAME_MAX_PLAYERS];
+		ta_score(s, pts);
+		out->phase = "over";
+		if (g.player)
+			snprintf(out->prompt, sizeof out->prompt,
+				 "game over: player %d wins with %d points",
+				 g.player, pts[g.player - 1]);
+		else
+			snprintf(out->prompt, sizeof out->prompt,
+				 "game over: a draw");
+		return;
+	}
+	int drop = !s->nodrop && nactive(s) > 1;
+	out->also = drop ? "drop" : NULL;
+	const char *tail = drop              ? ", or drop out"
+			   : nactive(s) == 1 ? " (alone: no dropping out)"
+					     : "";
+	if (removal_phase(s)) {
+		out->phase = "remove";
+		if (s->open) {
+			out->step = s->removals + 1;
+			out->steps = OPEN_REMOVALS;
+		}
+		char count[32] = "";
+		if (s->open)
+			snprintf(count, sizeof count, " (removal %d of %d)",
+				 out->step, out->steps);
+		snprintf(out->prompt, sizeof out->prompt,
+			 "player %d: remove a white piece%s%s", g.player, count,
+			 tail);
+		return;
+	}
+	out->phase = "jump";
+	snprintf(out->prompt, sizeof out->prompt,
+		 "player %d: jump a piece over a neighbour onto an empty "
+		 "square, and on while it can%s",
+		 g.player, tail);
+}
+
+/* Each player's captures by colour (pieces leave no trace of where they
+ * were taken, so captures have no cells), then, once the last player left
+ * has finished, the pieces left that count against them. */
+static void ta_units(const void *st, struct text *out)
+{
+	const struct state *s = st;
+	static const char *const name[3] = {"white", "red", "blue"};
+	for (int p = 0; p < s->nplayers; p++) {
+		if (s->plain) {
+			if (s->points[p])
+				text_printf(out,
+					    "unit capture player %d points %d "
+					    "pieces %d\n",
+					    p + 1, s->points[p], s->points[p]);
+			continue;
+		}
+		for (int c = 0; c < 3; c++)
+			if (s->caps[p][c])
+				text_printf(out,
+					    "unit capture player %d points %d "
+					    "pieces %d colour %s\n",
+					    p + 1, s->caps[p][c] * (c + 1),
+					    s->caps[p][c], name[c]);
+	}
+	if (nactive(s) != 1 || !is_over(s) || !s->occ)
+		return;
+	int last = bit_first(s->active) + 1;
+	text_printf(out, "unit penalty player %d points %d pieces %d cells",
+		    last, -s->penalty * board_value(s), bit_count(s->occ));
+	for (uint64_t b = s->occ; b; b &= b - 1) {
+		char sq[4];
+		square_name(bit_first(b) % 8, bit_first(b) / 8, sq);
+		text_printf(out, " %s", sq);
+	}
+	text_putc(out, '\n');
+}
+
 /* The 64 cells, the words and the separator of the moves, then each
  * board= letter with its value. */
 static void ta_geometry(const void *st, struct text *out)
@@ -1055,7 +1140,7 @@ static BITS_HOT int ta_random_move(const void *st, struct rng *r,
 /* The playout of random_move and play in one loop over the state: the
  * same draws from r, so the same games, without encoding and decoding
  * each move or asking for the status in between.  27,986 instructions a
- * playout from the opening (scripts/playout-cost takeitaway ""), where
+ * playout from the opening (scripts/tools/playout-cost takeitaway ""), where
  * uniformly random jumps took 18,994. */
 static BITS_HOT int ta_playout(void *st, struct rng *r, int max_plies)
 {
@@ -1178,5 +1263,7 @@ const struct game game_takeitaway = {
 	.random_move = ta_random_move,
 	.playout = ta_playout,
 	.evaluate = ta_evaluate,
+	.turn = ta_turn,
+	.units = ta_units,
 	.key = ta_key,
 };

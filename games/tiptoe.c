@@ -645,6 +645,57 @@ static void tt_show(const void *st, struct text *out)
 			    colour(p), p, n);
 }
 
+/* ---- for frontends (protocol.md, "Discovery") ---- */
+
+static void tt_sides(const void *st, struct game_sides *out)
+{
+	(void)st;
+	*out = (struct game_sides){
+		.sides = 2,
+		.name = {"white", "black"},
+		.colour = {"white", "black"},
+	};
+}
+
+/* The set-up's four free placements are counted (White 1, Black 2 and 3,
+ * White 4), so a GUI can say which is due; then every turn is a step. */
+static void tt_turn(const void *st, struct game_turn *out)
+{
+	const struct state *s = st;
+	const char *cell = s->hex ? "cell" : "square";
+	if (s->winner) {
+		out->phase = "over";
+		snprintf(out->prompt, sizeof out->prompt,
+			 "game over: %s cannot place, %s (player %d) wins",
+			 colour(3 - s->winner), colour(s->winner), s->winner);
+		return;
+	}
+	int p = to_move(s);
+	if (is_setup(s)) {
+		out->phase = "setup";
+		out->step = s->placed + 1;
+		out->steps = SETUP;
+		snprintf(out->prompt, sizeof out->prompt,
+			 "%s (player %d): place set-up piece %d of %d on any "
+			 "empty %s",
+			 colour(p), p, out->step, SETUP, cell);
+		return;
+	}
+	out->phase = "place";
+	snprintf(out->prompt, sizeof out->prompt,
+		 "%s (player %d): place a piece exactly as many %ss from "
+		 "one of yours as its group has pieces",
+		 colour(p), p, cell);
+}
+
+/* No points: the winner's one unit says who could not place. */
+static void tt_units(const void *st, struct text *out)
+{
+	const struct state *s = st;
+	if (s->winner)
+		text_printf(out, "unit win player %d points 1\n", s->winner);
+}
+
 /* The k-th cell (from 0) of a set of nword words. */
 BITS_INLINE int nth_cell(const uint64_t *set, int nword, int k)
 {
@@ -809,4 +860,7 @@ const struct game game_tiptoe = {
 	.playout = tt_playout,
 	.evaluate = tt_evaluate,
 	.key = tt_key,
+	.sides = tt_sides,
+	.turn = tt_turn,
+	.units = tt_units,
 };

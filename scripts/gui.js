@@ -1,9 +1,12 @@
 // The reference GUI's page. It knows how each game LOOKS, but
-// no rule: the games, their options, the board's shape and contents, the
-// legal moves, whose turn it is and the scores all come from the engine
-// (list_games, list_options, geometry, position, moves, status, score,
-// history, analyze), through scripts/gui. An illegal click is sent to the
-// engine anyway, so that the engine's own message explains it.
+// no rule: the games, their options, players and teams, the board's shape
+// and contents, the legal moves, what the player to move must do, the
+// scores and what they are made of all come from the engine (list_games,
+// list_options, game_info, geometry, position, moves, status, turn_info,
+// score, scoring, history, analyze), through scripts/gui or, in the
+// WebAssembly build (make web), from the engine in a Web Worker. An illegal
+// click is sent to the engine anyway, so that the engine's own message
+// explains it.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -11,15 +14,26 @@ const SVGNS = "http://www.w3.org/2000/svg";
 const ANALYZE_MS = 250; // how often analyze reports: lively, yet cheap
 // Player colours, used by every game unless it has its own pieces.
 const COLOURS = ["#c0392b", "#1f5fa8", "#2e8b3e", "#d9822b"];
+// How the colours game_info names are drawn.
+const COLOUR_WORDS = {
+    white: "#fafafa",
+    black: "#1e1e1e",
+    red: "#c0392b",
+    blue: "#1f5fa8",
+    green: "#2e8b3e",
+};
 const PALE = ["#f4c4bd", "#bfd3ee", "#c3e3c8", "#f6d8b8"];
 
 const S = {
-    session: null,
-    games: [], // {name, title, players: [min, max]}
+    games: [], // {name, title, players}: game_info NAME with the defaults
     specs: {}, // game name -> [{key, type, def, min, max, values}]
     settings: {}, // setting name -> spec, from list_settings
     game: null,
     nplayers: 2,
+    info: null, // game_info: {name, title, players, sides, teams, roll}
+    turn: null, // turn_info: {phase, step, steps, player, side, also, out, prompt}
+    units: [], // scoring: [{kind, player, points, pieces, colour, cells}]
+    dialogPlayers: 2, // seats of the new-game dialog, from game_info
     seats: [], // {kind: "person" | "engine", level, movetime, threads}
     threads: 0, // the engine's `set threads` as last sent (0: not yet)
     clock: { kind: "none", main: 300, inc: 5 },
@@ -41,7 +55,20 @@ const S = {
     recordDirty: false,
 };
 
-// ---------------------------------------------------------------- server
+// ---------------------------------------------------------------- engine
+
+// The page reaches its engine one of two ways, behind one interface:
+//   T.open()                          a new engine for this tab
+//   T.run([LINE ...], stopOnError)    -> [{ok, text} ...], in order
+//   T.analyze(ms, onInfo)             -> {ok, text, done}: onInfo(line)
+//                                        for each info line; done settles
+//                                        when the stream ends (the next
+//                                        command sent ends it)
+//   T.close()
+// ServerEngine speaks to scripts/gui over HTTP (the native engine);
+// WorkerEngine runs the WebAssembly build (make web) in a Web Worker and
+// speaks the protocol to it itself. make web marks the page it builds
+// with <meta name="quintet-engine" content="worker">.
 
 class ApiError extends Error {
     constructor(message, dead) {
@@ -71,13 +98,155 @@ async function api(path, body) {
     return j;
 }
 
+class ServerEngine {
+    async open() {
+        this.session = (await api("/api/new", {})).session;
+        const session = this.session;
+        window.addEventListener("pagehide", () => {
+            if (this.session !== session) return;
+            fetch("/api/close", {
+                method: "POST",
+                keepalive: true,
+                headers: { "Content-Type": "application/json" },
+                body: JSON.stringify({ session }),
+            });
+        });
+    }
+
+    async run(commands, stopOnError) {
+        const j = await api("/api/run", {
+            session: this.session,
+            commands,
+            stop_on_error: !!stopOnError,
+        });
+        return j.answers;
+    }
+
+    async analyze(ms, onInfo) {
+        const j = await api("/api/analyze", { session: this.session, ms });
+        if (!j.ok) return { ok: false, text: j.text, done: Promise.resolve() };
+        const poll = async () => {
+            let seq = j.seq;
+            for (;;) {
+                let r;
+                try {
+                    const q = "/api/analysis?session=" + encodeURIComponent(this.session) + "&after=" + seq;
+                    r = await (await fetch(q)).json();
+                } catch (e) {
+                    return;
+                }
+                if (r.gen !== j.gen) return;
+                seq = r.seq;
+                if (r.line) onInfo(r.line);
+                if (!r.running) return;
+            }
+        };
+        return { ok: true, text: j.text, done: poll() };
+    }
+
+    close() {
+        if (this.session) api("/api/close", { session: this.session }).catch(() => {});
+        this.session = null;
+    }
+}
+
+// The protocol spoken to the engine in a Web Worker: lines out, framed
+// answers back (protocol.md, "Framing"), matched to commands in order.
+class WorkerEngine {
+    open() {
+        this.worker = new Worker("engine.js");
+        this.pending = []; // {resolve, analyze, onInfo, lines}
+        this.buf = "";
+        this.dead = null;
+        this.worker.onmessage = (e) => this.message(e.data);
+        this.worker.onerror = (e) => this.die("the engine failed: " + (e.message || "an error"));
+        return Promise.resolve();
+    }
+
+    message(m) {
+        if (m.err !== undefined) console.log(m.err); // the search line
+        if (m.exit !== undefined) this.die("the engine exited (status " + m.exit + ")");
+        if (m.out === undefined) return;
+        this.buf += m.out;
+        let nl;
+        while ((nl = this.buf.indexOf("\n")) >= 0) {
+            const line = this.buf.slice(0, nl);
+            this.buf = this.buf.slice(nl + 1);
+            this.line(line);
+        }
+    }
+
+    // One line of output: the first of an answer starts it, an empty line
+    // ends it; between them an analyze stream's info lines.
+    line(line) {
+        const p = this.pending[0];
+        if (!p) return;
+        if (p.lines === null) {
+            p.lines = [line];
+            if (p.analyze) p.resolve({ ok: line[0] === "=", text: line.replace(/^[=?]\S*\s?/, "") });
+            return;
+        }
+        if (line !== "") {
+            if (p.analyze) p.onInfo(line);
+            else p.lines.push(line);
+            return;
+        }
+        this.pending.shift();
+        if (p.analyze) p.end();
+        else {
+            const first = p.lines[0];
+            const text = [first.replace(/^[=?]\S*\s?/, "")].concat(p.lines.slice(1)).join("\n");
+            p.resolve({ ok: first[0] === "=", text });
+        }
+    }
+
+    die(why) {
+        if (this.dead) return;
+        this.dead = why;
+        for (const p of this.pending.splice(0)) (p.reject || p.resolve)(new ApiError(why, true));
+        this.worker.terminate();
+    }
+
+    send(line, extra) {
+        if (this.dead) return Promise.reject(new ApiError(this.dead, true));
+        return new Promise((resolve, reject) => {
+            this.pending.push(Object.assign({ resolve, reject, lines: null }, extra));
+            this.worker.postMessage(line.replace(/[\r\n]/g, " ") + "\n");
+        });
+    }
+
+    async run(commands, stopOnError) {
+        if (!stopOnError) return Promise.all(commands.map((c) => this.send(c)));
+        const answers = [];
+        for (const c of commands) {
+            const a = await this.send(c);
+            answers.push(a);
+            if (!a.ok) break;
+        }
+        return answers;
+    }
+
+    async analyze(ms, onInfo) {
+        let end;
+        const done = new Promise((r) => (end = r));
+        const first = await this.send("analyze " + ms, { analyze: true, onInfo, end });
+        if (!first.ok) end();
+        return { ok: first.ok, text: first.text, done };
+    }
+
+    close() {
+        if (this.worker) this.worker.terminate();
+        this.worker = null;
+    }
+}
+
+const T = (() => {
+    const m = document.querySelector('meta[name="quintet-engine"]');
+    return m && m.content === "worker" ? new WorkerEngine() : new ServerEngine();
+})();
+
 async function run(commands, stopOnError) {
-    const j = await api("/api/run", {
-        session: S.session,
-        commands,
-        stop_on_error: !!stopOnError,
-    });
-    return j.answers;
+    return T.run(commands, stopOnError);
 }
 
 async function ask(command) {
@@ -93,22 +262,82 @@ async function must(command) {
 
 // ---------------------------------------------------------------- parsing
 
-function parseGames(text) {
+// list_games: the first word of each line is a game's name (the rest is
+// for people).
+function gameNames(text) {
     return text
         .split("\n")
-        .filter((l) => l.trim())
-        .map((l) => {
-            const name = l.split(" ")[0];
-            const rest = l.slice(name.length + 1);
-            const m = /(\d+)(?:-(\d+))? players/.exec(rest);
-            const lo = m ? +m[1] : 2;
-            return {
-                name,
-                title: rest.split(":")[0],
-                line: rest,
-                players: [lo, m && m[2] ? +m[2] : lo],
-            };
-        });
+        .map((l) => l.trim().split(/\s+/)[0])
+        .filter(Boolean);
+}
+
+// game_info: "key value" lines; player and side lines give each side's
+// name, colour and mark; team lines the players who play as one.
+function parseGameInfo(text) {
+    const g = { name: "", title: "", players: 0, sides: [], teams: [], roll: null };
+    for (const l of text.split("\n")) {
+        const w = l.trim().split(/\s+/);
+        if (w[0] === "game") g.name = w[1];
+        else if (w[0] === "title") g.title = l.trim().slice(6);
+        else if (w[0] === "players") g.players = +w[1];
+        else if (w[0] === "player" || w[0] === "side") {
+            const side = { n: +w[1], name: null, colour: null, mark: null, playedBy: +w[1] };
+            for (let i = 2; i + 1 < w.length; i += 2) {
+                if (w[i] === "name") side.name = w[i + 1];
+                else if (w[i] === "colour") side.colour = w[i + 1];
+                else if (w[i] === "mark") side.mark = w[i + 1];
+                else if (w[i] === "played_by") side.playedBy = +w[i + 1];
+            }
+            g.sides[side.n - 1] = side;
+        } else if (w[0] === "team") g.teams.push(w.slice(1).map(Number));
+        else if (w[0] === "roll" && w[1] === "faces") {
+            const k = w.indexOf("weights");
+            const faces = w.slice(2, k < 0 ? w.length : k).map(Number);
+            const weights = k < 0 ? faces.map(() => 1) : w.slice(k + 1).map(Number);
+            g.roll = { faces, weights };
+        }
+    }
+    return g;
+}
+
+// turn_info: what the player to move must do now.
+function parseTurn(text) {
+    const t = { phase: "", step: 0, steps: 0, player: 0, side: 0, also: [], out: [], prompt: "" };
+    for (const l of text.split("\n")) {
+        const w = l.trim().split(/\s+/);
+        if (w[0] === "phase") {
+            t.phase = w[1];
+            t.step = +w[2] || 0;
+            t.steps = +w[3] || 0;
+        } else if (w[0] === "player") t.player = +w[1];
+        else if (w[0] === "side") t.side = +w[1];
+        else if (w[0] === "also") t.also.push(w[1]);
+        else if (w[0] === "out") t.out = w.slice(1).map(Number);
+        else if (w[0] === "prompt") t.prompt = l.trim().slice(7);
+    }
+    return t;
+}
+
+// scoring: "unit KIND player P points N [pieces K] [colour C] [cells ...]"
+function parseUnits(text) {
+    const out = [];
+    for (const l of text.split("\n")) {
+        const w = l.trim().split(/\s+/);
+        if (w[0] !== "unit") continue;
+        const u = { kind: w[1], player: 0, points: 0, pieces: 0, colour: null, cells: [] };
+        for (let i = 2; i < w.length; i++) {
+            if (w[i] === "player") u.player = +w[++i];
+            else if (w[i] === "points") u.points = +w[++i];
+            else if (w[i] === "pieces") u.pieces = +w[++i];
+            else if (w[i] === "colour") u.colour = w[++i];
+            else if (w[i] === "cells") {
+                u.cells = w.slice(i + 1);
+                break;
+            }
+        }
+        out.push(u);
+    }
+    return out;
 }
 
 // "KEY type T [default D] [min A max B] [values V ...]" (list_options and
@@ -240,14 +469,27 @@ function boardCells(value) {
 // ---------------------------------------------------------------- state
 
 async function refresh() {
-    const a = await run(["status", "moves", "position", "geometry", "score", "history"]);
+    const a = await run([
+        "status",
+        "moves",
+        "position",
+        "geometry",
+        "score",
+        "history",
+        "game_info",
+        "turn_info",
+        "scoring",
+    ]);
     S.status = parseStatus(a[0].text);
     S.moves = a[1].text.trim() ? a[1].text.trim().split(" ") : [];
     S.pos = parsePosition(a[2].text);
-    S.game = a[2].text.split(" ")[0];
     S.geo = parseGeometry(a[3].text);
     S.score = a[4].text.trim().split(/\s+/).map(Number);
     S.history = a[5].text.split("\n").filter((l) => l.trim());
+    S.info = parseGameInfo(a[6].text);
+    S.game = S.info.name;
+    S.turn = parseTurn(a[7].text);
+    S.units = parseUnits(a[8].text);
     S.prefix = [];
     S.line = [];
     render();
@@ -262,8 +504,8 @@ function personToMove() {
     return st && st.kind !== "over" && seatOf(st.player).kind === "person";
 }
 
-// Sets the seats to the game's player count (from score), keeping those
-// there are.
+// Sets the seats to the game's player count (from game_info), keeping
+// those there are.
 function fitSeats(n) {
     S.nplayers = n;
     while (S.seats.length < n)
@@ -468,7 +710,10 @@ async function undo() {
 
 async function stop() {
     if (S.thinking) {
+        // how long the engine took to stop (the end-to-end test reads it)
+        const t0 = performance.now();
         await ask("stop");
+        window.lastStopMs = performance.now() - t0;
     } else if (S.analysis.gen) {
         stopAnalysis();
         await ask("stop"); // any line ends the analyze stream
@@ -539,6 +784,8 @@ function continuations() {
 
 // ---------------------------------------------------------------- analysis
 
+let analysisStreams = 0; // numbers each analyze stream: S.analysis.gen
+
 async function startAnalysis() {
     if (!S.analysis.on || !S.status || S.status.kind !== "play" || !S.moves.length) {
         renderAnalysis();
@@ -546,42 +793,33 @@ async function startAnalysis() {
     }
     if (!personToMove() || S.analysis.gen) return;
     const epoch = S.epoch;
+    const gen = ++analysisStreams;
+    S.analysis.gen = gen;
     let j;
     try {
-        j = await api("/api/analyze", { session: S.session, ms: ANALYZE_MS });
+        j = await T.analyze(ANALYZE_MS, (line) => {
+            if (S.analysis.gen !== gen) return;
+            S.analysis.cands = parseInfo(line);
+            S.analysis.text = "";
+            renderAnalysis();
+        });
     } catch (e) {
+        if (S.analysis.gen === gen) S.analysis.gen = 0;
         report(e);
         return;
     }
-    if (epoch !== S.epoch) return;
+    if (epoch !== S.epoch || S.analysis.gen !== gen) return;
     if (!j.ok) {
+        S.analysis.gen = 0;
         S.analysis.text = j.text;
         renderAnalysis();
         return;
     }
-    S.analysis.gen = j.gen;
     S.analysis.cands = [];
     S.analysis.text = "thinking...";
     buttons();
-    let seq = j.seq;
-    while (S.analysis.gen === j.gen) {
-        let r;
-        try {
-            const q = "/api/analysis?session=" + encodeURIComponent(S.session) + "&after=" + seq;
-            r = await (await fetch(q)).json();
-        } catch (e) {
-            break;
-        }
-        if (r.gen !== j.gen || S.analysis.gen !== j.gen) break;
-        seq = r.seq;
-        if (r.line) {
-            S.analysis.cands = parseInfo(r.line);
-            S.analysis.text = "";
-            renderAnalysis();
-        }
-        if (!r.running) break;
-    }
-    if (S.analysis.gen === j.gen) S.analysis.gen = 0;
+    await j.done;
+    if (S.analysis.gen === gen) S.analysis.gen = 0;
     buttons();
 }
 
@@ -650,10 +888,82 @@ function render() {
     svg.setAttribute("viewBox", [box.x0, box.y0, box.x1 - box.x0, box.y1 - box.y0].join(" "));
     // a small board (Take-Back-Toe's 4 by 3) is not blown up to the window
     svg.style.maxWidth = Math.round((box.x1 - box.x0) * 80) + "px";
+    drawLastMove(el("g", { class: "overlay", id: "last-move" }, svg));
+    if (S.status && S.status.kind === "over") drawUnits(el("g", { class: "overlay units" }, svg));
     drawHits(el("g", { class: "hits" }, svg), kind);
     drawAnalysis(el("g", { class: "overlay", id: "analysis-layer" }, svg));
     renderSide();
     buttons();
+}
+
+// The cells of the last move (history's last play line), ringed.
+function drawLastMove(g) {
+    const last = /^play (\S+)$/.exec(S.history[S.history.length - 1] || "");
+    if (!last) return;
+    for (const name of names(last[1])) {
+        const c = S.geo.cells.get(name);
+        if (c) disc(g, c, 0.47, "none", "#f2b705", { class: "last", "stroke-width": 0.06 });
+    }
+}
+
+// The scoring units once the game is over (scoring): each cell of a unit
+// ringed in its player's colour, a line's or a pair's joined by a band, so
+// that a person sees which lines, pairs, stacks or pieces made the score.
+function drawUnits(g) {
+    for (const u of S.units) {
+        const pts = u.cells.map((n) => at(n)).filter(Boolean);
+        if (!pts.length) continue;
+        const colour = sideColour(u.player);
+        // lines and pairs are joined by a band; stacks, captures and
+        // penalties (cells that need not touch) are only ringed
+        const joined = u.kind === "line" || u.kind === "pair";
+        const unit = el(
+            "g",
+            {
+                class: "unit",
+                "data-kind": u.kind,
+                "data-player": u.player,
+                "data-cells": u.cells.join(" "),
+            },
+            g,
+        );
+        const title = el("title", {}, unit);
+        title.textContent =
+            u.kind + " of player " + u.player + ": " + u.cells.join(" ") + " (" + u.points + ")";
+        if (pts.length > 1 && joined)
+            el(
+                "polyline",
+                {
+                    points: pts.map((p) => X(p.x) + "," + Y(p.y)).join(" "),
+                    stroke: "#fff",
+                    "stroke-width": 0.2,
+                    "stroke-linecap": "round",
+                    "stroke-linejoin": "round",
+                    fill: "none",
+                    opacity: 0.7,
+                },
+                unit,
+            );
+        if (pts.length > 1 && joined)
+            el(
+                "polyline",
+                {
+                    points: pts.map((p) => X(p.x) + "," + Y(p.y)).join(" "),
+                    stroke: colour,
+                    "stroke-width": 0.11,
+                    "stroke-linecap": "round",
+                    "stroke-linejoin": "round",
+                    fill: "none",
+                    opacity: 0.8,
+                },
+                unit,
+            );
+        for (const p of pts)
+            disc(unit, p, joined ? 0.16 : 0.42, "none", u.points < 0 ? "#b3261e" : colour, {
+                "stroke-width": 0.06,
+                opacity: 0.9,
+            });
+    }
 }
 
 // The board's extent in SVG units, with room for labels.
@@ -1259,71 +1569,82 @@ function renderAnalysis() {
 // ---------------------------------------------------------------- side
 
 function gameTitle() {
-    const g = S.games.find((x) => x.name === S.game);
-    return g ? g.title : S.game;
+    return S.info ? S.info.title : S.game;
 }
 
-// Abs-Trac-Toe's teams: 1 and 3 against 2 and 4 (0: no partner).
-function partner(p) {
-    return S.game === "abstractoe" && S.pos.teams === "1" ? (p <= 2 ? p + 2 : p - 2) : 0;
+// Player p's side in game_info (name, colour, mark).
+function sideOf(p) {
+    return (S.info && S.info.sides[p - 1]) || { n: p, name: null, colour: null, mark: null };
+}
+
+// The players who play as one with p (game_info's team lines), p included.
+function teamOf(p) {
+    return (S.info && S.info.teams.find((t) => t.includes(p))) || [p];
 }
 
 // Who won with player p: p's team, where there are teams.
 function winners(p) {
-    const q = partner(p);
-    return q ? "players " + Math.min(p, q) + " and " + Math.max(p, q) : "player " + p;
+    const t = teamOf(p);
+    return t.length > 1
+        ? "players " + t.slice(0, -1).join(", ") + " and " + t[t.length - 1]
+        : "player " + p;
 }
 
+// What the player to move must do, in the engine's words (turn_info's
+// prompt); at the end, who won.
 function statusText() {
     const st = S.status;
     if (!st) return "";
-    const who = (p) => "player " + p + (seatOf(p).kind === "engine" ? " (engine)" : "");
-    let s;
     if (st.kind === "over")
-        s = st.player ? "game over: " + winners(st.player) + " won" : "game over: a draw";
-    else if (st.kind === "roll") s = who(st.player) + " to roll";
-    else if (!S.moves.length && S.geo.points.size) s = who(st.player) + " to draw the line";
-    else s = who(st.player) + " to move";
-    const p = S.pos;
-    if (S.game === "takebacktoe" && p.turns)
-        s += "; turn " + (+p.turns + (st.kind === "over" ? 0 : 1)) + " of " + p.maxturns;
-    if (S.game === "checkertoe" && S.moves.some((m) => m.includes(":")))
-        s += "; exchange turn " + (+p.turns + 1);
-    if (S.game === "takeitaway" && +p.open && p.removals !== undefined)
-        s += "; opening removals made: " + p.removals;
-    return s;
+        return st.player ? "game over: " + winners(st.player) + " won" : "game over: a draw";
+    const s = S.turn && S.turn.prompt ? S.turn.prompt : "player " + st.player + " to move";
+    return s + (seatOf(st.player).kind === "engine" ? " (the engine's seat)" : "");
+}
+
+function sideColour(p) {
+    const c = sideOf(p).colour;
+    return (c && (COLOUR_WORDS[c] || c)) || COLOURS[(p - 1) % COLOURS.length];
 }
 
 function seatSwatch(p) {
     const svg = el("svg", { viewBox: "-1 -1 2 2", width: 18, height: 18, "aria-hidden": "true" });
-    const c = { x: 0, y: 0 };
-    if (S.game === "tiptoe")
-        disc(svg, c, 0.8, p === 1 ? "#fafafa" : "#1e1e1e", "#333", { "stroke-width": 0.15 });
-    else if (S.game === "checkertoe")
-        disc(svg, c, 0.8, p === 1 ? "#c0392b" : "#2b2b2b", "#000", { "stroke-width": 0.15 });
-    else disc(svg, c, 0.8, COLOURS[p - 1], "#222", { "stroke-width": 0.15 });
+    disc(svg, { x: 0, y: 0 }, 0.8, sideColour(p), "#333", { "stroke-width": 0.15 });
     return svg;
 }
 
+// What player p's scoring units add up to, one phrase per kind: "3
+// lines", "capture 33 white, 20 red", "penalty 2 pieces".
+function unitsText(p) {
+    const kinds = new Map();
+    for (const u of S.units) {
+        if (u.player !== p || u.kind === "win") continue;
+        if (!kinds.has(u.kind)) kinds.set(u.kind, []);
+        kinds.get(u.kind).push(u);
+    }
+    const parts = [];
+    for (const [kind, us] of kinds) {
+        const what = (u) => u.pieces + " " + (u.colour || (u.pieces === 1 ? "piece" : "pieces"));
+        if (us.some((u) => u.pieces)) parts.push(kind + " " + us.map(what).join(", "));
+        else parts.push(us.length + " " + kind + (us.length === 1 ? "" : "s"));
+    }
+    return parts.join("; ");
+}
+
 function extraText(p) {
-    const pos = S.pos;
-    if (S.game === "takeitaway") {
-        const cap = (pos.captured || "").split(",")[p - 1] || "";
-        const dropped = (pos.dropped || "none").split(",").includes(String(p));
-        const parts = cap.split(":");
-        const s =
-            parts.length === 3
-                ? "captured " + parts[0] + " white, " + parts[1] + " red, " + parts[2] + " blue"
-                : "captured " + cap;
-        return s + (dropped ? " (dropped out)" : "");
-    }
-    if (S.game === "takebacktoe") {
-        const home = (S.geo.own.home || []).find((w) => +w[0] === p);
-        return home ? "home row " + home.slice(1).join(" ") : "";
-    }
-    if (S.game === "tiptoe") return p === 1 ? "White" : "Black";
-    if (partner(p)) return "team with player " + partner(p);
-    return "";
+    const parts = [];
+    const side = sideOf(p);
+    if (side.name) parts.push(side.name.charAt(0).toUpperCase() + side.name.slice(1));
+    if (side.mark) parts.push("mark " + side.mark);
+    // the sides this player places besides their own (the solo puzzle)
+    for (const o of S.info ? S.info.sides : [])
+        if (o && o.n > S.info.players && o.playedBy === p && o.mark)
+            parts.push("and mark " + o.mark);
+    const team = teamOf(p).filter((q) => q !== p);
+    if (team.length) parts.push("team with player " + team.join(", "));
+    const units = unitsText(p);
+    if (units) parts.push(units);
+    if (S.turn && S.turn.out.includes(p)) parts.push("(left the game)");
+    return parts.join("; ");
 }
 
 function renderSide() {
@@ -1407,10 +1728,18 @@ function renderControls() {
         );
         words.appendChild(b);
     }
-    $("dice").hidden = !(st && st.kind === "roll") && !(S.pos.die && +S.pos.die > 0);
+    // the die of a game with dice (game_info's roll line), showing the
+    // last roll while its move is due (history's last line)
+    const roll = S.info && S.info.roll;
+    $("dice").hidden = !roll;
     $("roll-btn").disabled = !(st && st.kind === "roll" && mine);
     $("face-btn").disabled = $("roll-btn").disabled;
-    drawDie(+S.pos.die || 0);
+    if (roll) {
+        $("face").min = Math.min(...roll.faces);
+        $("face").max = Math.max(...roll.faces);
+    }
+    const rolled = /^roll (\d+)$/.exec(S.history[S.history.length - 1] || "");
+    drawDie(rolled ? +rolled[1] : 0);
     const drawing = mine && !S.moves.length && S.geo && S.geo.points.size > 0;
     $("line-tools").hidden = !drawing;
     $("line-text").textContent = S.line.join(S.geo && S.geo.seps[0] ? S.geo.seps[0] : "-");
@@ -1562,26 +1891,52 @@ function buildOptions() {
     const fs = $("options");
     fs.querySelectorAll("label").forEach((l) => l.remove());
     for (const spec of S.specs[name] || []) fs.appendChild(optionInput(spec));
-    const players = $("opt-players");
-    if (players) players.addEventListener("input", buildSeats);
+    const g = S.games.find((x) => x.name === name);
+    S.dialogPlayers = g ? g.players : 2;
+    $("seats")
+        .querySelectorAll(".seat")
+        .forEach((l) => l.remove());
     buildSeats();
+    dialogSeats();
 }
 
 function dialogPlayers() {
-    const name = $("game-select").value;
-    const players = $("opt-players");
-    const g = S.games.find((x) => x.name === name);
-    const n = players && players.value ? +players.value : g ? g.players[0] : 2;
-    return Math.max(1, Math.min(n || 1, 8));
+    return Math.max(1, Math.min(S.dialogPlayers || 1, 8));
 }
 
+// The seats of the game the dialog's options would start: game_info with
+// the game's name and those options (players=, teams, ...); a set-up the
+// engine refuses is said at once and keeps the seats.
+let seatsAsked = 0;
+async function dialogSeats() {
+    let line;
+    try {
+        line = newgameLine();
+    } catch (e) {
+        $("new-error").textContent = e.message;
+        return;
+    }
+    const n = ++seatsAsked;
+    const a = await ask(line.replace(/^newgame /, "game_info "));
+    if (n !== seatsAsked) return; // a later change asked again
+    $("new-error").textContent = a.ok ? "" : a.text;
+    if (!a.ok) return;
+    S.dialogPlayers = parseGameInfo(a.text).players;
+    buildSeats();
+}
+
+// Fits the dialog's seat rows to dialogPlayers(), keeping the rows there
+// are (and what was chosen in them).
 function buildSeats() {
     const fs = $("seats");
-    fs.querySelectorAll(".seat").forEach((l) => l.remove());
+    const rows = fs.querySelectorAll(".seat");
+    rows.forEach((l, i) => {
+        if (i >= dialogPlayers()) l.remove();
+    });
     const lv = S.settings.level || { min: "0", max: "2", def: "2" };
     const mt = S.settings.movetime || { min: "1", max: "3600000", def: "1000" };
     const th = S.settings.threads || { min: "1", max: "1", def: "1" };
-    for (let p = 1; p <= dialogPlayers(); p++) {
+    for (let p = rows.length + 1; p <= dialogPlayers(); p++) {
         const old = S.seats[p - 1];
         const row = document.createElement("div");
         row.className = "seat";
@@ -1641,7 +1996,7 @@ async function startNewGame(ev) {
         });
     }
     await quiesce();
-    const a = await run([line, clockCommand(clock), "score"]);
+    const a = await run([line, clockCommand(clock), "game_info"]);
     if (!a[0].ok) {
         $("new-error").textContent = a[0].text;
         return;
@@ -1653,7 +2008,7 @@ async function startNewGame(ev) {
     $("new-dialog").close();
     S.clock = clock;
     S.seats = seats;
-    fitSeats(a[2].text.trim().split(/\s+/).length);
+    fitSeats(parseGameInfo(a[2].text).players);
     S.recordDirty = false;
     message("");
     await refresh();
@@ -1686,7 +2041,7 @@ async function loadRecord() {
             : "loaded " + lines.length + " lines";
     if (failed === 0) return;
     S.recordDirty = false;
-    fitSeats((await must("score")).trim().split(/\s+/).length);
+    fitSeats(parseGameInfo(await must("game_info")).players);
     await refresh();
     drive();
 }
@@ -1718,7 +2073,7 @@ async function copyRecord() {
 // A new engine for this tab, and the record replayed into it.
 async function restart() {
     const old = S.history.slice();
-    api("/api/close", { session: S.session }).catch(() => {});
+    T.close();
     $("dead").hidden = true;
     S.thinking = false;
     S.analysis.gen = 0;
@@ -1734,18 +2089,23 @@ async function restart() {
 // ---------------------------------------------------------------- start
 
 async function connect() {
-    const j = await api("/api/new", {});
-    S.session = j.session;
-    const a = await run(["list_games", "list_settings"]);
-    S.games = parseGames(a[0].text);
+    await T.open();
+    const a = await run(["list_games", "list_settings", "version"]);
+    const names = gameNames(a[0].text);
     S.settings = {};
     for (const s of parseSpecs(a[1].text)) S.settings[s.key] = s;
-    const o = await run(S.games.map((g) => "list_options " + g.name));
-    S.games.forEach((g, i) => (S.specs[g.name] = o[i].ok ? parseSpecs(o[i].text) : []));
+    const o = await run(names.map((n) => "list_options " + n));
+    names.forEach((n, i) => (S.specs[n] = o[i].ok ? parseSpecs(o[i].text) : []));
+    // each game's title and players with its default options
+    const info = await run(names.map((n) => "game_info " + n));
+    S.games = names.map((n, i) => {
+        const g = info[i].ok ? parseGameInfo(info[i].text) : { title: n, players: 2 };
+        return { name: n, title: g.title, players: g.players };
+    });
     const sel = $("game-select");
     sel.textContent = "";
     for (const g of S.games) sel.add(new Option(g.title + " (" + g.name + ")", g.name));
-    $("title").textContent = "quintet " + j.version;
+    $("title").textContent = "quintet " + a[2].text;
 }
 
 function wire() {
@@ -1753,6 +2113,7 @@ function wire() {
     $("new-cancel").addEventListener("click", () => $("new-dialog").close());
     $("new-form").addEventListener("submit", guard(startNewGame));
     $("game-select").addEventListener("change", buildOptions);
+    $("options").addEventListener("input", guard(dialogSeats));
     $("undo-btn").addEventListener("click", guard(undo));
     $("stop-btn").addEventListener("click", guard(stop));
     $("roll-btn").addEventListener(
@@ -1814,15 +2175,6 @@ function wire() {
         else if (k === "m") $("move-input").focus();
         else return;
         e.preventDefault();
-    });
-    window.addEventListener("pagehide", () => {
-        if (!S.session) return;
-        fetch("/api/close", {
-            method: "POST",
-            keepalive: true,
-            headers: { "Content-Type": "application/json" },
-            body: JSON.stringify({ session: S.session }),
-        });
     });
 }
 

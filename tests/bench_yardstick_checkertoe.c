@@ -10,7 +10,7 @@
  * rightwards and upwards), 24 plies, then both players' tic-tac-toes are
  * counted with the last empty square counting for both.  It shares only
  * the random generator and the bit helpers with the engine, so under
- * callgrind (run with two N and subtract, as scripts/playout-cost does)
+ * callgrind (run with two N and subtract, as scripts/tools/playout-cost does)
  * it tells what a random playout costs when nothing but the playout is
  * done: the game's playout() is meant to stay within twice that. */
 #include <errno.h>

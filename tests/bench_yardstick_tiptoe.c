@@ -12,7 +12,7 @@
  * of `moves` (bits from low to high), just as the engine's playout does,
  * so with the same seed both play the very same games: compare the plies
  * with `bench_playout tiptoe size=8`.  Run under callgrind with two values
- * of N, as scripts/playout-cost does, for the instructions a playout
+ * of N, as scripts/tools/playout-cost does, for the instructions a playout
  * costs; the engine's playout should stay within twice that. */
 #include <stdio.h>
 #include <stdlib.h>

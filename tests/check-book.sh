@@ -1,6 +1,6 @@
 #!/bin/sh
-# check-book.sh ENGINE: `solver book` (scripts/solver.c, beside ENGINE in
-# the build) writes each position once, writes lines for the player who
+# check-book.sh ENGINE: `solver book` (scripts/tools/solver.c, beside
+# ENGINE in the build) writes each position once, writes lines for the player who
 # moves first alone under PLIES/first, and with -r copies the lines of the
 # book compiled in instead of solving them again (docs/strength.md).  Tiptoe 4x4,
 # whose walks take well under a second.

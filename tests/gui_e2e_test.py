@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
-"""gui_e2e_test.py [ENGINE]: scripts/gui end to end in headless Chromium.
+"""gui_e2e_test.py [ENGINE | --static DIR]: the GUI end to end in headless
+Chromium.
 
-Starts the GUI server and Debian's chromium through chromedriver, driven
+Starts the GUI server (scripts/gui, with ENGINE behind it), or with
+--static a plain static file server on DIR (the WebAssembly build of make
+web, whose page runs the engine in a Web Worker), and Debian's chromium
+through chromedriver, driven
 over the WebDriver protocol with nothing but Python's standard library.
 For every game: a full game by clicks on the board (a person against the
 engine at a few milliseconds a move), an undo, analysis turned on and its
@@ -39,6 +43,7 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
 ELEMENT = "element-6066-11e4-a52e-4f735466cecf"  # the W3C element key
 MOVETIME = 5  # ms a move for the engine's seat: quick games
+STATIC = None  # --static DIR: the page and engine as static files
 
 
 def free_port():
@@ -194,6 +199,12 @@ def children(pid):
     return out
 
 
+def prompt(answer):
+    """The prompt line of a turn_info answer."""
+    return next(l[len("prompt "):] for l in answer.split("\n")
+                if l.startswith("prompt "))
+
+
 def engine_answers(lines):
     """Runs LINES through a fresh engine; returns its answers' texts (with
     '=' or '?' kept)."""
@@ -211,12 +222,21 @@ class GuiEndToEnd(unittest.TestCase):
     def setUpClass(cls):
         os.makedirs(SHOTS, exist_ok=True)
         port = free_port()
-        cls.server = subprocess.Popen(
-            [sys.executable, os.path.join(ROOT, "scripts", "gui"),
-             "--no-browser", "--port", str(port), "--engine", ENGINE],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if STATIC:
+            cls.server = subprocess.Popen(
+                [sys.executable, "-u", "-m", "http.server", "--bind",
+                 "127.0.0.1", "--directory", STATIC, str(port)],
+                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                text=True)
+            expect = "Serving HTTP"
+        else:
+            cls.server = subprocess.Popen(
+                [sys.executable, os.path.join(ROOT, "scripts", "gui"),
+                 "--no-browser", "--port", str(port), "--engine", ENGINE],
+                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            expect = "serving"
         line = cls.server.stdout.readline()
-        if "serving" not in line:
+        if expect not in line:
             raise RuntimeError("the GUI server did not start: %r" % line)
         cls.url = "http://127.0.0.1:%d/" % port
         cls.browser = Browser()
@@ -279,6 +299,13 @@ class GuiEndToEnd(unittest.TestCase):
                 b.click('#opt-%s option[value="%s"]' % (key, value))
             else:
                 b.type("#opt-" + key, str(value))
+        # the seats come from game_info with the options chosen
+        deadline = time.monotonic() + 10
+        while len(b.finds(".seat")) != len(seats):
+            if time.monotonic() > deadline:
+                self.fail("the dialog shows %d seats, not %d" % (
+                    len(b.finds(".seat")), len(seats)))
+            time.sleep(0.02)
         for p, kind in enumerate(seats, 1):
             b.click('[data-seat="%d"] option[value="%s"]' % (p, kind))
             if kind == "engine":
@@ -389,6 +416,14 @@ class GuiEndToEnd(unittest.TestCase):
         self.assertEqual("over " + self.browser.js(
             "return document.body.dataset.status").split()[1],
             status.replace("draw", "0"))
+        # the scoring units with cells, each marked on the board
+        units = [l.split() for l in engine_answers(rec + ["scoring"])[-1][1:]
+                 .split("\n") if " cells " in l]
+        marked = self.browser.js(
+            "return [...document.querySelectorAll('#board .unit')].map("
+            "u => [u.dataset.kind, u.dataset.player, u.dataset.cells])")
+        self.assertEqual(marked, [[u[1], u[3], " ".join(
+            u[u.index("cells") + 1:])] for u in units])
         # a click after the end: the engine says why not
         hit = self.browser.find(".hit")
         name = self.browser.js("return arguments[0].dataset.name",
@@ -437,6 +472,22 @@ class GuiEndToEnd(unittest.TestCase):
     def test_tiptoe(self):
         self.play_game("tiptoe", {"seed": 8, "size": 6},
                        illegal=self.occupied)
+
+    def test_tiptoe_setup(self):
+        """The set-up piece due, from turn_info's prompt, as the set-up
+        goes: White's first, Black's two, White's last."""
+        rng = random.Random(9)
+        self.start("tiptoe", {"seed": 18, "size": 5},
+                   seats=("person", "person"))
+        for k, colour in ((1, "White"), (2, "Black"), (3, "Black"),
+                          (4, "White")):
+            self.assertIn("%s (player %d): place set-up piece %d of 4" % (
+                colour, 1 if colour == "White" else 2, k),
+                self.text("#status"))
+            self.person_move(rng)
+        self.assertNotIn("set-up", self.text("#status"))
+        self.assertEqual(self.text('#players tr[data-player="1"] .extra'),
+                         "White; mark O")
 
     def test_tiptoe_hex(self):
         rng = random.Random(3)
@@ -492,7 +543,7 @@ class GuiEndToEnd(unittest.TestCase):
         self.assertEqual(len(self.browser.finds("#players tr")), 4)
         for p, q in ((1, 3), (2, 4), (3, 1), (4, 2)):
             row = f'#players tr[data-player="{p}"] .extra'
-            self.assertEqual(self.text(row), f"team with player {q}")
+            self.assertIn(f"team with player {q}", self.text(row))
         self.check_undo(rng)
         self.finish("abstractoe-teams", rng)
         # the result and the status name the winning team (status
@@ -543,9 +594,9 @@ class GuiEndToEnd(unittest.TestCase):
             self.person_move(rng)
         self.wait_for(("person", "over"))
         self.assertEqual(len(b.finds("#players .clock")), 2)
-        # a long think, stopped
-        self.start("checkertoe", {"seed": 15, "first": "1"},
-                   movetime=60000)
+        # a long think, stopped (in a game the opening book does not
+        # answer at once)
+        self.start("takeitaway", {"seed": 15}, movetime=60000)
         b.click_place(b.find(".hit.target"))
         self.wait_for(("thinking",))
         time.sleep(0.3)
@@ -553,6 +604,11 @@ class GuiEndToEnd(unittest.TestCase):
         b.click("#stop-btn")
         self.wait_for(("person",), timeout=10)
         self.assertLess(time.monotonic() - t0, 5)
+        # the engine's own time from the stop to its answer: within 100 ms
+        # in the worker too (the page's refresh after it is the rest)
+        stopped = b.js("return window.lastStopMs")
+        self.assertIsNotNone(stopped)
+        self.assertLess(stopped, 100)
         self.assertEqual(len(self.record()), 3)
 
     def test_record(self):
@@ -568,7 +624,8 @@ class GuiEndToEnd(unittest.TestCase):
         self.wait_for(("person",))
         self.assertEqual(self.record(), rec)
         self.assertEqual(self.text("#move-list"), "c3d4")
-        self.assertEqual(self.text("#status"), "player 1 to move")
+        self.assertEqual(self.text("#status"),
+                         prompt(engine_answers(rec + ["turn_info"])[-1]))
         b.type("#record", "\n".join(rec + ["play d4"]))
         b.click("#load-btn")
         self.wait_for(("person",))
@@ -599,13 +656,22 @@ class GuiEndToEnd(unittest.TestCase):
         for _ in range(3):
             self.person_move(rng)
         rec = self.record()
-        engines = [pid for pid in children(self.server.pid)]
-        self.assertTrue(engines, "no engine process under the server")
-        for pid in engines:
-            os.kill(pid, signal.SIGKILL)
-        b.click("#undo-btn")
-        self.wait_for(("dead",))
-        self.assertIn("killed by signal 9", self.text("#dead-text"))
+        if STATIC:
+            # the worker ends as a crash would end it: no more answers,
+            # and the error event the browser fires
+            b.js("T.worker.terminate(); T.worker.onerror("
+                 "{message: 'killed by the test'})")
+            b.click("#undo-btn")
+            self.wait_for(("dead",))
+            self.assertIn("killed by the test", self.text("#dead-text"))
+        else:
+            engines = [pid for pid in children(self.server.pid)]
+            self.assertTrue(engines, "no engine process under the server")
+            for pid in engines:
+                os.kill(pid, signal.SIGKILL)
+            b.click("#undo-btn")
+            self.wait_for(("dead",))
+            self.assertIn("killed by signal 9", self.text("#dead-text"))
         b.click("#restart-btn")
         self.wait_for(("person",))
         self.assertEqual(self.record(), rec)
@@ -639,7 +705,11 @@ class GuiEndToEnd(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) > 1:
+    if len(sys.argv) > 2 and sys.argv[1] == "--static":
+        STATIC = os.path.abspath(sys.argv.pop(2))
+        sys.argv.pop(1)
+        SHOTS = os.path.join(SHOTS, "web")
+    elif len(sys.argv) > 1:
         ENGINE = os.path.abspath(sys.argv.pop(1))
     if not (CHROMIUM and DRIVER):
         print("gui_e2e_test: SKIPPED: chromium or chromedriver is missing "

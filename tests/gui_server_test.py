@@ -113,6 +113,34 @@ class GuiServerTest(unittest.TestCase):
     def tearDownClass(cls):
         cls.srv.close()
 
+    def test_review(self):
+        # Player 2 to move: e1, d1 and d5 hold the draw, a2 loses
+        # (the solver settles it at once); the review says so, and
+        # leaves the tabs' engines alone.
+        record = ["newgame checkertoe first=1 size=5 float=0 exchange=0 "
+                  "board=oxx.x/xxoxo/oxxoo/.xooo/oxx..", "play a2"]
+        sid = self.srv.new()
+        status, j = self.srv.post("/api/review", {"record": record,
+                                                  "playouts": 500})
+        self.assertEqual(status, 200, j)
+        (m,) = j["moves"]
+        self.assertEqual((m["move"], m["player"], m["proven_before"],
+                          m["proven_after"], m["mistake"]),
+                         ("a2", 2, "draw", "loss", True), m)
+        self.assertIn(m["best"], ("e1", "d1", "d5"))
+        status, j = self.srv.post("/api/review", {"record": record[:1] +
+                                                  ["play e1"]})
+        self.assertEqual(status, 200, j)
+        self.assertFalse(j["moves"][0]["mistake"], j)
+        for bad in ({"record": "play a2"}, {"record": []},
+                    {"record": record, "playouts": 0},
+                    {"record": [record[0], "play z9"]},
+                    {"record": [record[0], "hello\u0000"]}):
+            status, j = self.srv.post("/api/review", bad)
+            self.assertEqual(status, 400, (bad, j))
+        status, j = self.srv.run(sid, "name")
+        self.assertEqual(j["answers"], [{"ok": True, "text": "quintet"}])
+
     def test_page_and_files(self):
         status, text = self.srv.request("GET", "/")
         self.assertEqual(status, 200)

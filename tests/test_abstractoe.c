@@ -839,6 +839,60 @@ START_TEST(test_showboard)
 }
 END_TEST
 
+/* game_info: teams and the solo puzzle's second mark; turn_info: the line
+ * to draw, then claims counted, the solo puzzle's mark 2 as side 2;
+ * scoring: each pair of bordering regions of one side (seed=1's board has
+ * 1-2 and 3-5 bordering), filed under the team's lower player. */
+START_TEST(test_turn_info_and_scoring)
+{
+	struct session *s = quiet_session();
+	ok(s, "newgame abstractoe seed=1 draw=1");
+	ck_assert_str_eq(ok(s, "turn_info"),
+			 "phase draw\nplayer 1\nprompt player 1: draw the "
+			 "bending line from the outline to the outline, as "
+			 "lattice points joined by -");
+	ok(s, "newgame abstractoe seed=1");
+	ck_assert_str_eq(ok(s, "turn_info"),
+			 "phase claim 1 20\nplayer 1\nprompt player 1: claim a "
+			 "vacant region (claim 1 of 20)");
+	ok(s, "play 1");
+	ok(s, "play 3");
+	ok(s, "play 2");
+	ok(s, "play 5");
+	ck_assert_str_eq(ok(s, "scoring"),
+			 "unit pair player 1 points 1 cells 1 2\n"
+			 "unit pair player 2 points 1 cells 3 5");
+	ok(s, "newgame abstractoe seed=1 players=4 teams");
+	ck_assert_str_eq(ok(s, "game_info"),
+			 "game abstractoe\ntitle Abs-Trac-Toe\nplayers 4\n"
+			 "player 1 mark X\nplayer 2 mark O\nplayer 3 mark #\n"
+			 "player 4 mark @\nteam 1 3\nteam 2 4");
+	ok(s, "play 1");
+	ok(s, "play 3");
+	ok(s, "play 2");
+	ok(s, "play 5");
+	ck_assert_str_eq(ok(s, "scoring"),
+			 "unit pair player 1 points 1 cells 1 2\n"
+			 "unit pair player 2 points 1 cells 3 5");
+	ck_assert_str_eq(ok(s, "score"), "1 1 1 1");
+	ok(s, "newgame abstractoe seed=1 players=1");
+	ck_assert_str_eq(ok(s, "game_info"),
+			 "game abstractoe\ntitle Abs-Trac-Toe\nplayers 1\n"
+			 "player 1 mark X\nside 2 mark O played_by 1");
+	ok(s, "play 1");
+	ck_assert_str_eq(ok(s, "turn_info"),
+			 "phase claim 2 20\nplayer 1\nside 2\nprompt player 1: "
+			 "claim a vacant region for mark O (claim 2 of 20)");
+	ok(s, "play 2");
+	ok(s, "play 9");
+	ok(s, "play 3");
+	/* mark 2's pair 2-3 scores nothing in the puzzle */
+	ck_assert_str_eq(ok(s, "scoring"),
+			 "unit pair player 1 points 1 cells 1 9");
+	session_free(s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("abstractoe");
@@ -862,6 +916,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_playout);
 	tcase_add_test(tc, test_key);
 	tcase_add_test(tc, test_seed_boards);
+	tcase_add_test(tc, test_turn_info_and_scoring);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -438,6 +438,62 @@ START_TEST(test_playout_is_random_move)
 }
 END_TEST
 
+/* turn_info counts the placements; scoring lists each line of three, a
+ * line of four as its two, and only at the end the lines through the
+ * empty square. */
+START_TEST(test_turn_info_and_scoring)
+{
+	struct session *s = position("a1 b1 c1", "a2 b2");
+	ck_assert_str_eq(
+		ok(s, "game_info"),
+		"game checkertoe\ntitle Tic-Tac-Toe On A Checkerboard\n"
+		"players 2\nplayer 1 colour red mark X\n"
+		"player 2 colour black mark O");
+	ck_assert_str_eq(ok(s, "turn_info"),
+			 "phase place 6 24\nplayer 2\nprompt player 2: place "
+			 "checker 6 of 24 on an empty square");
+	ck_assert_str_eq(ok(s, "scoring"),
+			 "unit line player 1 points 1 cells a1 b1 c1");
+	play_both(s, "", "c2");
+	ok(s, "play d1");
+	ck_assert_str_eq(ok(s, "scoring"),
+			 "unit line player 1 points 1 cells a1 b1 c1\n"
+			 "unit line player 1 points 1 cells b1 c1 d1\n"
+			 "unit line player 2 points 1 cells a2 b2 c2");
+	session_free(s);
+
+	/* c5 d5 and the empty e5 count for player 2 once it is over */
+	s = quiet_session();
+	ok(s, "newgame checkertoe seed=1 first=1 exchange");
+	play_both(s, "a1 b1 c1 d1 e1 a3 b3 c3 d3 e3 a5 b5",
+		  "a2 b2 c2 d2 e2 a4 b4 c4 d4 e4 c5 d5");
+	ck_assert_str_eq(ok(s, "turn_info"),
+			 "phase exchange 1 2\nplayer 1\nalso pass\nprompt "
+			 "player 1: swap one of your checkers with one of the "
+			 "opponent's (mine:theirs), or pass; exchange turn 1 "
+			 "of 2");
+	ck_assert(!strstr(ok(s, "scoring"), "e5"));
+	ok(s, "play pass");
+	ck_assert(strstr(ok(s, "turn_info"), "phase exchange 2 2\nplayer 2\n"));
+	ok(s, "play pass");
+	ck_assert_str_eq(ok(s, "turn_info"),
+			 "phase over\nprompt game over: player 2 wins with 7 "
+			 "tic-tac-toes to 6");
+	ck_assert(strstr(ok(s, "scoring"),
+			 "unit line player 2 points 1 cells c4 d4 e4\n"
+			 "unit line player 2 points 1 cells c5 d5 e5"));
+	session_free(s);
+
+	s = quiet_session();
+	ok(s, "newgame checkertoe seed=1 first=2 float");
+	ck_assert_str_eq(ok(s, "turn_info"),
+			 "phase place 1 24\nplayer 2\nprompt player 2: place "
+			 "checker 1 of 24 on an empty square that keeps the "
+			 "layout within 5x5");
+	session_free(s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *su = suite_create("checkertoe");
@@ -453,6 +509,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_bad_positions);
 	tcase_add_test(tc, test_geometry);
 	tcase_add_test(tc, test_playout_is_random_move);
+	tcase_add_test(tc, test_turn_info_and_scoring);
 	suite_add_tcase(su, tc);
 	return su;
 }

@@ -347,6 +347,31 @@ START_TEST(test_run_loop)
 }
 END_TEST
 
+/* game_info answers for a game not started (the new-game dialog's seats)
+ * as for the current one, refuses what newgame refuses, and keeps the
+ * current game; turn_info and scoring need a game. */
+START_TEST(test_game_info)
+{
+	struct session *s = quiet_session();
+	ck_assert(strstr(bad(s, "game_info"), "no game yet"));
+	ck_assert(strstr(bad(s, "turn_info"), "no game yet"));
+	ck_assert(strstr(bad(s, "scoring"), "no game yet"));
+	ck_assert(strstr(ok(s, "game_info takeitaway players=4"),
+			 "\nplayers 4\nplayer 1\nplayer 2\nplayer 3\n"
+			 "player 4"));
+	ck_assert(strstr(bad(s, "game_info takeitaway players=9"),
+			 "players must be"));
+	ck_assert(strstr(bad(s, "game_info chess"), "unknown game chess"));
+	ok(s, "newgame tiptoe seed=1");
+	const char *a = ok(s, "game_info abstractoe players=1");
+	ck_assert(strstr(a, "players 1\n") && strstr(a, "side 2"));
+	ck_assert(strstr(ok(s, "game_info"), "game tiptoe\n"));
+	ck_assert_str_eq(ok(s, "known_command turn_info"), "true");
+	ck_assert_str_eq(ok(s, "known_command scoring"), "true");
+	session_free(s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *su = suite_create("engine");
@@ -362,6 +387,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_seeds_reproduce);
 	tcase_add_test(tc, test_settings);
 	tcase_add_test(tc, test_run_loop);
+	tcase_add_test(tc, test_game_info);
 	suite_add_tcase(su, tc);
 	return su;
 }

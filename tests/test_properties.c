@@ -23,6 +23,11 @@
  *     twin then follows every later play and roll and must keep agreeing;
  *   - `geometry` starts with the lines every game shares (cell, point, word,
  *     sep), and every listed move is names of those joined by seps;
+ *   - `turn_info` agrees with status and moves (phase over and roll exactly
+ *     when status says so, the player to move, a step within its count,
+ *     `also` a listed move), and `scoring`'s units, whose cells geometry
+ *     names, sum by player to score; `game_info` has the players, teams
+ *     and die of the variant;
  *   - the game ends within its documented number of steps (plays + rolls);
  *   - at the end, status and score agree: a winner has the strictly highest
  *     score, `over draw` means a tie for first.
@@ -927,6 +932,145 @@ static void final_checks(struct session *s, const struct game *g,
 	CHECK(send_checked(s, "roll")[0] == '?', "roll accepted after the end");
 }
 
+/* ---- discovery: game_info, turn_info, scoring ---- */
+
+/* game_info: `players N` agrees with players(), a `player P` line for
+ * each in order, teams only in the TEAMS variants, and a `roll` line with
+ * the die's faces, equally weighted, exactly in a game with a die. */
+static void game_info_check(struct session *s, int np, const struct variant *v)
+{
+	char *info = ask(s, "game_info"), *save = NULL;
+	int players = -1, seen = 0, teams = 0, roll = 0;
+	for (char *l = strtok_r(info, "\n", &save); l;
+	     l = strtok_r(NULL, "\n", &save)) {
+		int p, n;
+		if (sscanf(l, "players %d", &players) == 1)
+			continue;
+		if (sscanf(l, "player %d%n", &p, &n) == 1) {
+			CHECK(p == ++seen, "game_info: '%s' out of order", l);
+			continue;
+		}
+		if (!strncmp(l, "team ", 5))
+			teams++;
+		if (!strncmp(l, "roll faces", 10)) {
+			char want[128] = "roll faces";
+			for (int f = 1; f <= v->die; f++)
+				snprintf(want + strlen(want),
+					 sizeof want - strlen(want), " %d", f);
+			strcat(want, " weights");
+			for (int f = 1; f <= v->die; f++)
+				strcat(want, " 1");
+			CHECK(!strcmp(l, want), "game_info: '%s', not '%s'", l,
+			      want);
+			roll = 1;
+		}
+	}
+	CHECK(players == np && seen == np, "game_info: %d players, %d lines",
+	      players, seen);
+	CHECK(teams == (v->flags & TEAMS ? 2 : 0), "game_info: %d teams",
+	      teams);
+	CHECK(roll == (v->die > 0), "game_info: roll line %d, die %d", roll,
+	      v->die);
+	free(info);
+}
+
+/* turn_info agrees with status and moves: its phase is one of the list
+ * protocol.md gives, `over` and `roll` exactly when status says so,
+ * `player P` the player to move (none once over), a step within its
+ * count, `pass` only where pass is the one move, `also W` a listed move,
+ * and a prompt. */
+static void turn_info_check(struct session *s, const struct game *g,
+			    const void *own)
+{
+	static const char *const phases[] = {
+		"place",    "setup", "claim", "remove", "jump", "move",
+		"exchange", "draw",  "pass",  "roll",   "over", NULL};
+	struct game_status st = g->status(own);
+	char *t = ask(s, "turn_info"), *moves = ask(s, "moves"), *save = NULL;
+	char phase[16] = "";
+	int step = 0, steps = 0, player = 0, prompt = 0;
+	for (char *l = strtok_r(t, "\n", &save); l;
+	     l = strtok_r(NULL, "\n", &save)) {
+		char word[32];
+		if (!strncmp(l, "phase ", 6)) {
+			CHECK(sscanf(l, "phase %15s %d %d", phase, &step,
+				     &steps) != 2,
+			      "turn_info: '%s'", l);
+		} else if (sscanf(l, "player %d", &player) == 1) {
+		} else if (sscanf(l, "also %31s", word) == 1) {
+			char pat[40], list[MOVE_TEXT_MAX * 4];
+			snprintf(pat, sizeof pat, " %s ", word);
+			snprintf(list, sizeof list, " %s ", moves);
+			CHECK(strstr(list, pat), "turn_info: also %s, moves %s",
+			      word, moves);
+		} else if (!strncmp(l, "prompt ", 7)) {
+			prompt = strlen(l) > 7;
+		} else if (!strncmp(l, "out ", 4)) {
+			for (char *w = l + 4; *w;
+			     w += strcspn(w, " "), w += strspn(w, " "))
+				CHECK(atoi(w) != st.player ||
+					      st.phase == GAME_OVER,
+				      "turn_info: the mover is %s", l);
+		} else {
+			CHECK(!strncmp(l, "side ", 5), "turn_info: '%s'", l);
+		}
+	}
+	int known = 0;
+	for (int i = 0; phases[i]; i++)
+		known |= !strcmp(phase, phases[i]);
+	CHECK(known, "turn_info: phase '%s'", phase);
+	CHECK(!strcmp(phase, "over") == (st.phase == GAME_OVER),
+	      "turn_info: phase %s, status phase %d", phase, st.phase);
+	CHECK(!strcmp(phase, "roll") == (st.phase == GAME_ROLL),
+	      "turn_info: phase %s, status phase %d", phase, st.phase);
+	CHECK(player == (st.phase == GAME_OVER ? 0 : st.player),
+	      "turn_info: player %d, status player %d", player, st.player);
+	CHECK(!steps || (step >= 1 && step <= steps),
+	      "turn_info: step %d of %d", step, steps);
+	CHECK(strcmp(phase, "pass") || !strcmp(moves, "pass"),
+	      "turn_info: phase pass, moves %s", moves);
+	CHECK(prompt, "turn_info: no prompt");
+	free(moves);
+	free(t);
+}
+
+/* scoring: every line is `unit KIND player P points N ...`, its cells are
+ * names geometry lists, and the units summed by player give score (in
+ * teams each player scores its team's units, filed under the team's
+ * lower-numbered player). */
+static void scoring_check(struct session *s, const struct game *g,
+			  const void *own, const struct variant *v)
+{
+	int np = g->players(own), pts[GAME_MAX_PLAYERS], sum[GAME_MAX_PLAYERS];
+	g->score(own, pts);
+	memset(sum, 0, sizeof sum);
+	char *geo = ask(s, "geometry"), *u = ask(s, "scoring"), *save = NULL;
+	struct names nm;
+	geometry_names(geo, &nm);
+	for (char *l = strtok_r(u, "\n", &save); l;
+	     l = strtok_r(NULL, "\n", &save)) {
+		char kind[16];
+		int p, n, at = 0;
+		CHECK(sscanf(l, "unit %15s player %d points %d%n", kind, &p, &n,
+			     &at) == 3,
+		      "scoring: '%s'", l);
+		CHECK(p >= 1 && p <= np, "scoring: player %d of %d", p, np);
+		sum[p - 1] += n;
+		const char *cells = strstr(l, " cells ");
+		if (cells)
+			moves_in_geometry(cells + 7, &nm);
+	}
+	for (int i = 0; i < np; i++) {
+		int team = v->flags & TEAMS ? i % 2 : i;
+		CHECK(sum[team] == pts[i],
+		      "scoring: units of player %d sum to %d, score %d", i + 1,
+		      sum[team], pts[i]);
+	}
+	names_free(&nm);
+	free(u);
+	free(geo);
+}
+
 static void play_one(const struct run *run, int game, struct tally *t,
 		     int *skipped, long *steps)
 {
@@ -985,6 +1129,7 @@ static void play_one(const struct run *run, int game, struct tally *t,
 	char *first_board = show_text(g, own);
 	char *hist0 = ask(s, "history");
 	int np = g->players(own);
+	game_info_check(s, np, v);
 	struct move *list = malloc(sizeof *list * (size_t)g->max_moves);
 	int step = 0, next_sample = 1, claims = -1;
 	struct session *follower = NULL;
@@ -1021,6 +1166,8 @@ static void play_one(const struct run *run, int game, struct tally *t,
 		} else if (step % 7 == 3) {
 			position_step(s, g, &r, 0);
 		}
+		turn_info_check(s, g, own);
+		scoring_check(s, g, own, v);
 		if (v->flags & WINLOSS && st.phase != GAME_OVER) {
 			int pts[GAME_MAX_PLAYERS];
 			g->score(own, pts);

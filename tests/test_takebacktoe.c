@@ -938,6 +938,44 @@ START_TEST(evaluate_counts_threats)
 }
 END_TEST
 
+/* turn_info: a roll, then a move of as many chips as the die shows, or the
+ * pass when no pile is high enough; scoring: the winning stacks, which go
+ * to the row's owner whoever moved. */
+START_TEST(test_turn_info_and_scoring)
+{
+	struct session *s = quiet_session();
+	ok(s, "newgame takebacktoe seed=11 first=1");
+	ck_assert_str_eq(ok(s, "game_info"),
+			 "game takebacktoe\ntitle Take-Back-Toe\nplayers 2\n"
+			 "player 1\nplayer 2\n"
+			 "roll faces 1 2 3 4 5 6 weights 1 1 1 1 1 1");
+	ck_assert_str_eq(ok(s, "turn_info"),
+			 "phase roll\nplayer 1\nprompt player 1: roll the die "
+			 "(turn 1 of 1000)");
+	ok(s, "roll 1");
+	ck_assert_str_eq(ok(s, "turn_info"),
+			 "phase move\nplayer 1\nprompt player 1: move 1 chip "
+			 "from one space to a neighbouring one (turn 1 of "
+			 "1000)");
+	ok(s, "newgame takebacktoe board=4,4,2,0/5,5,5,5/3,2,1,4 turns=4 "
+	      "maxturns=1000 first=1 player=1 die=6 last=pass");
+	ck_assert_str_eq(ok(s, "turn_info"),
+			 "phase pass\nplayer 1\nprompt player 1: no pile of 6 "
+			 "chips may move: pass (turn 5 of 1000)");
+	ok(s, "newgame takebacktoe board=3,3,1,0/10,10,2,11/0,0,0,0 turns=4 "
+	      "maxturns=1000 first=1 player=1 die=2 last=pass");
+	ck_assert_str_eq(ok(s, "scoring"), "");
+	ok(s, "play c2-c3");
+	ck_assert_str_eq(ok(s, "turn_info"),
+			 "phase over\nprompt game over after 5 turns: player 2 "
+			 "wins with stacks of 3");
+	ck_assert_str_eq(ok(s, "scoring"),
+			 "unit stack player 2 points 3 cells a3 b3 c3");
+	ck_assert_str_eq(ok(s, "score"), "0 3");
+	session_free(s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("takebacktoe");
@@ -969,6 +1007,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, evaluate_sees_wins_on_the_die);
 	tcase_add_test(tc, evaluate_sure_win_iff_a_move_wins);
 	tcase_add_test(tc, evaluate_counts_threats);
+	tcase_add_test(tc, test_turn_info_and_scoring);
 	suite_add_tcase(s, tc);
 	return s;
 }

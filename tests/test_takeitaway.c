@@ -884,6 +884,49 @@ START_TEST(test_geometry)
 }
 END_TEST
 
+/* turn_info: the opening removal (counted in the open game), then jumps,
+ * with drop beside them while dropping out is allowed; scoring: captures
+ * by colour, and the pieces left against the last player at the end. */
+START_TEST(test_turn_info_and_scoring)
+{
+	struct session *s = quiet_session();
+	ok(s, "newgame takeitaway seed=5 players=3");
+	ck_assert_str_eq(ok(s, "game_info"),
+			 "game takeitaway\ntitle Take It Away\nplayers 3\n"
+			 "player 1\nplayer 2\nplayer 3");
+	ck_assert_str_eq(ok(s, "turn_info"),
+			 "phase remove\nplayer 1\nalso drop\nprompt player 1: "
+			 "remove a white piece, or drop out");
+	ok(s, "play a1");
+	ck_assert_str_eq(
+		ok(s, "scoring"),
+		"unit capture player 1 points 1 pieces 1 colour white");
+	ck_assert_str_eq(ok(s, "turn_info"),
+			 "phase jump\nplayer 2\nalso drop\nprompt player 2: "
+			 "jump a piece over a neighbour onto an empty square, "
+			 "and on while it can, or drop out");
+	ok(s, "newgame takeitaway seed=5 open nodrop");
+	ck_assert_str_eq(ok(s, "turn_info"),
+			 "phase remove 1 8\nplayer 1\nprompt player 1: remove "
+			 "a white piece (removal 1 of 8)");
+	ok(s, "newgame takeitaway players=2 board=.......b"
+	      "................................................w....... "
+	      "captured=33:20:9,0:0:0 dropped=2 turn=1");
+	ck_assert_str_eq(ok(s, "turn_info"),
+			 "phase over\nout 2\nprompt game over: player 1 wins "
+			 "with 92 points");
+	ck_assert_str_eq(
+		ok(s, "scoring"),
+		"unit capture player 1 points 33 pieces 33 colour "
+		"white\n"
+		"unit capture player 1 points 40 pieces 20 colour red\n"
+		"unit capture player 1 points 27 pieces 9 colour blue\n"
+		"unit penalty player 1 points -8 pieces 2 cells a1 h8");
+	ck_assert_str_eq(ok(s, "score"), "92 0");
+	session_free(s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("takeitaway");
@@ -912,6 +955,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_position_keys);
 	tcase_add_test(tc, test_bad_positions);
 	tcase_add_test(tc, test_geometry);
+	tcase_add_test(tc, test_turn_info_and_scoring);
 	suite_add_tcase(s, tc);
 	return s;
 }

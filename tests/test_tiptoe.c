@@ -760,6 +760,49 @@ START_TEST(test_key_folds_symmetries)
 }
 END_TEST
 
+/* turn_info counts the four set-up pieces, by whom they are due (1 2 2 1),
+ * then says place; the end names the winner, whose one unit is the win. */
+START_TEST(test_turn_info_and_scoring)
+{
+	static const char *const due[] = {
+		"phase setup 1 4\nplayer 1\nprompt White (player 1): place "
+		"set-up piece 1 of 4 on any empty square",
+		"phase setup 2 4\nplayer 2\nprompt Black (player 2): place "
+		"set-up piece 2 of 4 on any empty square",
+		"phase setup 3 4\nplayer 2\nprompt Black (player 2): place "
+		"set-up piece 3 of 4 on any empty square",
+		"phase setup 4 4\nplayer 1\nprompt White (player 1): place "
+		"set-up piece 4 of 4 on any empty square",
+	};
+	static const char *const seq[] = {"a4", "d4", "c4", "c2"};
+	struct session *s = position("size=5", "");
+	ck_assert_str_eq(ok(s, "game_info"),
+			 "game tiptoe\ntitle Tiptoe\nplayers 2\n"
+			 "player 1 name white colour white mark O\n"
+			 "player 2 name black colour black mark X");
+	for (int i = 0; i < 4; i++) {
+		char cmd[16];
+		ck_assert_str_eq(ok(s, "turn_info"), due[i]);
+		ck_assert_str_eq(ok(s, "scoring"), "");
+		snprintf(cmd, sizeof cmd, "play %s", seq[i]);
+		ok(s, cmd);
+	}
+	ck_assert_str_eq(ok(s, "turn_info"),
+			 "phase place\nplayer 1\nprompt White (player 1): "
+			 "place a piece exactly as many squares from one of "
+			 "yours as its group has pieces");
+	ok(s, "play d2");
+	ck_assert_str_eq(ok(s, "turn_info"),
+			 "phase over\nprompt game over: Black cannot place, "
+			 "White (player 1) wins");
+	ck_assert_str_eq(ok(s, "scoring"), "unit win player 1 points 1");
+	session_free(s);
+	s = position("hex size=3", "");
+	ck_assert(strstr(ok(s, "turn_info"), "on any empty cell"));
+	session_free(s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *su = suite_create("tiptoe");
@@ -784,6 +827,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_position_refused);
 	tcase_add_test(tc, test_geometry);
 	tcase_add_test(tc, test_key_folds_symmetries);
+	tcase_add_test(tc, test_turn_info_and_scoring);
 	suite_add_tcase(su, tc);
 	return su;
 }

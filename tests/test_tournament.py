@@ -22,7 +22,7 @@ import xml.etree.ElementTree as ET
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
+sys.path.insert(0, os.path.join(ROOT, "scripts", "runner"))
 
 import tournament_clock as clock  # noqa: E402
 import tournament_stats as stats  # noqa: E402
@@ -572,6 +572,67 @@ class Runs(unittest.TestCase):
         self.assertIn("games 1-6: 6 played", out)
         _, err = self.run_runner("--resume", part, "-g", "9", code=2)
         self.assertIn("cannot be given with it: games", err)
+
+    def temps(self):
+        return sorted(n for n in os.listdir(self.dir) if n.endswith(".tmp"))
+
+    def killed_mid_write(self, argv, sig, after=None):
+        """Starts the runner with argv, each write pausing halfway, and
+        sends sig once a temporary file is there (and the file after has
+        been written whole, if given).  Returns the process, ended."""
+        env = dict(os.environ, TOURNAMENT_WRITE_PAUSE="0.6")
+        proc = subprocess.Popen([sys.executable, RUNNER] + argv, env=env,
+                                stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+        self.addCleanup(lambda: proc.poll() is None and proc.kill())
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and proc.poll() is None:
+            if self.temps() and (after is None or
+                                 os.path.exists(self.path(after))):
+                break
+            time.sleep(0.02)
+        self.assertTrue(self.temps(), "no write was caught half done")
+        proc.send_signal(sig)
+        proc.wait(60)
+        return proc
+
+    def test_killed_mid_write(self):
+        # A match stopped by SIGHUP or SIGTERM while a worker writes -o
+        # and --report: the write finishes, the match stops, nothing of
+        # the write is left behind, and the file is whole.
+        match = ["--referee", ENGINE, "checkertoe", "-g", "4", "--seed",
+                 "3", "-q", "-o", self.path("m.json"), "--report",
+                 self.path("m.html"), "-p", ENGINE, "-s", "set level 0",
+                 "-p", ENGINE, "-s", "set level 0"]
+        for sig in (signal.SIGHUP, signal.SIGTERM):
+            proc = self.killed_mid_write(match, sig)
+            self.assertEqual(proc.returncode, 128 + sig)
+            self.assertEqual(self.temps(), [], sig)
+            self.assertEqual(self.results("m.json")["state"], "interrupted")
+        # merge writes in the main thread: a signal there interrupts the
+        # write, which is undone.  (Not SIGINT: a shell ignores it in
+        # the background jobs check-tournament.sh starts, and Python
+        # then leaves it ignored.)
+        merge = ["merge", self.path("m.json"), "--allow-partial", "-o",
+                 self.path("all.json")]
+        for sig in (signal.SIGHUP, signal.SIGTERM):
+            proc = self.killed_mid_write(merge, sig)
+            self.assertEqual(proc.returncode, 130, sig)
+            self.assertEqual(self.temps(), [], sig)
+            self.assertFalse(os.path.exists(self.path("all.json")))
+        # SIGKILL cannot be caught: the next write of the file sweeps
+        # what the dead process left.
+        self.killed_mid_write(merge[:-1] + [self.path("m.json")],
+                              signal.SIGKILL)
+        left = self.temps()
+        self.assertEqual(len(left), 1, left)
+        self.assertTrue(left[0].startswith(".m.json."), left)
+        p = subprocess.run([sys.executable, RUNNER] + merge[:-1] +
+                           [self.path("m.json")], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, timeout=60)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(self.temps(), [])
+        self.results("m.json")
 
     @staticmethod
     def key(r):

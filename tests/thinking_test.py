@@ -20,11 +20,16 @@ frontend's clocks do not run while the hypervisor holds the machine (see
 stolen_ms).
 (Minutes: CI runs it; `make check` runs the rest.)
 """
+import collections
 import os
-import select
 import subprocess
 import sys
 import time
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))), "scripts"))
+import quintet  # noqa: E402
 
 ENGINE = "./engine"
 FAILURES = []
@@ -36,85 +41,64 @@ def check(cond, what):
         print("FAIL thinking: " + what, flush=True)
 
 
-class Engine:
-    """One engine process; answers read with their arrival times."""
+class Engine(quintet.Engine):
+    """One engine process through the protocol client (ok() sends a
+    command with an id and returns its text), with raw access for what
+    this test checks byte for byte: raw() writes a line as given, ask(),
+    answer() and read_until() return the output as it came, and err_line()
+    waits for a line of standard error."""
 
     def __init__(self, *args):
-        self.p = subprocess.Popen([ENGINE, *args], stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE)
-        self.bufs = {"stdout": b"", "stderr": b""}
+        super().__init__([ENGINE, *args], stderr=quintet.PIPE)
+        self.stderr_kept = collections.deque()  # every line, not the last
+        self.err_at = 0
 
-    def send(self, line):
-        self.p.stdin.write(line.encode() + b"\n")
-        self.p.stdin.flush()
-
-    def _read(self, stream, found, timeout):
-        """Reads stream (stdout or stderr) into self.bufs[stream] until
-        found(buffer) gives a result, which is returned; None on timeout or
-        at the end of the stream."""
-        end = time.monotonic() + timeout
-        fd = getattr(self.p, stream).fileno()
-        while True:
-            got = found(stream)
-            if got is not None:
-                return got
-            left = end - time.monotonic()
-            if left <= 0:
-                return None
-            r, _, _ = select.select([fd], [], [], left)
-            if r:
-                chunk = os.read(fd, 65536)
-                if not chunk:
-                    return None
-                self.bufs[stream] += chunk
-
-    def _take(self, stream, upto):
-        out = self.bufs[stream][:upto]
-        self.bufs[stream] = self.bufs[stream][upto:]
-        return out.decode()
+    def raw(self, line):
+        self.proc.stdin.write(line.encode() + b"\n")
+        self.proc.stdin.flush()
 
     def read_until(self, marker, timeout=30.0):
-        """Output up to and including marker; None on timeout."""
-        def found(stream):
-            i = self.bufs[stream].find(marker)
-            return None if i < 0 else self._take(stream, i + len(marker))
-        return self._read("stdout", found, timeout)
+        """Output up to and including marker; None on timeout or at the
+        end of the output."""
+        end = time.monotonic() + timeout
+        while True:
+            i = self._buf.find(marker)
+            if i >= 0:
+                out = self._buf[:i + len(marker)]
+                self._buf = self._buf[i + len(marker):]
+                return out.decode()
+            try:
+                self._fill(end, "a read")
+            except quintet.ProtocolError:
+                return None
 
     def answer(self, timeout=30.0):
         return self.read_until(b"\n\n", timeout)
 
     def ask(self, line, timeout=30.0):
-        self.send(line)
+        self.raw(line)
         a = self.answer(timeout)
         if a is None:
             raise RuntimeError(f"no answer to {line!r}")
         return a
 
     def ok(self, line, timeout=30.0):
-        a = self.ask(line, timeout)
-        if not a.startswith("="):
-            raise RuntimeError(f"{line!r} failed: {a!r}")
-        return a[2:-2]
+        return self.command(line, timeout)
 
     def err_line(self, marker, timeout=30.0):
         """The next line of stderr that holds marker; None on timeout."""
-        def found(stream):
-            while b"\n" in self.bufs[stream]:
-                line = self._take(stream, self.bufs[stream].index(b"\n") + 1)
+        end = time.monotonic() + timeout
+        while True:
+            lines = list(self.stderr_kept)
+            while self.err_at < len(lines):
+                line = lines[self.err_at]
+                self.err_at += 1
                 if marker.decode() in line:
-                    return line.rstrip("\n")
-            return None
-        return self._read("stderr", found, timeout)
-
-    def close(self):
-        try:
-            self.p.stdin.close()
-        except BrokenPipeError:
-            pass
-        self.p.wait(timeout=60)
-        self.p.stdout.close()
-        self.p.stderr.close()
+                    return line
+            left = end - time.monotonic()
+            if left <= 0 or self.proc is None or self.proc.stderr is None:
+                return None
+            self._drain_stderr(min(left, 0.05))
 
 
 def run(text, *args, timeout=60):
@@ -138,10 +122,10 @@ def stopped_genmove():
     e = Engine()
     e.ok("newgame tiptoe seed=3 size=8")
     e.ok("set movetime 10000")
-    e.send("genmove")
+    e.raw("genmove")
     time.sleep(0.1)
     t0 = time.monotonic()
-    e.send("7 stop")
+    e.raw("7 stop")
     move = e.answer()
     return e, move, (time.monotonic() - t0) * 1000
 
@@ -159,9 +143,9 @@ def test_stop():
     check(hist.rstrip().endswith("play " + move[2:-2]),
           "the stopped genmove's move is played")
     # hint is stopped the same way; stop with nothing to stop answers
-    e.send("hint")
+    e.raw("hint")
     time.sleep(0.05)
-    e.send("stop")
+    e.raw("stop")
     check(e.answer().startswith("= "), "hint stopped answers a move")
     check(e.answer() == "= \n\n", "stop after hint")
     check(e.ask("stop") == "= \n\n", "stop with nothing to stop")
@@ -191,12 +175,12 @@ def test_analyze():
     before = [e.ok(c) for c in ("history", "moves", "showboard")]
     for k in range(TRIES):
         if k > 0:
-            e.send("name")  # ends the last stream; this try starts afresh
+            e.raw("name")  # ends the last stream; this try starts afresh
             while e.read_until(b"\n", timeout=5) not in ("\n", None):
                 pass
             e.answer(timeout=5)
         t0 = time.monotonic()
-        e.send("3 analyze 100")
+        e.raw("3 analyze 100")
         head = e.read_until(b"\n", timeout=5)
         if time.monotonic() - t0 < 0.05:
             break
@@ -208,7 +192,7 @@ def test_analyze():
         if line is None:
             break
         lines.append((time.monotonic() - t0, line))
-    e.send("moves")
+    e.raw("moves")
     ended = False
     for _ in range(100):  # info lines written before the line arrived
         line = e.read_until(b"\n", timeout=5)
@@ -234,7 +218,7 @@ def test_analyze():
     after = [e.ok(c) for c in ("history", "moves", "showboard")]
     check(after == before, "analyze changes nothing")
     # a line already waiting ends it at once, with no info line
-    e.send("analyze 1000\nname")
+    e.raw("analyze 1000\nname")
     t1 = time.monotonic()
     a = e.read_until(b"\n\n", timeout=5)
     check(a == "= \n\n", f"analyze with a line waiting: {a!r}")
@@ -303,17 +287,17 @@ def seeded_answers(prefix, seed_first):
     for line in prefix:
         if line.startswith("STOPPED"):
             e.ok("set movetime 5000")
-            e.send(line.split()[1])
+            e.raw(line.split()[1])
             time.sleep(0.05)
-            e.send("stop")
+            e.raw("stop")
             e.answer()
             e.answer()
             if line.endswith("genmove"):
                 e.ok("undo")
         elif line.startswith("analyze"):
-            e.send(line)
+            e.raw(line)
             time.sleep(0.2)
-            e.send("name")
+            e.raw("name")
             e.read_until(b"\n\n")
             e.answer()
         else:

@@ -1,11 +1,16 @@
-/* book_data.c: the opening book, written by `make book` (scripts/solver.c):
- * do not edit.  Each line: the game, its set-up, the moves to a
- * position, the best move there, its value for the mover (search.h:
- * SOLVE_RESULT times the result, plus the margin) and whether that is
- * exact.  Made by solver book with these set-ups and plies:
- * tiptoe size=5 4/wdl, checkertoe first=1 5/follow, checkertoe first=1 7/first,
- * checkertoe first=1 4, checkertoe first=2 5/follow, checkertoe first=2
- * 7/first, checkertoe first=2 4 */
+/* book_data.c: the opening book, written by `make book` (see
+ * scripts/tools/solver.c): do not edit.  Each line: the game, its
+ * set-up, the moves to a position, the best move there, its value for
+ * the mover (search.h: SOLVE_RESULT times the result, plus the margin)
+ * and whether that is exact.  Made by solver book with these set-ups
+ * and plies, one a line:
+ * tiptoe size=5 4/wdl,
+ * checkertoe first=1 5/follow,
+ * checkertoe first=1 7/first,
+ * checkertoe first=1 4,
+ * checkertoe first=2 5/follow,
+ * checkertoe first=2 7/first,
+ * checkertoe first=2 4 */
 #include "book.h"
 
 const struct book_line book_lines[] = {

@@ -190,11 +190,13 @@ static inline void child_move(const struct mcts_tree *t, const struct node *nd,
 		       sizeof mv->w - sizeof mv->w[0]);
 }
 
-/* Milliseconds of processor time this thread has used. */
+/* Milliseconds of processor time this thread has used; where there is no
+ * such clock (WebAssembly) the wall clock stands in. */
 static inline double cpu_ms(void)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+		return ai_now_ms();
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 

@@ -163,14 +163,14 @@ def start_player(prog, setup, timeout, clock=False):
     reason people can act on."""
     prog.start()
     try:
-        ok, text = prog.command("protocol_version", timeout)
+        ok, text = prog.request("protocol_version", timeout)
     except PlayerError as e:
         raise PlayerError(e.kind, "it does not seem to speak the protocol "
                           "(%s)" % e)
     if not ok:
         raise PlayerError("start", "protocol_version failed: %s" % text)
     for cmd in setup:
-        ok, text = prog.command(cmd, timeout)
+        ok, text = prog.request(cmd, timeout)
         if not ok:
             prog.kill()
             raise PlayerError("start", "set-up command %r failed: %s" %
@@ -179,7 +179,7 @@ def start_player(prog, setup, timeout, clock=False):
     prog.movetime_ok = True
     if clock:
         for name in CLOCK_COMMANDS:
-            ok, text = prog.command("known_command %s" % name, timeout)
+            ok, text = prog.request("known_command %s" % name, timeout)
             if ok and text.strip() == "true":
                 prog.knows.add(name)
 
@@ -225,7 +225,7 @@ class Table:
         """A referee command.  The referee is only (re)started at the start
         of a game: one that died during a game takes that game with it."""
         try:
-            return self.referee.command(cmd, max(60.0, self.cfg.timeout))
+            return self.referee.request(cmd, max(60.0, self.cfg.timeout))
         except PlayerError as e:
             raise RefereeError("referee %s" % e)
 
@@ -297,7 +297,7 @@ class Table:
         Returns the answer text of a successful command."""
         prog = self.progs[seats[seat - 1]]
         try:
-            ok, text = prog.command(cmd, self.cfg.timeout)
+            ok, text = prog.request(cmd, self.cfg.timeout)
         except PlayerError as e:
             raise Forfeit.of(seat, e)
         if not ok:
@@ -362,7 +362,7 @@ class Table:
             return "fallback"
         for cmd in settings_commands(self.cfg.clock, prog.knows):
             try:
-                ok, _ = prog.command(cmd, self.cfg.timeout)
+                ok, _ = prog.request(cmd, self.cfg.timeout)
             except PlayerError as e:
                 raise Forfeit.of(seat, e)
             if ok:
@@ -381,7 +381,7 @@ class Table:
                              (p, secs(left), stones), "time_left")
             elif "set" in prog.knows and prog.movetime_ok:
                 try:
-                    ok, _ = prog.command("set movetime %d" %
+                    ok, _ = prog.request("set movetime %d" %
                                          clock.fallback_ms(), cfg.timeout)
                 except PlayerError as e:
                     raise Forfeit.of(p, e)
@@ -391,7 +391,7 @@ class Table:
             timeout = clock.limit() + cfg.margin
         t0 = time.monotonic()
         try:
-            ok, text = prog.command("genmove", timeout)
+            ok, text = prog.request("genmove", timeout)
         except PlayerError as e:
             if clock and e.kind == "timeout":
                 raise Forfeit(p, "time", "lost on time: no move within the "

@@ -43,8 +43,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../games/ai/book.h"
-#include "../games/ai/search.h"
+#include "../../games/ai/book.h"
+#include "../../games/ai/search.h"
 
 /* The context (search.h, struct ai_ctx) the solver and the book use here:
  * one for the whole program, as a player would keep. */
@@ -684,16 +684,17 @@ static int cmd_book(const char *path, char **spec, int nspec)
 	FILE *out = fopen(tmp, "w");
 	if (!out)
 		die("cannot write %s", tmp);
-	fprintf(out, "/* book_data.c: the opening book, written by `make book` "
-		     "(scripts/solver.c):\n * do not edit.  Each line: the "
-		     "game, its set-up, the moves to a\n * position, the best "
-		     "move there, its value for the mover (search.h:\n * "
-		     "SOLVE_RESULT times the result, plus the margin) and "
-		     "whether that is\n * exact.  Made by solver book with "
-		     "these set-ups and plies:\n *");
+	fprintf(out,
+		"/* book_data.c: the opening book, written by `make book` "
+		"(see\n * scripts/tools/solver.c): do not edit.  Each line: "
+		"the game, its\n * set-up, the moves to a position, the best "
+		"move there, its value for\n * the mover (search.h: "
+		"SOLVE_RESULT times the result, plus the margin)\n * and "
+		"whether that is exact.  Made by solver book with these "
+		"set-ups\n * and plies, one a line:");
 	for (int i = 0; i < nspec; i += 3)
-		fprintf(out, "%s %s %s %s", i ? "," : "", spec[i], spec[i + 1],
-			spec[i + 2]);
+		fprintf(out, "%s\n * %s %s %s", i ? "," : "", spec[i],
+			spec[i + 1], spec[i + 2]);
 	fprintf(out, " */\n#include \"book.h\"\n\n"
 		     "const struct book_line book_lines[] = {\n");
 	t_start = ai_now_ms();
