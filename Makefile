@@ -4,6 +4,8 @@
 #               the default variant of each game only), the WebAssembly
 #               build's too where emcc and node are installed
 # make SAN=1 check   the same tests under AddressSanitizer and UBSan
+# make SAN=thread check-threads   the threaded tests under ThreadSanitizer
+#                    (test_ai's threads case, fuzz-thinking --threads 4)
 # make install       installs the program as quintet, its manual page and
 #                    protocol.md under PREFIX (default /usr/local), staged
 #                    under DESTDIR when set; make uninstall removes them
@@ -23,8 +25,15 @@ CFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
          -fno-sanitize-recover=all
 LDFLAGS += -fsanitize=address,undefined
 endif
+ifeq ($(SAN),thread)
+BUILD ?= build-tsan
+CFLAGS = -O1 -g -fsanitize=thread -fno-omit-frame-pointer
+LDFLAGS += -fsanitize=thread
+endif
 BUILD ?= build
-ALL_CFLAGS = $(WARN) $(CFLAGS)
+# the search's threads (set threads): POSIX threads, part of libc
+LDFLAGS += -pthread
+ALL_CFLAGS = $(WARN) $(CFLAGS) -pthread
 
 GAME_SRC = $(sort $(wildcard games/*.c games/ai/*.c games/util/*.c))
 LIB_OBJ = $(BUILD)/engine.o $(GAME_SRC:%.c=$(BUILD)/%.o)
@@ -101,8 +110,19 @@ FUZZ_FLAGS = -O1 -g -fno-omit-frame-pointer -fno-sanitize-recover=all \
 
 $(FUZZ_DIR)/fuzz_engine: tests/fuzz_engine.c engine.c $(GAME_SRC) $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -o $@ \
+	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -pthread -o $@ \
 		tests/fuzz_engine.c engine.c $(GAME_SRC)
+
+# The search on several threads (set threads): test_ai's threads case
+# and fuzz-thinking with threads 4 (stop, analyze and the end of input at
+# random moments).  Meant for the ThreadSanitizer build: make SAN=thread
+# check-threads (.ci/run).
+THREADS_SECONDS ?= 30
+.PHONY: check-threads
+check-threads: $(BUILD)/engine $(BUILD)/tests/test_ai
+	CK_RUN_CASE=threads $(BUILD)/tests/test_ai
+	python3 scripts/testing/fuzz-thinking $(BUILD)/engine -t $(THREADS_SECONDS) \
+		--seed 4 --threads 4
 
 .PHONY: fuzz
 fuzz: $(FUZZ_DIR)/fuzz_engine

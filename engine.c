@@ -189,8 +189,8 @@ static int reader_stop_waiting(struct reader *r)
 /* ---- settings: `set NAME VALUE` and `list_settings` ---- */
 
 struct settings {
-	long long movetime, playouts, level, seed, hash, ponder, verbose,
-		overhead;
+	long long movetime, playouts, level, seed, hash, threads, ponder,
+		verbose, overhead;
 };
 
 struct session;
@@ -206,6 +206,7 @@ struct setting {
 static void seed_changed(struct session *s);
 static void search_changed(struct session *s);
 static void hash_changed(struct session *s);
+static void threads_changed(struct session *s);
 
 #define FIELD(f) offsetof(struct settings, f)
 static const struct setting settings[] = {
@@ -220,6 +221,9 @@ static const struct setting settings[] = {
 	{"seed", "int", -1, 0, INT64_MAX, FIELD(seed), seed_changed},
 	/* megabytes the search may hold */
 	{"hash", "int", 64, 1, 65536, FIELD(hash), hash_changed},
+	/* threads a search runs on (protocol.md, "Settings") */
+	{"threads", "int", 1, 1, AI_THREADS_MAX, FIELD(threads),
+	 threads_changed},
 	/* think on after genmove while waiting for input */
 	{"ponder", "bool", 0, 0, 1, FIELD(ponder), NULL},
 	/* the search line on standard error */
@@ -246,40 +250,10 @@ struct clock {
 };
 
 /* After player p's own move of `ms` milliseconds, as the engine measured
- * it from reading the command to answering.  The frontend's clock also
- * runs while the answer travels and the next command is written, a
- * fraction of a millisecond a move that over hundreds of moves adds up
- * (seen: 0.36 s over a 26x26 Tiptoe game under Fischer 2 s + 0.05 s), so
- * each move is charged `lag` more: then the true clock gains on the
- * account rather than falling behind it. */
-static void clock_spend(struct clock *c, int p, double ms, double lag)
+ * it from reading the command to answering (timeman.c keeps the account). */
+static void clock_spend(struct clock *c, int p, double ms, double overhead)
 {
-	ms += lag;
-	struct ai_clock *a = &c->left[p];
-	const struct ai_clock *set = &c->set;
-	if (a->main_ms > 0 ||
-	    (set->kind != AI_CLOCK_CANADIAN && set->kind != AI_CLOCK_BYOYOMI)) {
-		a->main_ms -= ms;
-		if (set->kind == AI_CLOCK_FISCHER)
-			a->main_ms += set->inc_ms;
-		if (a->main_ms > 0 || set->kind == AI_CLOCK_ABSOLUTE ||
-		    set->kind == AI_CLOCK_FISCHER)
-			return;
-		ms = -a->main_ms; /* into overtime */
-		a->main_ms = 0;
-	}
-	if (set->kind == AI_CLOCK_CANADIAN) {
-		a->period_ms -= ms;
-		if (--a->stones <= 0) { /* a new period */
-			a->period_ms = set->period_ms;
-			a->stones = set->stones;
-		}
-	} else if (set->period_ms > 0) {
-		/* byo-yomi: a move that overruns a period uses it up */
-		int lost = (int)(ms / set->period_ms);
-		a->periods -= lost;
-		a->period_ms = set->period_ms;
-	}
+	ai_clock_spend(&c->left[p], &c->set, ms, overhead);
 }
 
 static void clock_restart(struct clock *c)
@@ -375,6 +349,11 @@ static void search_changed(struct session *s)
 static void hash_changed(struct session *s)
 {
 	ai_set_hash(s->ai, (long)s->set.hash);
+}
+
+static void threads_changed(struct session *s)
+{
+	ai_set_threads(s->ai, (int)s->set.threads);
 }
 
 /* Writes what is answered so far (engine_run only). */
@@ -828,7 +807,7 @@ static int cmd_genmove(struct session *s, int argc, char **argv,
 	commit_move(s, &mv, out);
 	if (s->clock.on)
 		clock_spend(&s->clock, player, ai_now_ms() - s->start_ms,
-			    (double)s->set.overhead / 10);
+			    (double)s->set.overhead);
 	s->ponder_due = 1;
 	return 0;
 }

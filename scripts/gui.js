@@ -34,7 +34,8 @@ const S = {
     turn: null, // turn_info: {phase, step, steps, player, side, also, out, prompt}
     units: [], // scoring: [{kind, player, points, pieces, colour, cells}]
     dialogPlayers: 2, // seats of the new-game dialog, from game_info
-    seats: [], // {kind: "person" | "engine", level, movetime}
+    seats: [], // {kind: "person" | "engine", level, movetime, threads}
+    threads: 0, // the engine's `set threads` as last sent (0: not yet)
     clock: { kind: "none", main: 300, inc: 5 },
     left: [], // seconds left per player, with a clock
     turnStart: 0,
@@ -555,7 +556,7 @@ async function runWithMovers(lines) {
 }
 
 function seatOf(p) {
-    return S.seats[p - 1] || { kind: "person", level: 2, movetime: 1000 };
+    return S.seats[p - 1] || { kind: "person", level: 2, movetime: 1000, threads: 1 };
 }
 
 function personToMove() {
@@ -568,7 +569,7 @@ function personToMove() {
 function fitSeats(n) {
     S.nplayers = n;
     while (S.seats.length < n)
-        S.seats.push({ kind: S.seats.length ? "engine" : "person", level: 2, movetime: 1000 });
+        S.seats.push({ kind: S.seats.length ? "engine" : "person", level: 2, movetime: 1000, threads: 1 });
     S.seats.length = n;
     S.left = S.seats.map(() => S.clock.main);
     S.turnStart = performance.now();
@@ -615,12 +616,16 @@ async function driveLoop() {
 async function engineMove(p) {
     const seat = seatOf(p);
     const set = ["set level " + seat.level];
+    // set threads drops the search tree: only when the count changes
+    const threads = seat.threads || 1;
+    if (threads !== S.threads) set.push("set threads " + threads);
     // after a Stop the engine's seats move at once until a person is to
     // move (Tiptoe's set-up gives the engine two placements in a row)
     if (S.hurry) set.push("set movetime 10");
     else if (S.clock.kind === "none") set.push("set movetime " + seat.movetime);
     else set.push("time_left " + p + " " + Math.max(0, clockLeft(p)).toFixed(1) + " 0");
     for (const a of await run(set)) if (!a.ok) throw new ApiError(a.text);
+    S.threads = threads;
     S.thinking = true;
     buttons();
     message("player " + p + " (engine) is thinking...");
@@ -2035,6 +2040,7 @@ function buildSeats() {
     });
     const lv = S.settings.level || { min: "0", max: "2", def: "2" };
     const mt = S.settings.movetime || { min: "1", max: "3600000", def: "1000" };
+    const th = S.settings.threads || { min: "1", max: "1", def: "1" };
     for (let p = rows.length + 1; p <= dialogPlayers(); p++) {
         const old = S.seats[p - 1];
         const row = document.createElement("div");
@@ -2042,13 +2048,15 @@ function buildSeats() {
         row.innerHTML = `<span>player ${p}</span>
       <select data-seat="${p}" aria-label="player ${p} is played by"><option value="person">a person</option><option value="engine">the engine</option></select>
       <label>strength <select data-level="${p}"></select></label>
-      <label>thinks <input type="number" data-movetime="${p}" min="${mt.min}" max="${mt.max}" size="6"> ms a move</label>`;
+      <label>thinks <input type="number" data-movetime="${p}" min="${mt.min}" max="${mt.max}" size="6"> ms a move</label>
+      <label>on <input type="number" data-threads="${p}" min="${th.min}" max="${th.max}" size="3"> threads</label>`;
         const kind = row.querySelector("[data-seat]");
         kind.value = old ? old.kind : p === 1 ? "person" : "engine";
         const level = row.querySelector("[data-level]");
         for (const v of range(+lv.min, +lv.max)) level.add(new Option(levelName(v, +lv.max), String(v)));
         level.value = old ? old.level : lv.def;
         row.querySelector("[data-movetime]").value = old ? old.movetime : mt.def;
+        row.querySelector("[data-threads]").value = old ? old.threads : th.def;
         fs.appendChild(row);
     }
 }
@@ -2097,6 +2105,7 @@ async function startNewGame(ev) {
             kind: document.querySelector(`[data-seat="${p}"]`).value,
             level: +document.querySelector(`[data-level="${p}"]`).value,
             movetime: +document.querySelector(`[data-movetime="${p}"]`).value || 1000,
+            threads: +document.querySelector(`[data-threads="${p}"]`).value || 1,
         });
     }
     await quiesce();

@@ -23,6 +23,18 @@
  *                         exact solver had part of the time, the same for
  *                         the tree alone (its iterations over the time
  *                         the solver left it)
+ *   bench_ai threads GAME OPTIONS MS N1 N2 ...
+ *                         the thread scaling (set threads): for each
+ *                         count, the median of three searches of MS ms
+ *                         (movetime, empty tree): iterations per second
+ *                         of the clock, each count's speed-up over one
+ *                         thread and its efficiency (the speed-up over
+ *                         the count), iterations per second of processor
+ *                         time (what the threads cost besides: on a busy
+ *                         machine the clock's figures cannot scale), and
+ *                         where the exact solver had part of the time the
+ *                         tree's own rate (its iterations over the clock
+ *                         time the solver left it)
  *   bench_ai poll GAME OPTIONS N
  *                         a search of N playouts with and without the
  *                         engine's stop poll (a poll() of standard input
@@ -371,6 +383,52 @@ static int subcommand(int argc, char **argv)
 		free(st);
 		return 0;
 	}
+	if (argc >= 6 && !strcmp(argv[1], "threads")) {
+		void *st = opening(argv[2], argv[3], &g);
+		double ms = atof(argv[4]), base = 0, base_tree = 0;
+		printf("%s [%s], movetime %.0f:", g->name, argv[3], ms);
+		for (int a = 5; a < argc; a++) {
+			int n = atoi(argv[a]);
+			struct ai *ai = ai_new();
+			if (!ai || ai_set_threads(ai, n) < 0) {
+				fprintf(stderr, "bench_ai: no %d threads\n", n);
+				exit(1);
+			}
+			double wall[3], cpu[3], tree[3];
+			for (int k = 0; k < 3; k++) {
+				double c, sms;
+				ai_forget(ai);
+				double t0 = ai_now_ms();
+				long it = one_search(ai, g, st, 0, ms, NULL, &c,
+						     &sms);
+				double w = ai_now_ms() - t0;
+				wall[k] = per_second(it, w);
+				cpu[k] = per_second(it, c);
+				tree[k] = sms > 0 ? per_second(it, w - sms) : 0;
+			}
+			qsort(wall, 3, sizeof wall[0], compare_doubles);
+			qsort(cpu, 3, sizeof cpu[0], compare_doubles);
+			qsort(tree, 3, sizeof tree[0], compare_doubles);
+			if (a == 5)
+				base = wall[1], base_tree = tree[1];
+			printf("%s %d thread%s %.0f/s", a == 5 ? "" : ";", n,
+			       n == 1 ? "" : "s", wall[1]);
+			if (a > 5 && base > 0)
+				printf(" (x%.2f, efficiency %.0f%%)",
+				       wall[1] / base,
+				       100 * wall[1] / base / (n > 0 ? n : 1));
+			printf(", %.0f/s of processor time", cpu[1]);
+			if (tree[1] > 0) {
+				printf(", the tree alone %.0f/s", tree[1]);
+				if (a > 5 && base_tree > 0)
+					printf(" (x%.2f)", tree[1] / base_tree);
+			}
+			ai_free(ai);
+		}
+		printf("\n");
+		free(st);
+		return 0;
+	}
 	if (argc == 5 && !strcmp(argv[1], "poll")) {
 		void *st = opening(argv[2], argv[3], &g);
 		struct ai *ai = ai_new();
@@ -394,7 +452,8 @@ static int subcommand(int argc, char **argv)
 		return 0;
 	}
 	fprintf(stderr, "usage: bench_ai [iterations GAME OPTIONS N | rate "
-			"GAME OPTIONS | poll GAME OPTIONS N]\n");
+			"GAME OPTIONS | threads GAME OPTIONS MS N... | poll "
+			"GAME OPTIONS N]\n");
 	return 2;
 }
 

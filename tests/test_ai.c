@@ -6,9 +6,21 @@
  * budget (so they are deterministic and quick); the one clock test is
  * loose on purpose (sanitizer builds are slow), the exact check is in
  * bench_ai. */
+#include <pthread.h>
+
 #include "test_util.h"
 
 #include "../games/ai/search.h"
+
+/* The context (search.h, struct ai_ctx) the solver and the book use here:
+ * one for the whole program, as a player would keep. */
+static struct ai_ctx *tctx(void)
+{
+	static struct ai_ctx *c;
+	if (!c && !(c = ai_ctx_new()))
+		abort();
+	return c;
+}
 
 /* Extra setups worth a look beyond each game's defaults; a setup a game
  * refuses is skipped (its options are that game's business). */
@@ -257,8 +269,8 @@ static int wins_as_much(const struct game *g, const void *st,
 	int n = g->moves(st, list), chosen = -1, best = -SOLVE_INF;
 	struct solve_bound *b = malloc(sizeof *b * (size_t)n);
 	struct solve_job job = {.want = SOLVE_MARGIN, .node_limit = 20000000};
-	solve_forget();
-	int done = solve_moves(g, st, list, n, &job, b);
+	solve_forget(tctx());
+	int done = solve_moves(tctx(), g, st, list, n, &job, b);
 	for (int i = 0; i < n && done; i++) {
 		if (move_equal(&list[i], mv))
 			chosen = i;
@@ -454,8 +466,8 @@ START_TEST(a_margin_cut_short_keeps_what_it_settled)
 	int n = g->moves(st, list), best = -SOLVE_INF;
 	struct solve_bound *b = malloc(sizeof *b * (size_t)n);
 	struct solve_job job = {.want = SOLVE_MARGIN, .node_limit = 50000000};
-	solve_forget();
-	ck_assert(solve_moves(g, st, list, n, &job, b));
+	solve_forget(tctx());
+	ck_assert(solve_moves(tctx(), g, st, list, n, &job, b));
 	for (int i = 0; i < n; i++)
 		if (b[i].lo > best)
 			best = b[i].lo;
@@ -463,7 +475,7 @@ START_TEST(a_margin_cut_short_keeps_what_it_settled)
 	for (uint64_t seed = 1; seed <= 3; seed++) {
 		struct move mv;
 		char buf[MOVE_TEXT_MAX];
-		solve_forget();
+		solve_forget(tctx());
 		ck_assert_int_eq(choose(g, st, 2, 30000, seed, &mv), 0);
 		g->format(st, &mv, buf);
 		int i = 0;
@@ -864,8 +876,9 @@ static void solver_agrees(const struct game *g, const char *opts)
 			if (!ok)
 				break; /* earlier positions are bigger still */
 			long nodes;
-			ck_assert_msg(search_solve(g, p, list, n, 0, 10000000,
-						   NULL, NULL, value, &nodes),
+			ck_assert_msg(search_solve(tctx(), g, p, list, n, 0,
+						   10000000, NULL, NULL, value,
+						   &nodes),
 				      "%s %s: the solver gave up where a plain "
 				      "search did not",
 				      g->name, opts);
@@ -955,8 +968,8 @@ static void solo_solver_agrees(const struct game *g, const char *opts)
 			}
 			long nodes;
 			if (ok) {
-				ck_assert(search_solve(g, st, list, n, 0,
-						       10000000, NULL, NULL,
+				ck_assert(search_solve(tctx(), g, st, list, n,
+						       0, 10000000, NULL, NULL,
 						       value, &nodes));
 				for (int i = 0; i < n; i++)
 					ck_assert_msg(
@@ -1004,8 +1017,8 @@ START_TEST(solver_solves_small_tiptoe)
 	int n = g->moves(st, list);
 	long nodes;
 	ck_assert_int_gt(n, 0);
-	ck_assert(search_solve(g, st, list, n, 0, 20000000, NULL, NULL, value,
-			       &nodes));
+	ck_assert(search_solve(tctx(), g, st, list, n, 0, 20000000, NULL, NULL,
+			       value, &nodes));
 	for (int i = 0; i < n; i++)
 		ck_assert(value[i] == 1 ||
 			  value[i] == -1); /* no draws in Tiptoe */
@@ -1657,6 +1670,208 @@ START_TEST(a_short_clock_is_kept)
 }
 END_TEST
 
+/* ---- threads (set threads; games/ai/mcts_team.c) ---- */
+
+/* Whether mv is one of st's moves. */
+static int legal(const struct game *g, const void *st, const struct move *mv)
+{
+	struct move *list = malloc(sizeof *list * (size_t)g->max_moves);
+	ck_assert(list != NULL);
+	int n = g->moves(st, list), found = 0;
+	for (int i = 0; i < n && !found; i++)
+		found = move_equal(&list[i], mv);
+	free(list);
+	return found;
+}
+
+/* A playout budget caps the playouts of all the threads together, exactly
+ * (one counter for the team), whatever the budget, and the helpers play
+ * their part of it. */
+START_TEST(threads_share_a_playout_budget_exactly)
+{
+	const struct game *g = game_find("tiptoe");
+	void *st = new_state(g, "size=8", 1);
+	struct mcts_tree *t = mcts_tree_new(16 << 20);
+	ck_assert_int_eq(mcts_tree_set_threads(t, 4), 0);
+	struct mcts_info info;
+	struct move mv;
+	for (long budget = 1; budget <= 100000; budget *= 10) {
+		ck_assert_int_eq(
+			tree_choose(t, g, st, budget, 0, (uint64_t)budget, &mv),
+			0);
+		ck_assert(legal(g, st, &mv));
+		mcts_tree_info(t, &info);
+		ck_assert_int_eq(info.threads, 4);
+		ck_assert_msg(info.iterations == budget,
+			      "budget %ld: %ld playouts", budget,
+			      info.iterations);
+	}
+	ck_assert_msg(info.own > 0 && info.own < info.iterations,
+		      "the calling thread played %ld of %ld", info.own,
+		      info.iterations);
+	/* and with one thread again, the search is the one-thread search */
+	ck_assert_int_eq(mcts_tree_set_threads(t, 1), 0);
+	ck_assert_int_eq(tree_choose(t, g, st, 1000, 0, 1, &mv), 0);
+	mcts_tree_info(t, &info);
+	ck_assert_int_eq(info.threads, 1);
+	ck_assert_int_eq(info.own, 1000);
+	mcts_tree_free(t);
+	free(st);
+}
+END_TEST
+
+/* One player's search, for a thread of its own. */
+struct duo {
+	const struct game *g;
+	const void *st;
+	int threads;
+	uint64_t seed;
+	struct move mv;
+	int rc;
+};
+
+static void *duo_search(void *arg)
+{
+	struct duo *d = arg;
+	struct ai *ai = ai_new();
+	if (!ai || ai_set_threads(ai, d->threads) < 0) {
+		d->rc = -2;
+		ai_free(ai);
+		return NULL;
+	}
+	struct ai_search how = {.level = AI_LEVEL_MAX,
+				.playouts = 3000,
+				.start_ms = ai_now_ms(),
+				.seed = d->seed,
+				.no_book = 1};
+	d->rc = ai_choose(ai, d->g, d->st, &how, &d->mv);
+	ai_free(ai);
+	return NULL;
+}
+
+/* Two players in one process share nothing: searching at the same time
+ * (Tiptoe 5x5, where the exact solver and its table do most of the work,
+ * beside Take It Away), each gives the move it gives alone.  With the
+ * scratch buffers and the solver's table of the process, the searches
+ * wrote over each other's (and ThreadSanitizer names the race). */
+START_TEST(two_players_share_nothing)
+{
+	const struct game *tip = game_find("tiptoe"),
+			  *tia = game_find("takeitaway");
+	void *a_st = new_state(tip, "size=5", 1);
+	play_line(tip, a_st, "c3 b2 d4");
+	void *b_st = new_state(tia, "", 1);
+	struct duo alone[2] = {{tip, a_st, 1, 5, {{0}}, -1},
+			       {tia, b_st, 1, 6, {{0}}, -1}};
+	for (int i = 0; i < 2; i++) {
+		duo_search(&alone[i]);
+		ck_assert_int_eq(alone[i].rc, 0);
+	}
+	for (int round = 0; round < 3; round++) {
+		struct duo both[2] = {alone[0], alone[1]};
+		pthread_t th[2];
+		for (int i = 0; i < 2; i++)
+			ck_assert_int_eq(pthread_create(&th[i], NULL,
+							duo_search, &both[i]),
+					 0);
+		for (int i = 0; i < 2; i++) {
+			pthread_join(th[i], NULL);
+			ck_assert_int_eq(both[i].rc, 0);
+			ck_assert_msg(move_equal(&both[i].mv, &alone[i].mv),
+				      "round %d: player %d moved otherwise "
+				      "beside the other",
+				      round, i);
+		}
+	}
+	/* and two threaded players side by side play legal moves */
+	struct duo team[2] = {{tip, a_st, 3, 7, {{0}}, -1},
+			      {tia, b_st, 2, 8, {{0}}, -1}};
+	pthread_t th[2];
+	for (int i = 0; i < 2; i++)
+		ck_assert_int_eq(
+			pthread_create(&th[i], NULL, duo_search, &team[i]), 0);
+	for (int i = 0; i < 2; i++) {
+		pthread_join(th[i], NULL);
+		ck_assert_int_eq(team[i].rc, 0);
+		ck_assert(legal(team[i].g, team[i].st, &team[i].mv));
+	}
+	free(a_st);
+	free(b_st);
+}
+END_TEST
+
+/* `stop` ends a search on four threads (the helpers stop with it) with a
+ * legal move, and analyze and ponder run on four threads until stopped. */
+START_TEST(stop_ends_a_threaded_search)
+{
+	const struct game *g = game_find("checkertoe");
+	void *st = new_state(g, "first=1", 1);
+	struct ai *ai = ai_new();
+	ck_assert_int_eq(ai_set_threads(ai, 4), 0);
+	double until = ai_now_ms() + 50, t0 = ai_now_ms();
+	struct ai_search how = {.level = AI_LEVEL_MAX,
+				.movetime_ms = 3600000,
+				.start_ms = t0,
+				.seed = 1,
+				.stop = stop_after,
+				.ctx = &until,
+				.no_book = 1};
+	struct move mv;
+	ck_assert_int_eq(ai_choose(ai, g, st, &how, &mv), 0);
+	ck_assert(legal(g, st, &mv));
+	/* (not a measure of speed: a stuck helper would hold it an hour) */
+	ck_assert_msg(ai_now_ms() - t0 < 60000, "stopped after %.0f ms",
+		      ai_now_ms() - t0);
+	struct mcts_info info;
+	ai_tree_info(ai, &info);
+	ck_assert_int_eq(info.threads, 4);
+	ck_assert_int_gt(info.iterations, info.own);
+	/* pondering the opponent's turn, then the search goes on from it */
+	play_text(g, st, "c3");
+	until = ai_now_ms() + 100;
+	struct ai_search ponder = {.level = AI_LEVEL_MAX,
+				   .seed = 2,
+				   .stop = stop_after,
+				   .ctx = &until};
+	ck_assert_int_eq(ai_ponder(ai, g, st, &ponder), 0);
+	ai_tree_info(ai, &info);
+	ck_assert_int_eq(info.threads, 4);
+	ck_assert_int_gt(info.iterations, info.own);
+	free(st);
+	ai_free(ai);
+}
+END_TEST
+
+/* analyze on three threads: its lines count the visits of every thread
+ * (more than the calling thread's own iterations). */
+START_TEST(analyze_counts_every_thread)
+{
+	const struct game *g = game_find("takeitaway");
+	void *st = new_state(g, "", 1);
+	struct mcts_tree *t = mcts_tree_new(8 << 20);
+	ck_assert_int_eq(mcts_tree_set_threads(t, 3), 0);
+	struct captured cap = {.lines = 0};
+	struct ai_search how = {.level = AI_LEVEL_MAX,
+				.seed = 1,
+				.stop = stop_after_line,
+				.info = capture_info,
+				.ctx = &cap};
+	ck_assert_int_eq(mcts_analyze(t, g, st, &how, 100), 0);
+	ck_assert_int_eq(cap.lines, 1);
+	struct mcts_info info;
+	mcts_tree_info(t, &info);
+	ck_assert_int_eq(info.threads, 3);
+	long shown = 0;
+	for (const char *p = cap.line; (p = strstr(p, " visits ")); p++)
+		shown += strtol(p + 8, NULL, 10);
+	ck_assert_msg(shown > info.own,
+		      "the line shows %ld visits, the calling thread made %ld",
+		      shown, info.own);
+	mcts_tree_free(t);
+	free(st);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("ai");
@@ -1687,6 +1902,15 @@ static Suite *suite(void)
 	tcase_add_test(t, a_short_clock_is_kept);
 	tcase_add_test(t, the_solver_s_time_is_counted);
 	suite_add_tcase(s, t);
+	/* the search on several threads: make check-threads runs this case
+	 * alone under ThreadSanitizer (CK_RUN_CASE=threads) */
+	TCase *th = tcase_create("threads");
+	tcase_set_timeout(th, 300);
+	tcase_add_test(th, threads_share_a_playout_budget_exactly);
+	tcase_add_test(th, two_players_share_nothing);
+	tcase_add_test(th, stop_ends_a_threaded_search);
+	tcase_add_test(th, analyze_counts_every_thread);
+	suite_add_tcase(s, th);
 	return s;
 }
 

@@ -267,6 +267,12 @@ START_TEST(test_settings)
 	ck_assert(strstr(list, "playouts type int"));
 	ck_assert(strstr(list, "seed type int min 0 max 9223372036854775807"));
 	ck_assert(strstr(list, "level type int"));
+	/* protocol.md, "Settings": the threads a search runs on */
+	ck_assert(strstr(list, "threads type int default 1 min 1 max 1024"));
+	bad(s, "set threads 0");
+	bad(s, "set threads 1025");
+	ok(s, "set threads 2");
+	ok(s, "set threads 1");
 	ok(s, "set movetime 1");
 	ok(s, "set playouts 0");
 	ok(s, "set seed 18446744");

@@ -9,6 +9,16 @@
 #include "../games/ai/search.h"
 #include "../games/util/rng.h"
 
+/* The context (search.h, struct ai_ctx) the solver and the book use here:
+ * one for the whole program, as a player would keep. */
+static struct ai_ctx *tctx(void)
+{
+	static struct ai_ctx *c;
+	if (!c && !(c = ai_ctx_new()))
+		abort();
+	return c;
+}
+
 #define WIN(m) (SOLVE_RESULT + (m))
 #define LOSS(m) (-SOLVE_RESULT - (m))
 
@@ -181,7 +191,7 @@ static int move_value(const struct game *g, const void *st, const char *mv,
 	} else {
 		struct solve_job job = {.want = SOLVE_MARGIN};
 		struct solve_bound b;
-		ck_assert(solve_position(g, c, &job, &b));
+		ck_assert(solve_position(tctx(), g, c, &job, &b));
 		ck_assert_int_eq(b.lo, b.hi);
 		v = cs.player == me ? b.lo : -b.lo;
 		if (nodes)
@@ -197,7 +207,7 @@ static int solve_all(const struct game *g, const void *st, enum solve_want want,
 {
 	int n = g->moves(st, list);
 	struct solve_job job = {.want = want};
-	ck_assert(solve_moves(g, st, list, n, &job, b));
+	ck_assert(solve_moves(tctx(), g, st, list, n, &job, b));
 	if (nodes)
 		*nodes = job.nodes;
 	return n;
@@ -230,7 +240,7 @@ START_TEST(tictactoe_by_the_theory)
 	struct solve_bound b[9];
 	for (int k = 0; k < 2; k++) {
 		const struct game *g = games[k];
-		solve_forget();
+		solve_forget(tctx());
 		void *st = at(g, "", "");
 		int n = solve_all(g, st, SOLVE_MARGIN, list, b, NULL);
 		ck_assert_int_eq(n, 9);
@@ -269,19 +279,19 @@ END_TEST
 START_TEST(transpositions_are_found_in_the_table)
 {
 	const struct game *g = &ttt_plain;
-	solve_forget();
+	solve_forget(tctx());
 	void *a = at(g, "", "a1 b2 c3"), *b = at(g, "", "c3 b2 a1");
 	ck_assert(memcmp(a, b, g->state_size) == 0);
 	struct solve_job job = {.want = SOLVE_MARGIN};
 	struct solve_bound va, vb;
-	ck_assert(solve_position(g, a, &job, &va));
+	ck_assert(solve_position(tctx(), g, a, &job, &va));
 	ck_assert_int_gt(job.nodes, 10);
-	ck_assert(solve_position(g, b, &job, &vb));
+	ck_assert(solve_position(tctx(), g, b, &job, &vb));
 	ck_assert_int_le(job.nodes, 1);
 	ck_assert(va.lo == vb.lo && va.hi == vb.hi);
 	/* solve_clear empties the table: the work is done again */
-	solve_clear();
-	ck_assert(solve_position(g, b, &job, &vb));
+	solve_clear(tctx());
+	ck_assert(solve_position(tctx(), g, b, &job, &vb));
 	ck_assert_int_gt(job.nodes, 10);
 	free(a);
 	free(b);
@@ -296,10 +306,10 @@ START_TEST(symmetry_through_the_key)
 	struct move list[9];
 	struct solve_bound bp[9], bs[9];
 	long plain, sym;
-	solve_forget();
+	solve_forget(tctx());
 	void *st = at(&ttt_plain, "", "");
 	int n = solve_all(&ttt_plain, st, SOLVE_MARGIN, list, bp, &plain);
-	solve_forget();
+	solve_forget(tctx());
 	solve_all(&ttt_sym, st, SOLVE_MARGIN, list, bs, &sym);
 	for (int i = 0; i < n; i++)
 		ck_assert(bp[i].lo == bs[i].lo && bp[i].hi == bs[i].hi);
@@ -307,13 +317,13 @@ START_TEST(symmetry_through_the_key)
 		      sym, plain);
 	free(st);
 	/* a1 c2 and its mirror image c1 a2 (a1-c1 swapped, across b) */
-	solve_forget();
+	solve_forget(tctx());
 	void *a = at(&ttt_sym, "", "a1 c2"), *b = at(&ttt_sym, "", "c1 a2");
 	struct solve_job job = {.want = SOLVE_MARGIN};
 	struct solve_bound va, vb;
-	ck_assert(solve_position(&ttt_sym, a, &job, &va));
+	ck_assert(solve_position(tctx(), &ttt_sym, a, &job, &va));
 	ck_assert_int_gt(job.nodes, 1);
-	ck_assert(solve_position(&ttt_sym, b, &job, &vb));
+	ck_assert(solve_position(tctx(), &ttt_sym, b, &job, &vb));
 	ck_assert_int_le(job.nodes, 1);
 	ck_assert_int_eq(va.lo, vb.lo);
 	ck_assert_int_eq(solve_key(&ttt_sym, a), solve_key(&ttt_sym, b));
@@ -330,7 +340,7 @@ START_TEST(a_games_own_key_folds_mirror_images)
 	const struct game *g = game_find("checkertoe");
 	if (!g->key)
 		return; /* until the game has one: ttt_sym stands for it */
-	solve_forget();
+	solve_forget(tctx());
 	/* the second line is the first mirrored left to right */
 	void *a = at(g, "first=1",
 		     "c3 b2 d4 b4 c2 c4 b3 d3 a1 e1 a5 e5 b1 d1 a2 e2");
@@ -339,9 +349,9 @@ START_TEST(a_games_own_key_folds_mirror_images)
 	ck_assert_int_eq(solve_key(g, a), solve_key(g, b));
 	struct solve_job job = {.want = SOLVE_MARGIN};
 	struct solve_bound va, vb;
-	ck_assert(solve_position(g, a, &job, &va));
+	ck_assert(solve_position(tctx(), g, a, &job, &va));
 	ck_assert_int_gt(job.nodes, 1);
-	ck_assert(solve_position(g, b, &job, &vb));
+	ck_assert(solve_position(tctx(), g, b, &job, &vb));
 	ck_assert_int_le(job.nodes, 1);
 	ck_assert_int_eq(va.lo, vb.lo);
 	free(a);
@@ -372,7 +382,7 @@ START_TEST(checkertoe_endgame_counted_by_hand)
 {
 	const struct game *g = game_find("checkertoe");
 	ck_assert(g != NULL);
-	solve_forget();
+	solve_forget(tctx());
 	void *st = at(g, "first=1",
 		      "a5 b5 c5 d5 e5 a4 b4 d4 c4 b3 a3 c3 d3 e3 b2 a2 d2 e2 "
 		      "a1 b1 e1 d1");
@@ -390,8 +400,8 @@ START_TEST(checkertoe_endgame_counted_by_hand)
 	ck_assert_int_lt(bound_of(g, st, list, b, n, "e4").hi, WIN(1));
 	int value[4];
 	long nodes;
-	ck_assert(search_solve(g, st, list, n, 0, 1000, NULL, NULL, value,
-			       &nodes));
+	ck_assert(search_solve(tctx(), g, st, list, n, 0, 1000, NULL, NULL,
+			       value, &nodes));
 	for (int i = 0; i < n; i++) {
 		char buf[8];
 		g->format(st, &list[i], buf);
@@ -419,7 +429,7 @@ START_TEST(tiptoe_endgame_counted_by_hand)
 {
 	const struct game *g = game_find("tiptoe");
 	ck_assert(g != NULL);
-	solve_forget();
+	solve_forget(tctx());
 	void *st = at(g, "size=4", "b4 c3 c2 b1 b3 a2 c1 a1 d4 a4");
 	struct move list[4];
 	struct solve_bound b[4];
@@ -437,7 +447,7 @@ END_TEST
 START_TEST(tiptoe_4x4_is_a_win_for_black)
 {
 	const struct game *g = game_find("tiptoe");
-	solve_forget();
+	solve_forget(tctx());
 	void *st = at(g, "size=4", "");
 	struct move list[16];
 	struct solve_bound b[16];
@@ -473,7 +483,7 @@ START_TEST(takeitaway_endgames_counted_by_hand)
 {
 	const struct game *g = game_find("takeitaway");
 	ck_assert(g != NULL);
-	solve_forget();
+	solve_forget(tctx());
 	void *st = row1(g, "w.rw....");
 	ck_assert_int_eq(move_value(g, st, "c1-e1", NULL), WIN(1));
 	ck_assert_int_eq(move_value(g, st, "d1-b1", NULL), WIN(1));
@@ -514,17 +524,17 @@ START_TEST(points_first_finds_the_value_sooner)
 		   "e8-g8-e6-e8 h6-h4 h8-h6-f6");
 	struct solve_job job = {.want = SOLVE_MARGIN};
 	struct solve_bound b;
-	solve_forget();
-	ck_assert(solve_position(g, st, &job, &b));
+	solve_forget(tctx());
+	ck_assert(solve_position(tctx(), g, st, &job, &b));
 	ck_assert(b.lo == b.hi && b.lo == WIN(3));
 	long by_points = job.nodes;
-	solve_forget();
+	solve_forget(tctx());
 	job.node_limit = 3 * by_points;
-	ck_assert_msg(!solve_position(&plain, st, &job, &b),
+	ck_assert_msg(!solve_position(tctx(), &plain, st, &job, &b),
 		      "history alone settled it in %ld nodes, points first "
 		      "in %ld",
 		      job.nodes, by_points);
-	solve_forget();
+	solve_forget(tctx());
 	free(st);
 }
 END_TEST
@@ -610,8 +620,8 @@ static void agree_at(const struct game *g, const char *opts, const void *st,
 {
 	struct solve_bound b[n];
 	struct solve_job job = {.want = SOLVE_MARGIN};
-	solve_clear();
-	ck_assert(solve_moves(g, st, list, n, &job, b));
+	solve_clear(tctx());
+	ck_assert(solve_moves(tctx(), g, st, list, n, &job, b));
 	int best = -SOLVE_INF, top = -SOLVE_INF;
 	for (int i = 0; i < n; i++) {
 		best = want[i] > best ? want[i] : best;
@@ -626,15 +636,15 @@ static void agree_at(const struct game *g, const char *opts, const void *st,
 	/* the position's own value, as a judge asks for it (its searches
 	 * start from the points as they stand, whatever the result) */
 	struct solve_bound whole;
-	solve_clear();
-	ck_assert(solve_position(g, st, &job, &whole));
+	solve_clear(tctx());
+	ck_assert(solve_position(tctx(), g, st, &job, &whole));
 	ck_assert_msg(whole.lo == best && whole.hi == best,
 		      "%s %s: [%d, %d], plain %d", g->name, opts, whole.lo,
 		      whole.hi, best);
 	/* and the results alone */
-	solve_clear();
+	solve_clear(tctx());
 	job.want = SOLVE_WDL;
-	ck_assert(solve_moves(g, st, list, n, &job, b));
+	ck_assert(solve_moves(tctx(), g, st, list, n, &job, b));
 	for (int i = 0; i < n; i++)
 		ck_assert(solve_result(b[i].lo) == solve_result(want[i]) &&
 			  solve_result(b[i].hi) == solve_result(want[i]));
@@ -697,7 +707,7 @@ START_TEST(chance_stops_the_solver)
 	int n = g->moves(st, list);
 	ck_assert_int_gt(n, 0);
 	struct solve_job job = {.want = SOLVE_WDL};
-	ck_assert(!solve_moves(g, st, list, n, &job, b));
+	ck_assert(!solve_moves(tctx(), g, st, list, n, &job, b));
 	ck_assert_int_lt(job.nodes, 10);
 	ck_assert(b[0].lo == -SOLVE_INF && b[0].hi == SOLVE_INF);
 	free(list);
@@ -717,7 +727,7 @@ START_TEST(unlisted_moves_stop_the_solver)
 	ck_assert_int_eq(g->moves(st, &mv), 0);
 	struct solve_job job = {.want = SOLVE_WDL};
 	struct solve_bound b;
-	ck_assert(!solve_position(g, st, &job, &b));
+	ck_assert(!solve_position(tctx(), g, st, &job, &b));
 	free(st);
 }
 END_TEST
@@ -743,20 +753,20 @@ static int never_stop(void *ctx)
 START_TEST(the_stop_callback_is_honoured)
 {
 	const struct game *g = game_find("tiptoe");
-	solve_forget();
+	solve_forget(tctx());
 	void *st = at(g, "size=5", "c3 b2");
 	struct solve_job job = {.want = SOLVE_WDL, .stop = stop_at_once};
 	struct solve_bound b;
 	stop_calls = 0;
-	ck_assert(!solve_position(g, st, &job, &b));
+	ck_assert(!solve_position(tctx(), g, st, &job, &b));
 	ck_assert_int_eq(stop_calls, 1);
 	ck_assert(b.lo == -SOLVE_INF && b.hi == SOLVE_INF);
 	/* a search of 10,000 nodes or more runs long enough to be asked */
 	ck_assert_int_lt(job.nodes, 10000);
-	solve_forget();
+	solve_forget(tctx());
 	job = (struct solve_job){.want = SOLVE_WDL, .stop = never_stop};
 	stop_calls = 0;
-	ck_assert(solve_position(g, st, &job, &b));
+	ck_assert(solve_position(tctx(), g, st, &job, &b));
 	ck_assert_int_gt(stop_calls, 0);
 	ck_assert_int_gt(job.nodes, 10000);
 	free(st);
@@ -770,17 +780,17 @@ START_TEST(the_node_limit_is_kept)
 	const struct game *g = game_find("tiptoe");
 	void *st = at(g, "size=5", "c3 b2 b4");
 	struct solve_bound b, full;
-	solve_forget();
+	solve_forget(tctx());
 	struct solve_job job = {.want = SOLVE_WDL};
-	ck_assert(solve_position(g, st, &job, &full));
+	ck_assert(solve_position(tctx(), g, st, &job, &full));
 	long total = job.nodes;
 	ck_assert_int_gt(total, 2000);
-	solve_forget();
+	solve_forget(tctx());
 	job = (struct solve_job){.want = SOLVE_WDL, .node_limit = 1000};
-	ck_assert(!solve_position(g, st, &job, &b));
+	ck_assert(!solve_position(tctx(), g, st, &job, &b));
 	ck_assert_int_le(job.nodes, 1001);
 	int tries = 1;
-	while (!solve_position(g, st, &job, &b)) {
+	while (!solve_position(tctx(), g, st, &job, &b)) {
 		ck_assert_int_le(job.nodes, 1001);
 		ck_assert_int_lt(tries++, 1000);
 	}
@@ -798,21 +808,21 @@ START_TEST(the_memory_limit_is_kept)
 	void *st = at(g, "size=4", "");
 	struct move list[16];
 	struct solve_bound b[16];
-	solve_set_memory(64 << 10);
-	ck_assert_int_eq(solve_memory(), 0);
+	solve_set_memory(tctx(), 64 << 10);
+	ck_assert_int_eq(solve_memory(tctx()), 0);
 	int n = solve_all(g, st, SOLVE_WDL, list, b, NULL);
-	ck_assert_int_gt(solve_memory(), 0);
-	ck_assert_int_le(solve_memory(), 64 << 10);
+	ck_assert_int_gt(solve_memory(tctx()), 0);
+	ck_assert_int_le(solve_memory(tctx()), 64 << 10);
 	for (int i = 0; i < n; i++)
 		ck_assert_int_eq(solve_result(b[i].hi), -1);
-	solve_set_memory(1000);
+	solve_set_memory(tctx(), 1000);
 	solve_all(g, st, SOLVE_WDL, list, b, NULL);
-	ck_assert_int_le(solve_memory(), 1000);
+	ck_assert_int_le(solve_memory(tctx()), 1000);
 	for (int i = 0; i < n; i++)
 		ck_assert_int_eq(solve_result(b[i].hi), -1);
-	solve_forget();
-	ck_assert_int_eq(solve_memory(), 0);
-	solve_set_memory(16 << 20);
+	solve_forget(tctx());
+	ck_assert_int_eq(solve_memory(tctx()), 0);
+	solve_set_memory(tctx(), 16 << 20);
 	free(st);
 }
 END_TEST
@@ -829,16 +839,16 @@ START_TEST(the_table_in_use_grows_with_the_budget)
 	struct move list[32];
 	struct solve_bound b[32], again[32];
 	int n = g->moves(st, list);
-	solve_forget();
+	solve_forget(tctx());
 	struct solve_job job = {.want = SOLVE_WDL, .node_limit = 200000};
-	ck_assert(solve_moves(g, st, list, n, &job, b));
+	ck_assert(solve_moves(tctx(), g, st, list, n, &job, b));
 	long first = job.nodes;
 	ck_assert_int_gt(first, 10000);
 	/* room for the 200,000 nodes allowed, far from the whole 16 MB */
-	ck_assert_int_le(solve_memory(), 4 << 20);
+	ck_assert_int_le(solve_memory(tctx()), 4 << 20);
 	job = (struct solve_job){.want = SOLVE_WDL};
-	ck_assert(solve_moves(g, st, list, n, &job, again));
-	ck_assert_int_eq(solve_memory(), 16 << 20);
+	ck_assert(solve_moves(tctx(), g, st, list, n, &job, again));
+	ck_assert_int_eq(solve_memory(tctx()), 16 << 20);
 	ck_assert_int_lt(job.nodes, first / 20);
 	for (int i = 0; i < n; i++) {
 		ck_assert_int_eq(solve_result(again[i].lo),
@@ -875,7 +885,7 @@ START_TEST(every_book_line_plays_and_is_found)
 		play_text(g, a, l->best);
 		struct move mv;
 		int v;
-		ck_assert_msg(book_find(g, st, &mv, &v),
+		ck_assert_msg(book_find(tctx(), g, st, &mv, &v),
 			      "%s %s: %s is not found", l->game, l->setup,
 			      l->moves);
 		ck_assert_int_eq(v, l->value);
@@ -891,7 +901,7 @@ START_TEST(every_book_line_plays_and_is_found)
 	void *st = at(g, "", "");
 	struct move mv;
 	int v;
-	ck_assert(!book_find(g, st, &mv, &v));
+	ck_assert(!book_find(tctx(), g, st, &mv, &v));
 	free(st);
 }
 END_TEST
@@ -909,8 +919,8 @@ static int solved_again(const struct book_line *l, long budget)
 		.node_limit = budget,
 	};
 	struct solve_bound b;
-	solve_forget();
-	if (!solve_position(g, st, &job, &b)) {
+	solve_forget(tctx());
+	if (!solve_position(tctx(), g, st, &job, &b)) {
 		free(st);
 		return 0;
 	}
@@ -927,7 +937,7 @@ static int solved_again(const struct book_line *l, long budget)
 		cv = move_value(g, st, l->best, NULL);
 	} else {
 		job.node_limit = 0;
-		ck_assert(solve_position(g, c, &job, &b));
+		ck_assert(solve_position(tctx(), g, c, &job, &b));
 		cv = g->status(c).player == me ? b.lo : -b.lo;
 		if (!l->exact)
 			cv = SOLVE_RESULT * solve_result(cv);
@@ -983,7 +993,7 @@ START_TEST(the_book_answers_checkertoe_first_player_four_times)
 		for (int ply = 0; ply < 7; ply++) {
 			int v;
 			if (ply % 2 == 0) {
-				ck_assert_msg(book_find(g, st, &mv, &v),
+				ck_assert_msg(book_find(tctx(), g, st, &mv, &v),
 					      "game %d: no line at ply %d",
 					      game, ply);
 				ck_assert_int_gt(v, SOLVE_MARGIN_MAX);
@@ -1008,7 +1018,8 @@ static int book_agrees(const struct game *g, const void *st, int depth,
 {
 	struct move list[32], mv;
 	int v, n = g->moves(st, list);
-	ck_assert_msg(book_find(g, st, &mv, &v), "no line at '%s'", line);
+	ck_assert_msg(book_find(tctx(), g, st, &mv, &v), "no line at '%s'",
+		      line);
 	if (depth == 0)
 		return v;
 	unsigned char *c = malloc(g->state_size);
@@ -1091,7 +1102,7 @@ START_TEST(the_player_opens_from_the_book)
 	struct move mv;
 	int v;
 	char want[64];
-	ck_assert(book_find(g, st, &mv, &v));
+	ck_assert(book_find(tctx(), g, st, &mv, &v));
 	ck_assert_int_gt(v, 0);
 	g->format(st, &mv, want + 1);
 	want[0] = ' ';

@@ -1,12 +1,13 @@
 /* ai.c: the computer player's entry point and its two simple levels
  * (random and greedy).  The tree search is in mcts.c, the exact solver in
- * solve.c, what they share in support.c. */
+ * solve.c, time management in timeman.c, what they share in support.c. */
 #include "ai.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "search.h"
+#include "timeman.h"
 
 /* Greedy: the move with the best immediate result for the mover: a win
  * first, then the mover's score lead after the move (solo: the score), a
@@ -45,6 +46,7 @@ static int greedy(const struct game *g, const void *st, const struct move *list,
 /* The player: what it keeps between searches. */
 struct ai {
 	long hash_mb;           /* the memory the search may hold */
+	int threads;            /* the threads a search runs on */
 	struct mcts_tree *tree; /* kept between clock-bound searches */
 };
 
@@ -70,6 +72,7 @@ struct ai *ai_new(void)
 	if (!ai)
 		return NULL;
 	ai->hash_mb = HASH_MB_DEFAULT;
+	ai->threads = 1;
 	ai->tree = mcts_tree_new(tree_bytes(ai->hash_mb));
 	if (!ai->tree) {
 		free(ai);
@@ -89,91 +92,24 @@ void ai_free(struct ai *ai)
 void ai_forget(struct ai *ai)
 {
 	mcts_tree_reset(ai->tree, tree_bytes(ai->hash_mb));
-	solve_forget();
+	solve_forget(mcts_tree_ctx(ai->tree));
+}
+
+int ai_set_threads(struct ai *ai, int n)
+{
+	if (n < 1 || n > AI_THREADS_MAX)
+		return -1;
+	ai->threads = n;
+	int r = mcts_tree_set_threads(ai->tree, n);
+	ai_forget(ai);
+	return r;
 }
 
 void ai_set_hash(struct ai *ai, long mb)
 {
 	ai->hash_mb = mb;
-	solve_set_memory(solver_bytes(mb));
+	solve_set_memory(mcts_tree_ctx(ai->tree), solver_bytes(mb));
 	ai_forget(ai);
-}
-
-/* What each move costs on the frontend's clock beyond the engine's own
- * thinking, as a share of the overhead: the engine's account charges each
- * move this much too (engine.c, clock_spend). */
-#define LAG_SHARE 10
-
-/* What the clock c allows this move, keeping overhead_ms for the
- * frontend's delays and a lag for each move to come: the main time to
- * spread over the moves still to come, what the move gets besides (the
- * increment, the overtime), and the most it may take without losing (a
- * byo-yomi period is kept whole). */
-static void clock_time(const struct ai_clock *c, double overhead,
-		       struct ai_time *t)
-{
-	double main = c->main_ms > overhead ? c->main_ms - overhead : 0;
-	t->main = main;
-	t->extra = 0;
-	t->cap = main;
-	t->lag = overhead / LAG_SHARE;
-	switch (c->kind) {
-	case AI_CLOCK_ABSOLUTE:
-		break;
-	case AI_CLOCK_FISCHER:
-		/* most of the increment comes back after the move, less what
-		 * the move costs besides its thinking (over a 26x26 Tiptoe
-		 * game under Fischer 2 s + 0.05 s, spending 0.8 of the whole
-		 * increment ran the clock out) */
-		if (c->inc_ms > t->lag)
-			t->extra = 0.8 * (c->inc_ms - t->lag);
-		break;
-	case AI_CLOCK_CANADIAN: {
-		double per = c->stones > 0
-				     ? (c->period_ms - c->stones * overhead) /
-					       c->stones
-				     : 0;
-		if (per < 0)
-			per = 0;
-		if (c->main_ms > 0) {
-			t->extra =
-				0.5 * per; /* the periods are still to come */
-			t->cap = main + 0.5 * per;
-		} else {
-			t->extra = t->cap = per;
-		}
-		break;
-	}
-	case AI_CLOCK_BYOYOMI: {
-		/* a move that ends within a period costs nothing */
-		double per =
-			c->periods > 0 ? 0.9 * (c->period_ms - overhead) : 0;
-		if (per < 0)
-			per = 0;
-		if (c->main_ms > 0) {
-			t->extra = per;
-			t->cap = main + per;
-		} else {
-			t->extra = t->cap = per;
-		}
-		break;
-	}
-	}
-}
-
-/* When the search must end: a clock, movetime, or (a playout budget and
- * no clock) nothing. */
-static struct ai_time search_time(const struct ai_search *how)
-{
-	struct ai_time t = {0};
-	t.start = how->start_ms;
-	if (how->clock) {
-		t.clock = 1;
-		clock_time(how->clock, how->overhead_ms, &t);
-	} else if (how->playouts <= 0) {
-		t.fixed = how->movetime_ms;
-	}
-	return t;
 }
 
 void ai_tree_info(const struct ai *ai, struct mcts_info *out)
@@ -188,7 +124,7 @@ int ai_choose(struct ai *ai, const struct game *g, const void *st,
 		return -1;
 	int value;
 	if (how->level >= 2 && !how->no_book &&
-	    book_probe(g, st, out, &value)) {
+	    book_probe(mcts_tree_ctx(ai->tree), g, st, out, &value)) {
 		if (how->log) {
 			char buf[MOVE_TEXT_MAX];
 			g->format(st, out, buf);
@@ -198,13 +134,14 @@ int ai_choose(struct ai *ai, const struct game *g, const void *st,
 		return 0;
 	}
 	if (how->level >= 2) {
-		struct ai_time t = search_time(how);
+		struct ai_time t = tm_search_time(how);
 		return mcts_choose(ai->tree, g, st, how, &t, out);
 	}
 	struct rng r;
 	rng_seed(&r, how->seed);
 	size_t list_bytes = sizeof(struct move) * (size_t)g->max_moves;
-	unsigned char *mem = ai_scratch(AI_SIMPLE, list_bytes + g->state_size);
+	unsigned char *mem = ai_scratch(mcts_tree_ctx(ai->tree), AI_SIMPLE,
+					list_bytes + g->state_size);
 	if (!mem)
 		return -1;
 	struct move *list = (struct move *)mem;

@@ -14,8 +14,11 @@
  * changes its decision: the same position, budget and seed give the same
  * move.  A clock-bound search (movetime or a clock) goes on from the part
  * of the last tree below the position, and ai_ponder grows that tree while
- * the engine waits.  One thread: the search runs on one core and reads the
- * engine's input only through the `stop` callback. */
+ * the engine waits.  A search runs on `ai_set_threads` threads (one by
+ * default; with more, a playout budget still caps the playouts of all of
+ * them, but which move it gives may vary from run to run); only the
+ * calling thread reads the engine's input, through the `stop` callback,
+ * and writes to the log.  Two players share nothing. */
 #ifndef AI_H
 #define AI_H
 
@@ -23,7 +26,8 @@
 
 #include "../game.h"
 
-#define AI_LEVEL_MAX 2 /* the strongest level, the default */
+#define AI_LEVEL_MAX 2      /* the strongest level, the default */
+#define AI_THREADS_MAX 1024 /* set threads: the most a search may run on */
 
 struct ai;
 
@@ -46,6 +50,19 @@ struct ai_clock {
 	int stones;       /* canadian: moves to make within period_ms */
 	int periods;      /* byoyomi: periods left */
 };
+
+/* What every move costs on the frontend's clock beyond the engine's own
+ * thinking (the trip of the answer and the next command), as a share of
+ * the overhead (`set overhead`): the engine's account charges each move
+ * overhead / AI_LAG_SHARE, and a clock's plan keeps as much for each move
+ * to come (timeman.c). */
+#define AI_LAG_SHARE 10
+
+/* The engine's account of the mover's clock `left` (as `set` gives it
+ * afresh) after a move that took ms milliseconds from reading the command
+ * to answering, with the frontend's overhead_ms (timeman.c). */
+void ai_clock_spend(struct ai_clock *left, const struct ai_clock *set,
+		    double ms, double overhead_ms);
 
 /* What one search may do, and how it talks to the engine. */
 struct ai_search {
@@ -74,6 +91,13 @@ void ai_free(struct ai *ai);
 /* Drops the tree and the tables (newgame, undo, and settings that change
  * what a search does), and gives back the memory they held. */
 void ai_forget(struct ai *ai);
+
+/* The threads a search runs on (1 to AI_THREADS_MAX): n trees searched
+ * side by side within the same memory (mcts_team.c); drops the tree.
+ * With one thread a search is what it always was.  Returns 0, or -1 when
+ * n is out of range or memory is short (the player then searches on one
+ * thread). */
+int ai_set_threads(struct ai *ai, int n);
 
 /* The megabytes the search may hold (tree and tables); drops the tree. */
 void ai_set_hash(struct ai *ai, long mb);

@@ -28,8 +28,22 @@ struct shelf {
 	size_t mask; /* slots - 1; 0: the game has no line */
 };
 
+/* A player's shelves (search.h, struct ai_ctx), filled as games are
+ * first probed. */
 #define MAX_SHELVES 16
-static struct shelf shelves[MAX_SHELVES];
+struct book_cache {
+	struct shelf shelves[MAX_SHELVES];
+};
+
+void book_free(struct ai_ctx *c)
+{
+	if (!c->book)
+		return;
+	for (int i = 0; i < MAX_SHELVES; i++)
+		free(c->book->shelves[i].slot);
+	free(c->book);
+	c->book = NULL;
+}
 
 static struct slot *find(const struct shelf *sh, uint64_t key)
 {
@@ -108,8 +122,11 @@ static void shelve(struct shelf *sh, const struct game *g)
 	free(st);
 }
 
-static const struct shelf *shelf_of(const struct game *g)
+static const struct shelf *shelf_of(struct ai_ctx *c, const struct game *g)
 {
+	if (!c->book && !(c->book = calloc(1, sizeof *c->book)))
+		return NULL;
+	struct shelf *shelves = c->book->shelves;
 	for (int i = 0; i < MAX_SHELVES; i++) {
 		if (shelves[i].g == g)
 			return &shelves[i];
@@ -121,16 +138,17 @@ static const struct shelf *shelf_of(const struct game *g)
 	return NULL;
 }
 
-int book_find(const struct game *g, const void *st, struct move *mv, int *value)
+int book_find(struct ai_ctx *c, const struct game *g, const void *st,
+	      struct move *mv, int *value)
 {
-	const struct shelf *sh = shelf_of(g);
+	const struct shelf *sh = shelf_of(c, g);
 	if (!sh || !sh->slot || g->status(st).phase != GAME_PLAY)
 		return 0;
 	const struct slot *s = find(sh, solve_key(g, st) | 1);
 	if (!s->key)
 		return 0;
 	size_t list_bytes = sizeof(struct move) * (size_t)g->max_moves;
-	unsigned char *mem = ai_scratch(AI_BOOK, list_bytes + g->state_size);
+	unsigned char *mem = ai_scratch(c, AI_BOOK, list_bytes + g->state_size);
 	if (!mem)
 		return 0;
 	struct move *list = (struct move *)mem;
@@ -148,11 +166,11 @@ int book_find(const struct game *g, const void *st, struct move *mv, int *value)
 	return 0;
 }
 
-int book_probe(const struct game *g, const void *st, struct move *mv,
-	       int *value)
+int book_probe(struct ai_ctx *c, const struct game *g, const void *st,
+	       struct move *mv, int *value)
 {
 	int v;
-	if (!book_find(g, st, mv, &v))
+	if (!book_find(c, g, st, mv, &v))
 		return 0;
 	*value = g->players(st) == 2 ? solve_result(v) : v;
 	return 1;

@@ -11,12 +11,20 @@
  * book.c replays them through the game itself, so the book outlives any
  * change of a game's state or position format, and finds a position's
  * mirror images through the game's key(). */
+/* The fields are arrays, not pointers, so that the lines are read-only
+ * data (pointers would need relocations, which make them writable in a
+ * position-independent program: see tests/check-ai-data.sh). */
+#define BOOK_GAME_MAX 16
+#define BOOK_SETUP_MAX 32
+#define BOOK_MOVES_MAX 48
+#define BOOK_BEST_MAX 16
 struct book_line {
-	const char *game;  /* the game's protocol name: "tiptoe" */
-	const char *setup; /* newgame options: "size=5" */
-	const char *moves; /* the line from the set-up: "c3 b2" ("" none) */
-	const char *best;  /* the move to play */
-	int value;         /* its value for the mover */
+	char game[BOOK_GAME_MAX];   /* the game's protocol name: "tiptoe" */
+	char setup[BOOK_SETUP_MAX]; /* newgame options: "size=5" */
+	char moves[BOOK_MOVES_MAX]; /* the line from the set-up: "c3 b2" (""
+				       none) */
+	char best[BOOK_BEST_MAX];   /* the move to play */
+	int value;                  /* its value for the mover */
 	int exact; /* 1: value has the margin too; 0: only its result counts
 		    * (SOLVE_RESULT times 1, 0 or -1), as in a game where
 		    * the points only tell who won */

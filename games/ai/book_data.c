@@ -4972,7 +4972,7 @@ const struct book_line book_lines[] = {
 	{"checkertoe", "first=2", "c2 a5 d3", "c3", -1002, 1},
 	{"checkertoe", "first=2", "c2 b5 c3", "c4", -1003, 1},
 	{"checkertoe", "first=2", "c2 c5 c3", "c4", -1002, 1},
-	{NULL, NULL, NULL, NULL, 0, 0},
+	{"", "", "", "", 0, 0},
 };
 
 const int book_size = 4958;

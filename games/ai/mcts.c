@@ -33,24 +33,18 @@
  * the root moves becomes proofs too, and the moves it shows worse (with
  * two players: a smaller margin of the same result) are set aside.
  *
- * Memory: the nodes live in one pool of a fixed size (the tree's part of
- * `set hash`), 32 bytes each, a node's children side by side in one block
- * taken when the node first needs them.  A move is one word in its node;
- * moves that need more words (checkertoe's exchange, long Take It Away
- * chains) keep the others in a second block of the same size right after
- * the children.  When the pool
- * is full the search goes on: the pool is compacted, keeping the subtrees
- * that have had visits and dropping the rest (their roots become leaves
- * again), and leaves need more visits before they grow.  Clock-bound
- * searches keep the tree for the next one (see reroot).  Nothing is
- * allocated while searching, and playouts run on one scratch state.
+ * Memory: the nodes live in one pool of a fixed size (pool.c), compacted
+ * when full.  Clock-bound searches keep the tree for the next one (see
+ * reroot).  Nothing is allocated while searching, and playouts run on one
+ * scratch state.  The solver's share of the root is in mcts_solve.c, what
+ * the search tells (the search line, analyze's lines) in mcts_report.c.
  *
  * Time: movetime is spent whole; under a clock the main time is spread over
- * the mover's expected moves (see plan_time), a search ends early when its
+ * the mover's expected moves (timeman.c), a search ends early when its
  * best move can no longer be caught and goes on while the top two are
  * close (run_plan).  The clock is read about every 0.2 ms, in long steps
  * too, and a search ends a margin before its deadline (out_of_time). */
-#include "search.h"
+#include "mcts.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -74,7 +68,6 @@
  * (55% of 40 games against 8). */
 #define EVAL_AFTER 8
 #define LINE_SAMPLES 24   /* moves drawn where moves cannot be listed */
-#define UCT_C 0.7         /* exploration, for rewards spread like coin tosses */
 #define PRIOR_VISITS 4    /* weight of evaluate() in a new node's value */
 #define PLAYOUT_CHUNK 128 /* playout plies between looks at the clock */
 /* A leaf grows after expand_at visits, and one more for every WIDE_STEP
@@ -100,405 +93,11 @@
 #define LAZY_FROM 256
 #define LAZY_SKIP 3
 #define REROOT_PLAYS 4096 /* moves tried to find the new root in the tree */
-#define SOLVE_PLIES 16    /* random games this short: the solver may try */
-
-/* A node's kind and flags. */
-enum { LEAF, DECIDE, CHANCE, END };
-#define KIND 3
-#define F_WIDE 4 /* the children's other move words follow their block */
-#define F_SAMPLED                                                              \
-	8             /* the children are a sample: moves that cannot be       \
-		       * listed */
-#define F_BANNED 16   /* a root move the exact solver showed to be worse */
-#define PROOF_SHIFT 5 /* two bits: the proof (see UNPROVEN) */
-#define PROOF (3 << PROOF_SHIFT)
-#define F_MIXED 128 /* some child is proven or set aside (UCT's slow path) */
-#define NOBODY 7    /* `who` of a chance outcome */
-
-/* proof: 0 unknown, else 2 + the result for player 1 (two players only):
- * 1 player 2 wins, 2 draw, 3 player 1 wins. */
-#define UNPROVEN 0
-
-struct node {
-	uint64_t mv; /* the move's first word, or a chance outcome */
-	float q;     /* the mean reward of `who` over the visits; a chance
-		      * outcome: its odds */
-	float rs;    /* 1 / sqrt(visits), for UCT's exploration term */
-	uint32_t visits;
-	uint32_t child;         /* the first child; 0: none */
-	uint16_t nchild, tried; /* children; first visits given so far */
-	uint8_t who : 3;        /* the player (from 0) who made mv, or NOBODY */
-	uint8_t virt : 3; /* visits that are the game's evaluate() (a prior) */
-	uint8_t skip : 2; /* visits still to follow `last` without a scan */
-	uint8_t flags;    /* kind, F_WIDE, F_SAMPLED, F_BANNED, proof */
-	uint16_t last;    /* the child UCT's last scan chose */
-};
-_Static_assert(sizeof(struct node) == 32, "a node is 32 bytes");
 _Static_assert(PRIOR_VISITS < 8 && GAME_MAX_PLAYERS < NOBODY,
 	       "virt and who fit their bits");
-
-struct mcts_tree {
-	size_t bytes;       /* the budget */
-	struct node *pool;  /* cap nodes, allocated when first needed */
-	uint64_t *mark;     /* compaction: the nodes kept, a bit each */
-	uint64_t *ext;      /* compaction: which of them are move words */
-	uint32_t *rank;     /* compaction: kept nodes before each mark word */
-	uint32_t cap, used; /* nodes: room, in use */
-	uint32_t root;
-	uint32_t chosen;    /* the root's child the last search chose, or 0 */
-	int full;           /* a block did not fit: compact before growing */
-	uint32_t expand_at; /* real visits before a leaf grows */
-	double compact_ms;  /* the last compaction's time per node kept (and
-			     * per 64 in use) */
-	/* How late clock-bound searches ended past their deadlines lately
-	 * (milliseconds, a moving average).  On a busy machine the process
-	 * waits for the processor in slices of the scheduler's tick (4 ms
-	 * here; 4 to 36 ms seen inside single playouts with ten processes on
-	 * two cores), so a search ends late however often it reads the
-	 * clock; the plans end that much earlier instead.  Kept when the tree
-	 * is dropped: it is the machine's, not the game's. */
-	double late;
-	/* what the root stands for, when the tree is kept between searches */
-	const struct game *g;
-	unsigned char *state;
-	size_t state_cap;
-	int kept;
-	/* reward statistics, kept with the tree */
-	double lo, hi;   /* solo: lowest and highest score seen */
-	double r1, r2;   /* sum and sum of squares of the rewards seen */
-	double rn;       /* how many */
-	double explore;  /* the exploration constant, scaled to the rewards */
-	int solver_used; /* the solver's table has entries */
-	double plies;    /* with a clock: random games' length from the root */
-	int plies_age;   /* searches since it was measured */
-	struct mcts_info info;
-};
-
-/* One search over the tree. */
-struct mcts {
-	struct mcts_tree *t;
-	const struct game *g;
-	const struct ai_search *how;
-	struct rng *r;
-	int np;
-	size_t ss;
-	unsigned char *st;  /* the iteration's scratch state */
-	unsigned char *st2; /* another, for looking one move ahead */
-	unsigned char *cls; /* max_moves bytes: what each move does at once */
-	double *prior;      /* max_moves: evaluate() after each move */
-	int have_prior;     /* decisive() filled prior[] */
-	struct move *list;  /* max_moves scratch */
-	int new_proof;      /* the last expansion proved its node */
-	int moved;          /* plies from the kept root to this one; -1: a
-			     * new tree */
-	/* the clock */
-	int timed;         /* a deadline ends the search */
-	double deadline;   /* when timed: the end of the current phase */
-	double last_look;  /* when the clock was last read */
-	double paced;      /* when time_to_stop last read it */
-	double last_cpu;   /* cpu_ms() then (timed searches) */
-	double step;       /* the longest time between two looks: the margin */
-	long look_every;   /* iterations between looks */
-	long look_in;      /* iterations until the next look */
-	long since;        /* iterations since the last look */
-	double next_poll;  /* when to ask how->stop next */
-	int stopped;       /* how->stop said so */
-	int aborted;       /* the clock cut an iteration short */
-	int grown;         /* the pool is full and stays so for this search */
-	int ignore_proofs; /* the root is proven lost: search on as if
-			    * nothing were proven, for the best chances
-			    * against an opponent who may err */
-	double tidy_until; /* timed: when compacting at the start must end */
-	long iters;
-};
-
-/* ---- the pool ---- */
-
-static struct node *node_at(const struct mcts_tree *t, uint32_t i)
-{
-	return &t->pool[i];
-}
-
-static int kind(const struct node *nd)
-{
-	return nd->flags & KIND;
-}
-
-static void set_kind(struct node *nd, int k)
-{
-	nd->flags = (uint8_t)((nd->flags & ~KIND) | k);
-}
-
-/* Nodes the budget holds: 32 bytes each, plus two bits and a share of a
- * rank word for compaction. */
-static uint32_t capacity(size_t bytes)
-{
-	double per = sizeof(struct node) + 2.0 / 8 + 4.0 / 64;
-	double n = (double)bytes / per;
-	if (n > (double)(UINT32_MAX - 64))
-		n = (double)(UINT32_MAX - 64);
-	return n < 256 ? 256 : (uint32_t)n;
-}
-
-/* Frees the pool and its tables. */
-static void pool_free(struct mcts_tree *t)
-{
-	free(t->pool);
-	free(t->mark);
-	free(t->ext);
-	free(t->rank);
-	t->pool = NULL;
-	t->mark = t->ext = NULL;
-	t->rank = NULL;
-	t->used = 0;
-}
-
-/* The pool at the size allowed (a smaller one when the system refuses
- * that much).  The system commits its pages only as they are written, so a
- * small tree costs little of a large budget. */
-static int pool_ready(struct mcts_tree *t)
-{
-	if (t->pool)
-		return 1;
-	for (uint32_t cap = capacity(t->bytes); cap >= 256; cap /= 2) {
-		size_t words = (size_t)cap / 64 + 1;
-		t->pool = malloc(sizeof *t->pool * cap);
-		t->mark = malloc(sizeof *t->mark * words);
-		t->ext = malloc(sizeof *t->ext * words);
-		t->rank = malloc(sizeof *t->rank * words);
-		if (t->pool && t->mark && t->ext && t->rank) {
-			t->cap = cap;
-			t->used = 0;
-			return 1;
-		}
-		pool_free(t);
-	}
-	return 0;
-}
-
-/* n fresh nodes side by side; returns the first, or 0 when they do not fit
- * (the tree is then full until compacted).  Node 0 is never handed out
- * here: it is the root of a new tree. */
-static uint32_t alloc_block(struct mcts_tree *t, uint32_t n)
-{
-	if (n > t->cap - t->used) {
-		t->full = 1;
-		return 0;
-	}
-	uint32_t first = t->used;
-	t->used += n;
-	if (t->used > t->info.peak)
-		t->info.peak = t->used;
-	memset(node_at(t, first), 0, sizeof(struct node) * n);
-	return first;
-}
-
-/* An empty tree: the root alone, standing for nothing yet. */
-static int tree_clear(struct mcts_tree *t)
-{
-	t->used = 0;
-	t->full = 0;
-	t->kept = 0;
-	t->expand_at = 2;
-	t->lo = t->hi = t->r1 = t->r2 = t->rn = 0;
-	t->explore = UCT_C;
-	t->plies = 0;
-	t->info.peak = 0;
-	if (!pool_ready(t))
-		return -1;
-	t->root = 0;
-	t->chosen = 0;
-	t->used = 1;
-	memset(node_at(t, 0), 0, sizeof(struct node));
-	node_at(t, 0)->who = NOBODY;
-	return 0;
-}
-
-struct mcts_tree *mcts_tree_new(size_t bytes)
-{
-	struct mcts_tree *t = calloc(1, sizeof *t);
-	if (t)
-		t->bytes = bytes;
-	return t;
-}
-
-void mcts_tree_free(struct mcts_tree *t)
-{
-	if (!t)
-		return;
-	pool_free(t);
-	free(t->state);
-	free(t);
-}
-
-void mcts_tree_reset(struct mcts_tree *t, size_t bytes)
-{
-	pool_free(t);
-	free(t->state);
-	t->state = NULL;
-	t->state_cap = 0;
-	t->kept = 0;
-	t->bytes = bytes;
-	if (t->solver_used)
-		solve_forget();
-	t->solver_used = 0;
-}
-
-void mcts_tree_info(const struct mcts_tree *t, struct mcts_info *out)
-{
-	*out = t->info;
-	out->cap = t->cap ? t->cap : capacity(t->bytes);
-	out->nodes = t->used;
-	out->expand_at = t->expand_at;
-	out->visits = t->pool ? node_at(t, t->root)->visits : 0;
-}
-
-/* ---- compaction ---- */
-
-static void bits_set(uint64_t *b, uint32_t from, uint32_t n)
-{
-	while (n) {
-		uint32_t o = from & 63, k = 64 - o < n ? 64 - o : n;
-		uint64_t m = k == 64 ? ~0ULL : ((1ULL << k) - 1) << o;
-		b[from >> 6] |= m;
-		from += k;
-		n -= k;
-	}
-}
-
-/* The nodes of nd's child block: the children, and their other move
- * words when there are any. */
-static uint32_t block_len(const struct node *nd)
-{
-	return (uint32_t)nd->nchild << (nd->flags & F_WIDE ? 1 : 0);
-}
-
-/* Marks what is reachable from the root, cutting the children off nodes
- * with fewer than `keep` real visits (they become leaves again).  With
- * `hist`, counts per power of two of real visits the nodes of the blocks
- * below.  Returns the nodes marked.  A block always lies after its parent
- * (blocks are taken in order, and compaction keeps the order), so one pass
- * upwards from the root sees every parent before its children. */
-static BITS_HOT uint32_t mark_live(struct mcts_tree *t, uint32_t keep,
-				   uint64_t *hist)
-{
-	uint32_t words = (t->used + 63) >> 6, live = 0;
-	memset(t->mark, 0, sizeof *t->mark * words);
-	memset(t->ext, 0, sizeof *t->ext * words);
-	bits_set(t->mark, t->root, 1);
-	for (uint32_t w = t->root >> 6; w < words; w++) {
-		uint64_t done = 0, bits;
-		while ((bits = t->mark[w] & ~t->ext[w] & ~done)) {
-			int b = bit_first(bits);
-			done |= 1ULL << b;
-			uint32_t i = (w << 6) + (uint32_t)b;
-			struct node *nd = node_at(t, i);
-			live++;
-			if (!nd->nchild)
-				continue;
-			uint32_t real = nd->visits - nd->virt;
-			if (real < keep && i != t->root) {
-				nd->child = 0;
-				nd->nchild = nd->tried = 0;
-				nd->skip = 0;
-				nd->flags &= (uint8_t) ~(KIND | F_WIDE |
-							 F_SAMPLED | F_MIXED);
-				continue;
-			}
-			uint32_t len = block_len(nd);
-			if (hist) {
-				int k = 0;
-				while (k < 31 && (real >> (k + 1)))
-					k++;
-				hist[k] += len;
-			}
-			bits_set(t->mark, nd->child, len);
-			if (nd->flags & F_WIDE) {
-				bits_set(t->ext, nd->child + nd->nchild,
-					 nd->nchild);
-				live += nd->nchild;
-			}
-		}
-	}
-	return live;
-}
-
-/* Where marked node i goes: the marked nodes before it. */
-static BITS_HOT uint32_t new_index(const struct mcts_tree *t, uint32_t i)
-{
-	uint64_t below = t->mark[i >> 6] & ((1ULL << (i & 63)) - 1);
-	return t->rank[i >> 6] + (uint32_t)bit_count(below);
-}
-
-/* Slides the marked nodes down over the others, keeping their order, and
- * points each parent at its block's new place. */
-static BITS_HOT void slide(struct mcts_tree *t)
-{
-	uint32_t words = (t->used + 63) >> 6, n = 0;
-	for (uint32_t w = 0; w < words; w++) {
-		t->rank[w] = n;
-		n += (uint32_t)bit_count(t->mark[w]);
-	}
-	uint32_t to = 0;
-	for (uint32_t w = 0; w < words; w++)
-		for (uint64_t bits = t->mark[w]; bits; bits &= bits - 1) {
-			uint32_t i = (w << 6) + (uint32_t)bit_first(bits);
-			if ((t->ext[w] >> (i & 63)) & 1) {
-				memmove(node_at(t, to++), node_at(t, i),
-					sizeof(struct node));
-				continue;
-			}
-			struct node nd = *node_at(t, i);
-			if (nd.nchild)
-				nd.child = new_index(t, nd.child);
-			*node_at(t, to++) = nd;
-		}
-	t->root = 0;
-	t->chosen = 0; /* moved: the hint is only worth a search's time */
-	t->used = n;
-}
-
-/* Makes room in a full pool: drops what is no longer reachable (what lay
- * outside the subtree of a new root) and, when that is not enough, the
- * subtrees with the fewest visits, keeping at most half of the pool; then
- * leaves need twice the visits before they grow, so the pool fills up more
- * slowly each time (and half as many again when most of it was an old
- * tree's rest).  Takes time in proportion to the nodes in use. */
-static void compact(struct mcts_tree *t)
-{
-	double t0 = ai_now_ms();
-	uint32_t used = t->used;
-	uint64_t hist[32] = {0};
-	uint32_t live = mark_live(t, 0, hist);
-	if (live < t->cap / 4 && t->expand_at > 2)
-		t->expand_at /= 2; /* mostly garbage: an old tree's rest */
-	if (live > t->cap / 2) {
-		/* the least visit count that keeps below half of the pool */
-		uint64_t kept = 1;
-		int k = 31;
-		while (k > 0 && kept + hist[k] <= t->cap / 2)
-			kept += hist[k--];
-		mark_live(t, 2u << k, NULL);
-		if (t->expand_at < (1u << 20))
-			t->expand_at *= 2;
-	}
-	slide(t);
-	t->full = 0;
-	t->info.collections++;
-	t->compact_ms = (ai_now_ms() - t0) / (live + used / 64 + 1);
-}
+#define SOLVE_PLIES 16 /* random games this short: the solver may try */
 
 /* ---- moves ---- */
-
-/* The move of child i of nd (a decision). */
-static void child_move(const struct mcts_tree *t, const struct node *nd,
-		       uint32_t i, struct move *mv)
-{
-	*mv = (struct move){{node_at(t, nd->child + i)->mv}};
-	if (nd->flags & F_WIDE)
-		memcpy(&mv->w[1], node_at(t, nd->child + nd->nchild + i),
-		       sizeof mv->w - sizeof mv->w[0]);
-}
 
 /* Plays child i of nd on st: its move, or its chance outcome. */
 static void step_into(const struct mcts *m, const struct node *nd, uint32_t i,
@@ -548,16 +147,6 @@ static void swap_children(struct mcts_tree *t, const struct node *nd,
  * shrinks by this factor at each look. */
 #define STEP_DECAY 0.9
 
-/* Milliseconds of processor time this thread has used; where there is no
- * such clock (WebAssembly) the wall clock stands in. */
-static double cpu_ms(void)
-{
-	struct timespec ts;
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
-		return ai_now_ms();
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 /* Whether the search must end now: the deadline is closer than the margin
  * (see STEP_DECAY), or the engine says stop (asked at most every
  * POLL_MS).  Reads the clock. */
@@ -578,13 +167,31 @@ static int out_of_time(struct mcts *m)
 		m->next_poll = now + POLL_MS;
 		m->stopped = m->how->stop(m->how->ctx) != 0;
 	}
+	/* a helper thread: its main search has ended the phase (asked at
+	 * every look: the main search waits for it) */
+	if (m->halt && atomic_load_explicit(m->halt, memory_order_relaxed))
+		m->stopped = 1;
 	return m->stopped;
 }
 
-/* Whether the clock needs watching at all: a deadline or a stop hook. */
+/* Whether the clock needs watching at all: a deadline, a stop hook, or a
+ * main search that may end a helper's phase. */
 static int watched(const struct mcts *m)
 {
-	return m->timed || m->how->stop;
+	return m->timed || m->how->stop || m->halt;
+}
+
+/* Takes one of the team's playouts (a shared budget): 1 when there was
+ * one left below `limit`. */
+static int take_ticket(atomic_long *tickets, long limit)
+{
+	long v = atomic_load_explicit(tickets, memory_order_relaxed);
+	while (v < limit)
+		if (atomic_compare_exchange_weak_explicit(tickets, &v, v + 1,
+							  memory_order_relaxed,
+							  memory_order_relaxed))
+			return 1;
+	return 0;
 }
 
 /* Between iterations: looks at the clock every look_every iterations,
@@ -617,44 +224,10 @@ static int time_to_stop(struct mcts *m)
 
 /* ---- proofs (two players) ---- */
 
-static int proof_of(const struct node *nd)
-{
-	return (nd->flags & PROOF) >> PROOF_SHIFT;
-}
-
-static void set_proof(struct node *nd, int p)
-{
-	nd->flags = (uint8_t)((nd->flags & ~PROOF) | p << PROOF_SHIFT);
-}
-
-/* The proven result of proof p for player `who` (from 0): -1, 0 or 1. */
-static int result_for(int p, int who)
-{
-	return who == 0 ? p - 2 : 2 - p;
-}
-
-/* The proof that gives player `who` the result r (-1, 0, 1). */
-static uint8_t proof_for(int r, int who)
-{
-	return (uint8_t)(who == 0 ? 2 + r : 2 - r);
-}
-
-/* The proof of a finished state (two players). */
-static uint8_t proof_of_end(struct game_status s)
-{
-	return (uint8_t)(s.player == 1 ? 3 : s.player == 2 ? 1 : 2);
-}
-
-/* Whether child c is proven lost for the player who would pick it. */
-static int lost(const struct node *c)
-{
-	return proof_of(c) && result_for(proof_of(c), c->who) < 0;
-}
-
 /* Proves nd from its children when they settle it: a decision when a move
  * wins for its mover or every move is proven (the best of them), a chance
  * event when every outcome is proven alike.  Returns 1 when nd is proven. */
-static int try_prove(const struct mcts_tree *t, struct node *nd)
+int try_prove(const struct mcts_tree *t, struct node *nd)
 {
 	if (proof_of(nd))
 		return 1;
@@ -815,7 +388,7 @@ static int expand(struct mcts *m, uint32_t at, const void *st, int root)
 			set_kind(node_at(t, at), END);
 			return 0;
 		}
-		uint32_t first = alloc_block(t, (uint32_t)n);
+		uint32_t first = pool_alloc(t, (uint32_t)n);
 		if (!first)
 			return -1;
 		struct node *c = node_at(t, first);
@@ -846,7 +419,7 @@ static int expand(struct mcts *m, uint32_t at, const void *st, int root)
 	for (int i = 0; i < n && !wide; i++)
 		for (int w = 1; w < MOVE_WORDS; w++)
 			wide |= m->list[i].w[w] != 0;
-	uint32_t first = alloc_block(t, (uint32_t)n << wide);
+	uint32_t first = pool_alloc(t, (uint32_t)n << wide);
 	if (!first)
 		return -1;
 	if (m->have_prior) {
@@ -902,11 +475,11 @@ static int expand(struct mcts *m, uint32_t at, const void *st, int root)
 /* ---- one iteration ---- */
 
 /* The mean reward of a node for its mover, in [0, 1]. */
-static double mean(const struct mcts_tree *t, int np, const struct node *c)
+static double mean(const struct mcts_tree *t, int np, double q)
 {
 	if (np == 1)
-		return t->hi > t->lo ? (c->q - t->lo) / (t->hi - t->lo) : 0.5;
-	return c->q;
+		return t->hi > t->lo ? (q - t->lo) / (t->hi - t->lo) : 0.5;
+	return q;
 }
 
 /* The first of the n children c with the highest a q + k rs: UCT's scan,
@@ -1229,14 +802,6 @@ static double game_length(struct mcts *m, double until_ms, double enough,
 	return sum > 0 ? sum / games : 1e9;
 }
 
-/* What compacting the pool would take, keeping `live` nodes: twice the
- * last compaction's pace, to be safe (10 ns a node before the first). */
-static double compact_cost(const struct mcts_tree *t, double live)
-{
-	double per = t->compact_ms > 0 ? t->compact_ms : 1e-5;
-	return 2 * per * (live + t->used / 64);
-}
-
 /* Compacts a full pool when the time left allows (as long as the last
  * compaction took per node, and more): a full 48 MB pool takes 40 to 90 ms
  * on a busy machine, which a short move cannot spare.  Otherwise the tree
@@ -1244,17 +809,18 @@ static double compact_cost(const struct mcts_tree *t, double live)
 static void make_room(struct mcts *m)
 {
 	struct mcts_tree *t = m->t;
-	if (m->timed &&
-	    ai_now_ms() + compact_cost(t, t->used) + m->step >= m->deadline)
+	if (m->timed && ai_now_ms() + pool_compact_cost(t, t->used) + m->step >=
+				m->deadline)
 		m->grown = 1;
 	else
-		compact(t);
+		pool_compact(t);
 }
 
 /* Runs iterations until the clock passes until_ms (when timed), iters
- * reaches until_iters, or the engine says stop.  A full pool is compacted
+ * reaches until_iters (with a budget shared by a team of threads, the
+ * team's playouts), or the engine says stop.  A full pool is compacted
  * between iterations. */
-static void run(struct mcts *m, double until_ms, long until_iters)
+void mcts_run(struct mcts *m, double until_ms, long until_iters)
 {
 	m->deadline = until_ms;
 	m->last_look = m->paced = ai_now_ms(); /* what came before is no
@@ -1263,7 +829,7 @@ static void run(struct mcts *m, double until_ms, long until_iters)
 	m->aborted = 0; /* an iteration the last phase's end cut short */
 	m->look_in = 1; /* and the first look comes at once */
 	m->since = 0;
-	while (!m->aborted && m->iters < until_iters) {
+	while (!m->aborted && (m->tickets || m->iters < until_iters)) {
 		if (m->t->full && !m->grown)
 			make_room(m);
 		if (time_to_stop(m))
@@ -1271,6 +837,10 @@ static void run(struct mcts *m, double until_ms, long until_iters)
 		if (m->np == 2 && !m->ignore_proofs &&
 		    proof_of(node_at(m->t, m->t->root)))
 			break; /* settled: more iterations would only spin */
+		if (m->tickets && !take_ticket(m->tickets, until_iters)) {
+			m->spent = 1;
+			break;
+		}
 		if (iterate(m) < 0)
 			m->aborted = 1;
 		m->since++;
@@ -1350,7 +920,7 @@ static int reroot(struct mcts *m, const void *st, int keep)
 			m->moved = 0;
 		} else {
 			unsigned char *stack = ai_scratch(
-				AI_REROOT, m->ss * (REROOT_DEPTH + 2));
+				t->ctx, AI_REROOT, m->ss * (REROOT_DEPTH + 2));
 			long budget = REROOT_PLAYS;
 			if (stack) {
 				m->st2 = stack;
@@ -1374,7 +944,7 @@ static int reroot(struct mcts *m, const void *st, int keep)
 		t->state_cap = t->state ? m->ss : 0;
 		have = 0;
 	}
-	if (!t->state || (!have && tree_clear(t) < 0))
+	if (!t->state || (!have && pool_clear(t) < 0))
 		return -1;
 	if (!have)
 		m->moved = -1;
@@ -1390,9 +960,9 @@ static int reroot(struct mcts *m, const void *st, int keep)
 		t->info.reused = node_at(t, found)->visits;
 		if (t->used > t->cap / 2 &&
 		    (!m->timed ||
-		     ai_now_ms() + compact_cost(t, share * t->used) <
+		     ai_now_ms() + pool_compact_cost(t, share * t->used) <
 			     m->tidy_until))
-			compact(t);
+			pool_compact(t);
 	}
 	memcpy(t->state, st, m->ss);
 	t->g = m->g;
@@ -1402,7 +972,7 @@ static int reroot(struct mcts *m, const void *st, int keep)
 
 /* Gives the root its children when it has none yet, making room in a
  * full pool first.  Returns 0, or -1 when it cannot. */
-static int root_ready(struct mcts *m)
+int mcts_root_ready(struct mcts *m)
 {
 	struct mcts_tree *t = m->t;
 	if (kind(node_at(t, t->root)) != LEAF)
@@ -1411,7 +981,7 @@ static int root_ready(struct mcts *m)
 		return 0;
 	if (!t->full)
 		return -1;
-	compact(t);
+	pool_compact(t);
 	return expand(m, t->root, t->state, 1);
 }
 
@@ -1419,9 +989,9 @@ static int root_ready(struct mcts *m)
  * the kept tree until give_up, an ai_now_ms() time, and compacting it
  * until tidy_until; 0: no limit).  Returns 0, or -1 when there is no
  * room. */
-static int start(struct mcts *m, struct mcts_tree *t, const struct game *g,
-		 const void *st, const struct ai_search *how, struct rng *r,
-		 double give_up, double tidy_until)
+int mcts_start(struct mcts *m, struct mcts_tree *t, const struct game *g,
+	       const void *st, const struct ai_search *how, struct rng *r,
+	       double give_up, double tidy_until)
 {
 	num_init();
 	*m = (struct mcts){0};
@@ -1438,16 +1008,16 @@ static int start(struct mcts *m, struct mcts_tree *t, const struct game *g,
 	m->deadline = give_up;
 	m->tidy_until = tidy_until;
 	size_t nm = (size_t)g->max_moves;
-	m->st = ai_scratch(AI_STATES, 2 * m->ss);
-	m->cls = ai_scratch(AI_CLASS, nm);
-	m->prior = ai_scratch(AI_PRIOR, sizeof *m->prior * nm);
-	m->list = ai_scratch(AI_LIST, sizeof *m->list * nm);
+	m->st = ai_scratch(t->ctx, AI_STATES, 2 * m->ss);
+	m->cls = ai_scratch(t->ctx, AI_CLASS, nm);
+	m->prior = ai_scratch(t->ctx, AI_PRIOR, sizeof *m->prior * nm);
+	m->list = ai_scratch(t->ctx, AI_LIST, sizeof *m->list * nm);
 	if (!m->st || !m->cls || !m->prior || !m->list)
 		return -1;
 	/* a playout budget means a search that depends on nothing earlier */
 	int keep = how->playouts <= 0;
 	if (!keep && t->solver_used) {
-		solve_forget();
+		solve_forget(t->ctx);
 		t->solver_used = 0;
 	}
 	if (reroot(m, st, keep) < 0)
@@ -1456,166 +1026,6 @@ static int start(struct mcts *m, struct mcts_tree *t, const struct game *g,
 	t->info.iterations = 0;
 	t->info.solver_ms = 0;
 	return 0;
-}
-
-/* ---- the exact solver at the root ---- */
-
-/* What the exact solver found about the root moves. */
-struct solved {
-	int done; /* the solver finished */
-	int best; /* the best value */
-	int n;    /* moves in list */
-	struct move *list;
-	int *value; /* per move of list, the mover's value */
-	long nodes;
-};
-
-/* An empty record with room for g's moves.  Returns 0, or -1 when out of
- * memory. */
-static int solved_init(struct solved *sv, const struct game *g)
-{
-	*sv = (struct solved){0};
-	sv->list = ai_scratch(AI_SOLVE_LIST, sizeof *sv->list * g->max_moves);
-	sv->value = ai_scratch(AI_VALUES, sizeof *sv->value * g->max_moves);
-	return sv->list && sv->value ? 0 : -1;
-}
-
-/* The index of the root's child for move mv, or -1. */
-static int root_index(const struct mcts_tree *t, const struct move *mv)
-{
-	const struct node *root = node_at(t, t->root);
-	for (int k = 0; k < root->nchild; k++) {
-		struct move c;
-		child_move(t, root, (uint32_t)k, &c);
-		if (move_equal(&c, mv))
-			return k;
-	}
-	return -1;
-}
-
-/* The solver's value of the root move mv, when it has one. */
-static const int *solved_value(const struct solved *sv, const struct move *mv)
-{
-	if (!sv->done)
-		return NULL;
-	for (int i = 0; i < sv->n; i++)
-		if (move_equal(&sv->list[i], mv))
-			return &sv->value[i];
-	return NULL;
-}
-
-/* Two players: turns the solver's results (1 win, 0 draw, -1 loss) into
- * values on its own scale (SOLVE_RESULT times the result), and where the
- * budget allows settles the margin among the moves of the best result, so
- * that the others of those fall below it: the tree's proofs know only win,
- * draw and loss, and the score decides the rest (the biggest win, the
- * smallest loss).  When the budget runs out first, each of those moves is
- * worth what the solver proved it gets at least: as a search cut short
- * keeps its best move so far, the moves settled (the tree's favourites,
- * which it takes first) outrank the ones it did not reach.  The tree, left
- * to choose among proven wins, hardly tells a win by 27 points from one by
- * 30 (Take It Away's endgames at 1 s, on the same 137 positions: the best
- * margin in 96.4 and 95.6% of them, against 92.0 and 93.4% when the
- * results stood alone). */
-static void add_margins(struct mcts *m, double until, long limit,
-			struct solved *sv)
-{
-	int best = -1;
-	for (int i = 0; i < sv->n; i++) {
-		if (sv->value[i] > best)
-			best = sv->value[i];
-		sv->value[i] *= SOLVE_RESULT;
-	}
-	struct move *list =
-		ai_scratch(AI_MARGIN_LIST, sizeof *list * (size_t)sv->n);
-	struct solve_bound *b =
-		ai_scratch(AI_MARGIN_BOUNDS, sizeof *b * (size_t)sv->n);
-	int *at = ai_scratch(AI_MARGIN_INDEX, sizeof *at * (size_t)sv->n);
-	double *visits =
-		ai_scratch(AI_MARGIN_ORDER, sizeof *visits * (size_t)sv->n);
-	if (!list || !b || !at || !visits)
-		return;
-	int n = 0;
-	for (int i = 0; i < sv->n; i++)
-		if (sv->value[i] == best * SOLVE_RESULT) {
-			at[n] = i;
-			list[n++] = sv->list[i];
-		}
-	if (n < 2)
-		return;
-	/* the tree's favourites first: cut short, the solver has settled the
-	 * moves the search liked best */
-	const struct node *root = node_at(m->t, m->t->root);
-	for (int j = 0; j < n; j++) {
-		int k = root_index(m->t, &list[j]);
-		visits[j] = k < 0 ? 0
-				  : node_at(m->t, root->child + (uint32_t)k)
-					    ->visits;
-	}
-	struct solve_job job = {.want = SOLVE_MARGIN,
-				.deadline_ms = until,
-				.node_limit = limit,
-				.stop = m->how->stop,
-				.ctx = m->how->ctx,
-				.order = visits};
-	int done = solve_moves(m->g, m->t->state, list, n, &job, b);
-	sv->nodes += job.nodes;
-	/* settled: each exact, or shown below the best; cut short: what was
-	 * proven, and never less than the least value of their result (a move
-	 * the solver did not reach again keeps the result it was proven to
-	 * have) */
-	int least = solve_class_lo(best * SOLVE_RESULT);
-	for (int j = 0; j < n; j++) {
-		int lo = b[j].lo > least ? b[j].lo : least;
-		sv->value[at[j]] = done ? b[j].hi : lo;
-	}
-}
-
-/* Gives the exact solver until `until` (a timed search) or `limit` nodes,
- * and with two players the margins until `margins_until` (add_margins).
- * When it finishes, the root moves that are worse than the best are set
- * aside, so that the search only weighs the moves that keep the best
- * result (with two players the margin is left to the search), and with two
- * players each root move gets its proof.  Returns 1 when it finished. */
-static int try_solve(struct mcts *m, double until, double margins_until,
-		     long limit, struct solved *sv)
-{
-	const struct game *g = m->g;
-	struct mcts_tree *t = m->t;
-	sv->n = g->moves(t->state, sv->list);
-	t->solver_used = 1;
-	double t0 = cpu_ms();
-	sv->done =
-		sv->n > 0 &&
-		search_solve(g, t->state, sv->list, sv->n, until, limit,
-			     m->how->stop, m->how->ctx, sv->value, &sv->nodes);
-	if (sv->done && m->np == 2)
-		add_margins(m, margins_until, limit, sv);
-	t->info.solver_ms += cpu_ms() - t0;
-	if (!sv->done)
-		return 0;
-	sv->best = sv->value[0];
-	for (int i = 1; i < sv->n; i++)
-		if (sv->value[i] > sv->best)
-			sv->best = sv->value[i];
-	struct node *root = node_at(t, t->root);
-	struct node *kids = node_at(t, root->child);
-	root->flags |= F_MIXED;
-	for (int k = 0; k < root->nchild; k++) {
-		struct move mv;
-		child_move(t, root, (uint32_t)k, &mv);
-		const int *v = solved_value(sv, &mv);
-		if (!v)
-			continue;
-		if (*v < sv->best)
-			kids[k].flags |= F_BANNED;
-		if (m->np == 2)
-			set_proof(&kids[k],
-				  proof_for(solve_result(*v), kids[k].who));
-	}
-	if (m->np == 2)
-		try_prove(t, root);
-	return 1;
 }
 
 /* ---- choosing ---- */
@@ -1672,171 +1082,16 @@ static uint32_t best_child(const struct mcts *m)
 				best = i, b = a;
 			continue;
 		}
-		if (c[i].visits > c[best].visits ||
-		    (c[i].visits == c[best].visits && c[i].visits &&
-		     mean(t, m->np, &c[i]) > mean(t, m->np, &c[best])))
+		/* (the whole team's visits: see root_visits) */
+		double vi = root_visits(m, c, (uint32_t)i),
+		       vb = root_visits(m, c, (uint32_t)best);
+		if (vi > vb ||
+		    (vi == vb && vi != 0 &&
+		     mean(t, m->np, root_q(m, c, (uint32_t)i)) >
+			     mean(t, m->np, root_q(m, c, (uint32_t)best))))
 			best = i;
 	}
 	return root->child + (uint32_t)best;
-}
-
-/* The text of a proof for the player who made the move ("win"...). */
-static const char *proof_text(const struct node *c)
-{
-	int r = result_for(proof_of(c), c->who);
-	return r > 0 ? "win" : r < 0 ? "loss" : "draw";
-}
-
-/* The most visited line from the root move `first`, up to max plies,
- * written as moves after a space each.  With rolls, chance events show as
- * "(roll N)", the likeliest outcome explored most; without, the line
- * stops before the first chance event. */
-static void line_text(const struct mcts *m, uint32_t first, int max, int rolls,
-		      struct text *out)
-{
-	const struct mcts_tree *t = m->t;
-	const struct game *g = m->g;
-	unsigned char *st = m->st;
-	memcpy(st, t->state, m->ss);
-	const struct node *parent = node_at(t, t->root);
-	uint32_t at = first;
-	char buf[MOVE_TEXT_MAX];
-	for (int ply = 0; ply < max; ply++) {
-		struct move mv;
-		child_move(t, parent, at - parent->child, &mv);
-		g->format(st, &mv, buf);
-		text_printf(out, " %s", buf);
-		g->play(st, &mv);
-		const struct node *nd = node_at(t, at);
-		while (rolls && kind(nd) == CHANCE && nd->visits) {
-			const struct node *c = node_at(t, nd->child);
-			int b = 0;
-			for (int i = 1; i < nd->nchild; i++)
-				if (c[i].visits > c[b].visits)
-					b = i;
-			text_printf(out, " (roll %d)", (int)(int64_t)c[b].mv);
-			g->roll(st, (int)(int64_t)c[b].mv);
-			nd = &c[b];
-		}
-		if (kind(nd) != DECIDE || nd->visits < 2)
-			break;
-		const struct node *c = node_at(t, nd->child);
-		int b = -1;
-		for (int i = 0; i < nd->nchild; i++)
-			if (c[i].visits && (b < 0 || c[i].visits > c[b].visits))
-				b = i;
-		if (b < 0)
-			break;
-		parent = nd;
-		at = nd->child + (uint32_t)b;
-	}
-}
-
-/* How the time of a clock-bound search is spent. */
-struct plan {
-	double soft;  /* aim to stop here */
-	double hard;  /* never later than this */
-	int flexible; /* stop early when one move dominates, go on towards
-		       * hard while the best moves are close */
-};
-
-/* The search line on the log: the move, the effort, and what it expects. */
-static void report(struct mcts *m, uint32_t chosen, const struct solved *sv,
-		   const char *why, const struct plan *plan, FILE *log,
-		   double start_ms)
-{
-	const struct mcts_tree *t = m->t;
-	const struct game *g = m->g;
-	double ms = ai_now_ms() - start_ms;
-	const struct node *root = node_at(t, t->root), *b = node_at(t, chosen);
-	char buf[MOVE_TEXT_MAX];
-	struct move mv;
-	child_move(t, root, chosen - root->child, &mv);
-	g->format(t->state, &mv, buf);
-	struct text line;
-	text_init(&line);
-	text_printf(&line,
-		    "ai: %s after %ld playouts in %.0f ms (%.0f/s), %u nodes",
-		    buf, m->iters, ms, ms > 0 ? m->iters / ms * 1000 : 0.0,
-		    t->used);
-	if (t->info.reused)
-		text_printf(&line, " (%lu visits kept)", t->info.reused);
-	if (plan->flexible)
-		text_printf(&line, "; clock %.0f-%.0f ms",
-			    plan->soft - start_ms, plan->hard - start_ms);
-	if (m->stopped)
-		text_puts(&line, "; stopped");
-	if (why)
-		text_printf(&line, "; %s", why);
-	if (sv->done)
-		text_printf(&line, "; solved (%ld nodes)", sv->nodes);
-	if (proof_of(b))
-		text_printf(&line, "; proven %s", proof_text(b));
-	else if (sv->done && m->np == 1)
-		text_printf(&line, "; proven %d", sv->best);
-	if (b->visits) {
-		if (m->np == 1)
-			text_printf(&line, "; expected score %.2f", b->q);
-		else
-			text_printf(&line, "; value %.3f", b->q);
-		text_puts(&line, "; line");
-		line_text(m, chosen, 8, 1, &line);
-	}
-	fprintf(log, "%s\n", line.s);
-	text_free(&line);
-}
-
-/* Main time is spread over this many more moves of the mover at least, so
- * that the game's last moves still get some. */
-#define MIN_MOVES_LEFT 6
-/* A move may take up to this many times its share while the best moves
- * are close. */
-#define STRETCH 2.5
-/* The weight of the last search in `late`'s moving average. */
-#define LATE_WEIGHT 0.2
-
-/* The plan of a search that started at time->start, given the plies a
- * random game from here lasts and, under a clock, how late recent searches
- * ended (see struct mcts_tree, late). */
-static struct plan plan_time(int np, const struct ai_time *time, double plies,
-			     double late)
-{
-	struct plan p = {0, 0, 0};
-	if (time->fixed > 0) {
-		/* movetime: the whole of it, less what answering takes (and
-		 * not less what a busy machine may add: ending 10 ms early at
-		 * movetime 50, as `late` had it with ten processes on two
-		 * cores, lost 16 to 24 in Tiptoe 8x8 against the old engine,
-		 * which thought 52 ms a move to our 39) */
-		double margin = time->fixed > 20 ? 1.0 : 0.05 * time->fixed;
-		p.soft = p.hard = time->start + time->fixed - margin;
-		return p;
-	}
-	if (!time->clock)
-		return p;
-	/* random games last about as long as real ones here (Tiptoe 8x8:
-	 * 38 plies at random, 42 in self-play at movetime 20; Take It Away
-	 * 34 and 39) */
-	double moves = plies / (np > 1 ? np : 1);
-	if (moves < MIN_MOVES_LEFT)
-		moves = MIN_MOVES_LEFT;
-	/* every move to come costs its lag besides its thinking, and may end
-	 * late like the searches before it */
-	double spread = time->main - (time->lag + late) * moves;
-	double share = (spread > 0 ? spread / moves : 0) + time->extra;
-	double cap = time->cap - late;
-	if (share > cap)
-		share = cap;
-	double hard = share * STRETCH;
-	if (hard > cap)
-		hard = cap;
-	if (share < 0)
-		share = hard = 0;
-	/* (a clock with no time left still gets a deadline: now) */
-	p.soft = time->start + share;
-	p.hard = time->start + hard;
-	p.flexible = 1;
-	return p;
 }
 
 /* The real visits of the two most visited root moves still in the
@@ -1846,11 +1101,11 @@ static void top_two(const struct mcts *m, double *first, double *second)
 	const struct mcts_tree *t = m->t;
 	const struct node *root = node_at(t, t->root);
 	const struct node *c = node_at(t, root->child);
-	uint32_t a = 0, b = 0;
+	double a = 0, b = 0;
 	for (int i = 0; i < root->nchild; i++) {
 		if (c[i].flags & F_BANNED || lost(&c[i]))
 			continue;
-		uint32_t v = c[i].visits - c[i].virt;
+		double v = root_visits(m, c, (uint32_t)i) - c[i].virt;
 		if (v > a)
 			b = a, a = v;
 		else if (v > b)
@@ -1859,43 +1114,41 @@ static void top_two(const struct mcts *m, double *first, double *second)
 	*first = a, *second = b;
 }
 
-/* Past its share of the time, a search goes on only while the second move
- * has at least this share of the first one's visits. */
-#define OPEN_SHARE 0.6
-
 /* Runs a clock-bound search along its plan: to soft, ending early (after
  * each quarter of it) as soon as the second move could no longer catch up
  * with the first at the rate so far (one move dominates); past soft
  * towards hard while the position is open (the second close behind) and
  * the first can still be caught. */
-static void run_plan(struct mcts *m, const struct plan *p, long budget)
+static void run_plan(struct mcts *m, const struct tm_plan *p, long budget)
 {
 	double began = ai_now_ms(), first, second;
-	long iters0 = m->iters;
+	long iters0 = team_iters(m);
 	if (!p->flexible) {
-		run(m, p->hard, budget);
+		team_run(m, p->hard, budget);
 		return;
 	}
 	double span = p->soft - began;
 	for (int k = 1; k <= 4 && !m->stopped; k++) {
-		run(m, began + span * k / 4, budget);
+		team_run(m, began + span * k / 4, budget);
 		double now = ai_now_ms();
-		double rate =
-			now > began ? (m->iters - iters0) / (now - began) : 0;
+		double rate = now > began
+				      ? (team_iters(m) - iters0) / (now - began)
+				      : 0;
 		top_two(m, &first, &second);
-		if (k < 4 && first - second > rate * (p->soft - now))
+		if (k < 4 && tm_settled(first, second, rate, p->soft - now))
 			return;
 	}
-	while (!m->stopped && m->iters < budget) {
+	while (!m->stopped && team_iters(m) < budget) {
 		double now = ai_now_ms();
-		double rate =
-			now > began ? (m->iters - iters0) / (now - began) : 0;
+		double rate = now > began
+				      ? (team_iters(m) - iters0) / (now - began)
+				      : 0;
 		top_two(m, &first, &second);
-		if (now >= p->hard || second < OPEN_SHARE * first ||
-		    first - second > rate * (p->hard - now))
+		if (now >= p->hard || !tm_open(first, second) ||
+		    tm_settled(first, second, rate, p->hard - now))
 			break;
 		double until = now + span / 4;
-		run(m, until < p->hard ? until : p->hard, budget);
+		team_run(m, until < p->hard ? until : p->hard, budget);
 	}
 }
 
@@ -1907,16 +1160,16 @@ int mcts_choose(struct mcts_tree *t, const struct game *g, const void *st,
 	rng_seed(&r, how->seed);
 	struct mcts m;
 	struct solved sv;
-	int room = solved_init(&sv, g);
-	struct plan plan = plan_time(g->players(st), time, 0, t->late);
+	int room = solved_init(&sv, t->ctx, g);
+	struct tm_plan plan = tm_plan(g->players(st), time, 0, t->late);
 	double span = plan.soft - time->start;
 	double give_up = plan.hard > 0 ? time->start + 0.05 * span : 0;
 	double tidy = plan.hard > 0 ? time->start + 0.25 * span : 0;
-	if (room < 0 || start(&m, t, g, st, how, &r, give_up, tidy) < 0)
+	if (room < 0 || mcts_start(&m, t, g, st, how, &r, give_up, tidy) < 0)
 		return -1;
 	m.timed = plan.hard > 0;
 	m.deadline = plan.hard;
-	if (root_ready(&m) < 0) {
+	if (mcts_root_ready(&m) < 0) {
 		/* more moves than a node holds */
 		t->kept = 0;
 		return ai_random_move(g, st, &r, m.list, out);
@@ -1933,6 +1186,10 @@ int mcts_choose(struct mcts_tree *t, const struct game *g, const void *st,
 		 * which keeps the best margin among the moves that keep the
 		 * result (the tree's proofs know only win, draw and loss) */
 		m.ignore_proofs = root_lost(&m);
+		/* the helper threads (set threads) set up their own trees */
+		team_start(&m, st,
+			   plan.hard > 0 ? ai_now_ms() + 0.05 * span : 0,
+			   plan.hard > 0 ? ai_now_ms() + 0.25 * span : 0);
 		/* a first look: how long is the rest of the game?  (The
 		 * search's own playouts may stop early at evaluate().) */
 		double first =
@@ -1954,10 +1211,11 @@ int mcts_choose(struct mcts_tree *t, const struct game *g, const void *st,
 		}
 		t->plies = plies;
 		if (time->fixed <= 0 && plan.hard > 0)
-			plan = plan_time(m.np, time, plies, t->late);
-		run(&m,
-		    m.timed ? time->start + 0.1 * (plan.soft - time->start) : 0,
-		    budget / 10 + 1);
+			plan = tm_plan(m.np, time, plies, t->late);
+		team_run(&m,
+			 m.timed ? time->start + 0.1 * (plan.soft - time->start)
+				 : 0,
+			 budget / 10 + 1);
 		if (plies <= SOLVE_PLIES && !m.stopped &&
 		    (!m.timed || ai_now_ms() < plan.soft)) {
 			double share = plies <= 12 ? 0.7 : 0.35;
@@ -1978,6 +1236,7 @@ int mcts_choose(struct mcts_tree *t, const struct game *g, const void *st,
 			 * when the margins had the solver's share alone) */
 			try_solve(&m, until, m.timed ? plan.soft : until, limit,
 				  &sv);
+			team_share(&m);
 		}
 		root = node_at(t, t->root);
 		int allowed = 0;
@@ -1995,7 +1254,7 @@ int mcts_choose(struct mcts_tree *t, const struct game *g, const void *st,
 		else if (m.timed)
 			run_plan(&m, &plan, budget);
 		else
-			run(&m, 0, budget);
+			team_run(&m, 0, budget);
 	}
 	uint32_t chosen;
 	if (why && !strcmp(why, "solved")) {
@@ -2015,79 +1274,22 @@ int mcts_choose(struct mcts_tree *t, const struct game *g, const void *st,
 	if (m.timed && !m.stopped) {
 		/* past the deadline of its last phase by preemption mostly */
 		double late = ai_now_ms() - m.deadline;
-		t->late += LATE_WEIGHT * ((late > 0 ? late : 0) - t->late);
+		t->late = tm_late(t->late, late);
 	}
-	t->info.iterations = m.iters;
+	t->info.iterations = team_iters(&m);
 	t->info.settled = why != NULL;
+	t->info.own = m.iters;
+	t->info.threads = m.team ? t->ncrew + 1 : 1;
 	t->info.planned = plan.hard > 0 ? plan.hard - time->start : 0;
 	t->info.chosen = node_at(t, chosen)->visits;
 	t->chosen = chosen;
 	if (how->log)
-		report(&m, chosen, &sv, why, &plan, how->log, time->start);
+		report_search(&m, chosen, &sv, why, &plan, how->log,
+			      time->start);
 	return 0;
 }
 
 /* ---- analyze and ponder ---- */
-
-/* The analysis line: one group per visited root move, best first (the
- * allowed moves by visits, then the moves the solver showed worse), at
- * most 20. */
-#define INFO_MOVES 20
-static void info_line(struct mcts *m, const struct solved *sv, struct text *out)
-{
-	const struct mcts_tree *t = m->t;
-	const struct node *root = node_at(t, t->root);
-	const struct node *kids = node_at(t, root->child);
-	int order[INFO_MOVES], n = 0;
-	for (int pass = 0; pass < 2; pass++)
-		for (int k = 0; k < root->nchild; k++) {
-			const struct node *c = &kids[k];
-			int aside = (c->flags & F_BANNED) || lost(c);
-			/* a proven move is worth a line without a visit (a
-			 * root proven on expansion is searched no more) */
-			if (aside != pass ||
-			    (c->visits <= c->virt && !proof_of(c)))
-				continue;
-			int j = pass ? n : 0;
-			if (!pass)
-				while (j < n &&
-				       kids[order[j]].visits >= c->visits)
-					j++;
-			if (j >= INFO_MOVES)
-				continue;
-			if (n < INFO_MOVES)
-				n++;
-			memmove(order + j + 1, order + j,
-				sizeof *order * (size_t)(n - 1 - j));
-			order[j] = k;
-		}
-	char buf[MOVE_TEXT_MAX];
-	for (int i = 0; i < n; i++) {
-		const struct node *c = &kids[order[i]];
-		struct move mv;
-		child_move(t, root, (uint32_t)order[i], &mv);
-		const int *pv = solved_value(sv, &mv);
-		double v = c->q;
-		if (proof_of(c))
-			v = 0.5 * (result_for(proof_of(c), c->who) + 1);
-		else if (pv && m->np == 1)
-			v = *pv;
-		m->g->format(t->state, &mv, buf);
-		text_printf(out, "%sinfo move %s visits %u value %.4f",
-			    i ? " " : "", buf, c->visits - c->virt, v);
-		if (proof_of(c))
-			text_printf(out, " proven %s", proof_text(c));
-		else if (pv && m->np == 1)
-			text_printf(out, " proven %d", *pv);
-		else if (pv) /* more players: result * 1000 + margin */
-			text_printf(out, " proven %s",
-				    *pv >= 1500  ? "win"
-				    : *pv >= 500 ? "draw"
-						 : "loss");
-		text_printf(out, " order %d pv", i);
-		line_text(m, root->child + (uint32_t)order[i], 16, 0, out);
-	}
-}
 
 int mcts_analyze(struct mcts_tree *t, const struct game *g, const void *st,
 		 const struct ai_search *how, double interval)
@@ -2096,13 +1298,14 @@ int mcts_analyze(struct mcts_tree *t, const struct game *g, const void *st,
 	rng_seed(&r, how->seed);
 	struct mcts m;
 	struct solved sv;
-	int room = solved_init(&sv, g);
-	if (room < 0 || start(&m, t, g, st, how, &r, 0, 0) < 0)
+	int room = solved_init(&sv, t->ctx, g);
+	if (room < 0 || mcts_start(&m, t, g, st, how, &r, 0, 0) < 0)
 		return -1;
-	if (root_ready(&m) < 0 || kind(node_at(t, t->root)) != DECIDE)
+	if (mcts_root_ready(&m) < 0 || kind(node_at(t, t->root)) != DECIDE)
 		return -1;
 	if (out_of_time(&m))
 		return 0; /* a line was already waiting */
+	team_start(&m, st, 0, 0);
 	double plies = game_length(&m, 0, 8 * SOLVE_PLIES, 0);
 	struct text line;
 	text_init(&line);
@@ -2115,10 +1318,11 @@ int mcts_analyze(struct mcts_tree *t, const struct game *g, const void *st,
 		    !proof_of(node_at(t, t->root))) {
 			double half = ai_now_ms() + interval / 2;
 			try_solve(&m, half, half, LONG_MAX, &sv);
+			team_share(&m);
 		}
 		m.timed = 1;
 		m.step = 0;
-		run(&m, next, LONG_MAX);
+		team_run(&m, next, LONG_MAX);
 		if (m.stopped)
 			break;
 		while (ai_now_ms() < next && !out_of_time(&m))
@@ -2126,12 +1330,14 @@ int mcts_analyze(struct mcts_tree *t, const struct game *g, const void *st,
 		if (m.stopped)
 			break;
 		text_clear(&line);
-		info_line(&m, &sv, &line);
+		report_info(&m, &sv, &line);
 		if (line.s && *line.s) /* nothing seen yet: no empty line */
 			how->info(how->ctx, line.s);
 	}
 	text_free(&line);
-	t->info.iterations = m.iters;
+	t->info.iterations = team_iters(&m);
+	t->info.own = m.iters;
+	t->info.threads = m.team ? t->ncrew + 1 : 1;
 	return 0;
 }
 
@@ -2141,16 +1347,22 @@ int mcts_ponder(struct mcts_tree *t, const struct game *g, const void *st,
 	struct rng r;
 	rng_seed(&r, how->seed);
 	struct mcts m;
-	if (!how->stop || start(&m, t, g, st, how, &r, 0, 0) < 0)
+	if (!how->stop || mcts_start(&m, t, g, st, how, &r, 0, 0) < 0)
 		return -1;
-	if (root_ready(&m) < 0)
+	if (mcts_root_ready(&m) < 0)
 		return -1;
+	/* the helper threads think on beside this one until the end */
+	team_start(&m, st, 0, 0);
+	team_launch(&m, 0, LONG_MAX);
 	/* a proven or finished root has nothing left to learn */
 	while (!m.stopped && !proof_of(node_at(t, t->root)) &&
 	       kind(node_at(t, t->root)) != END) {
 		m.aborted = 0;
-		run(&m, 0, m.iters + 1024);
+		mcts_run(&m, 0, m.iters + 1024);
 	}
-	t->info.iterations = m.iters;
+	team_join(&m);
+	t->info.iterations = team_iters(&m);
+	t->info.own = m.iters;
+	t->info.threads = m.team ? t->ncrew + 1 : 1;
 	return 0;
 }

@@ -1,20 +1,23 @@
 /* search.h: the computer player's insides, shared by ai.c (the entry
- * point and levels 0 and 1), mcts.c (the tree search), solve.c (the exact
- * solver) and support.c (what they all use).  Nothing outside games/ai/
- * includes it but the tests and benchmarks of the search.
+ * point and levels 0 and 1), the tree search (mcts.c with pool.c,
+ * mcts_solve.c and mcts_report.c, which share mcts.h), solve.c (the exact
+ * solver), book.c, timeman.c (time management) and support.c (what they
+ * all use).  Nothing outside games/ai/ includes it but the tests and
+ * benchmarks of the search.
  *
  * The calls go one way: ai.c -> mcts.c -> solve.c, and each of them ->
- * support.c; none calls back into ai.c. */
+ * support.c and timeman.c; none calls back into ai.c. */
 #ifndef SEARCH_H
 #define SEARCH_H
 
 #include <stdio.h>
 
 #include "ai.h"
+#include "timeman.h"
 
-/* Scratch buffers kept for the whole process, one per slot: a search
- * allocates nothing per move once they are big enough (the clock would
- * have to cover large mallocs and frees).  The AI is not re-entrant. */
+/* Scratch buffers, one per slot, kept by each thread of a player (struct
+ * ai_ctx): a search allocates nothing per move once they are big enough
+ * (the clock would have to cover large mallocs and frees). */
 enum ai_slot {
 	AI_LIST,          /* mcts.c: max_moves moves */
 	AI_SOLVE_LIST,    /* mcts.c: the solver's root moves */
@@ -34,10 +37,43 @@ enum ai_slot {
 	AI_SOLVER_BOUNDS, /* solve.c: search_solve's bounds */
 	AI_BOOK,          /* book.c: a move list and a state */
 	AI_SIMPLE,        /* ai.c: levels 0 and 1 */
+	AI_TEAM,          /* mcts_team.c: the team's view of the root */
 	AI_SLOTS
 };
-/* At least `bytes` bytes (contents undefined), or NULL when out of memory. */
-void *ai_scratch(enum ai_slot slot, size_t bytes);
+
+/* The exact solver's transposition table (solve.c). */
+struct tt_entry;
+struct solve_table {
+	struct tt_entry *tt;
+	size_t buckets_max;  /* buckets allocated, a power of 2 */
+	size_t buckets_mask; /* buckets in use - 1: see solve.c, tt_ready */
+	size_t bytes;        /* the most the table may take */
+	unsigned gen;        /* the generation of the live entries */
+};
+
+/* The opening book's positions, filed per game when first probed
+ * (book.c). */
+struct book_cache;
+
+/* What a search touches besides its tree: scratch space, the solver's
+ * table and the book's positions.  Every thread of a player has its own,
+ * so that two players (or two threads) never share writable state; the
+ * solver and the book are used through the first thread's. */
+struct ai_ctx {
+	void *buf[AI_SLOTS];
+	size_t cap[AI_SLOTS];
+	struct solve_table solver;
+	struct book_cache *book;
+};
+
+/* An empty context (its table at the default size), or NULL when out of
+ * memory. */
+struct ai_ctx *ai_ctx_new(void);
+void ai_ctx_free(struct ai_ctx *c);
+
+/* At least `bytes` bytes of c's slot (contents undefined), or NULL when out
+ * of memory. */
+void *ai_scratch(struct ai_ctx *c, enum ai_slot slot, size_t bytes);
 
 /* A random legal move of the player to move: the game's random_move when it
  * has one, else a uniform pick from moves() (list: max_moves scratch).
@@ -62,33 +98,24 @@ void ai_reward_at(const struct game *g, const void *st, struct game_status s,
 void ai_reward_points(const int *pts, struct game_status s, int np,
 		      double *rew);
 
-/* When a search must end, as ai.c reads it from the settings and the
- * clock.  Neither `fixed` nor `clock`: no limit (a playout budget, or a
- * search that runs until stopped). */
-struct ai_time {
-	double start; /* ai_now_ms() when the command was read */
-	double fixed; /* > 0: think exactly this long (movetime) */
-	int clock;    /* the time comes from a clock, in milliseconds with
-		       * the frontend's overhead already kept: */
-	double main;  /* main time to spread over the mover's remaining moves */
-	double extra; /* what this move gets besides (an increment, a share of
-		       * the overtime period) */
-	double cap;   /* the most this move may take without losing on time */
-	double lag;   /* what every move costs beyond its thinking (the trip of
-		       * the answer and the next command, starting up), kept
-		       * for each move still to come */
-};
-
 /* The MCTS player's tree (mcts.c), kept by struct ai between searches:
- * its nodes live in one pool sized by the memory budget. */
+ * its nodes live in one pool sized by the memory budget.  It owns the
+ * context (struct ai_ctx) its searches use. */
 struct mcts_tree;
 
 /* A tree with room for `bytes` of nodes (allocated when first needed), or
  * NULL when out of memory. */
 struct mcts_tree *mcts_tree_new(size_t bytes);
 void mcts_tree_free(struct mcts_tree *t);
-/* Drops the tree and gives its memory back; the budget becomes `bytes`. */
+/* The tree's context: its scratch space, the solver's table, the book. */
+struct ai_ctx *mcts_tree_ctx(struct mcts_tree *t);
+/* Drops the tree and gives its memory back; the budget becomes `bytes`
+ * (the team's trees together, when it has helpers). */
 void mcts_tree_reset(struct mcts_tree *t, size_t bytes);
+/* Searches with n threads from now on (set threads; mcts_team.c): n - 1
+ * helpers with trees of their own, the budget split evenly; drops the
+ * tree.  Returns 0, or -1 when out of memory (one thread then). */
+int mcts_tree_set_threads(struct mcts_tree *t, int n);
 
 /* What the last search did with the tree (for the tests and the
  * benchmark). */
@@ -109,6 +136,8 @@ struct mcts_info {
 	unsigned long expand_at; /* visits a leaf needs before it grows */
 	double solver_ms;        /* processor time the exact solver had, of
 				  * the last search */
+	int threads;             /* the threads that searched (set threads) */
+	long own;                /* the iterations of the calling thread */
 };
 void mcts_tree_info(const struct mcts_tree *t, struct mcts_info *out);
 /* The same of a player's tree. */
@@ -144,9 +173,10 @@ int mcts_ponder(struct mcts_tree *t, const struct game *g, const void *st,
  * A call without a deadline starts from an empty table, so that its answer
  * under a node budget never depends on earlier calls; with a deadline the
  * table is kept (see solve_moves). */
-int search_solve(const struct game *g, const void *st, const struct move *list,
-		 int n, double deadline_ms, long node_limit,
-		 int (*stop)(void *), void *ctx, int *value, long *nodes);
+int search_solve(struct ai_ctx *c, const struct game *g, const void *st,
+		 const struct move *list, int n, double deadline_ms,
+		 long node_limit, int (*stop)(void *), void *ctx, int *value,
+		 long *nodes);
 
 /* The solver's values, from the mover's point of view.  Two players: the
  * result times SOLVE_RESULT (1 win, 0 draw, -1 loss) plus the margin (the
@@ -208,13 +238,14 @@ struct solve_job {
  * solved position can still steer a search).  Results stay in the table
  * between calls, within solve_set_memory, so a call that ran out of budget
  * makes the next one cheaper. */
-int solve_moves(const struct game *g, const void *st, const struct move *list,
-		int n, struct solve_job *job, struct solve_bound *out);
+int solve_moves(struct ai_ctx *c, const struct game *g, const void *st,
+		const struct move *list, int n, struct solve_job *job,
+		struct solve_bound *out);
 
 /* The value of the GAME_PLAY state st for its mover, as solve_moves: a
  * search below one node of a tree.  Returns 1 when settled as asked. */
-int solve_position(const struct game *g, const void *st, struct solve_job *job,
-		   struct solve_bound *out);
+int solve_position(struct ai_ctx *c, const struct game *g, const void *st,
+		   struct solve_job *job, struct solve_bound *out);
 
 /* The key under which the solver and the book file st: the game's key()
  * (which folds its symmetries) when it has one, else a hash of the state's
@@ -224,31 +255,37 @@ uint64_t solve_key(const struct game *g, const void *st);
 /* The index, in moves()'s order, of the move the table remembers as best
  * at st (after solving st, a move that reaches its value), or -1: a hint,
  * for where key() folds mirror images it may name the move of an image. */
-int solve_hint(const struct game *g, const void *st);
+int solve_hint(const struct ai_ctx *c, const struct game *g, const void *st);
 
-/* The memory the solver's transposition table may take (a share of the
- * player's hash); the table is emptied. */
-void solve_set_memory(size_t bytes);
+/* An empty table of the default size (what ai_ctx_new gives). */
+void solve_table_init(struct solve_table *T);
+
+/* The memory c's solver table may take (a share of the player's hash);
+ * the table is emptied. */
+void solve_set_memory(struct ai_ctx *c, size_t bytes);
 
 /* Empties the solver's table and gives its memory back (a new game). */
-void solve_forget(void);
+void solve_forget(struct ai_ctx *c);
 
 /* The bytes the solver's table holds now (0 before the first search). */
-size_t solve_memory(void);
+size_t solve_memory(const struct ai_ctx *c);
 
 /* Empties the solver's table and keeps its memory: what a search that must
  * not depend on earlier ones (a fixed playout budget) calls first. */
-void solve_clear(void);
+void solve_clear(struct ai_ctx *c);
 
 /* The opening book (book.c): the move the book gives for st, with its
  * value for the mover (as search_solve's), when st is in the book.
  * Returns 1 when it is, 0 when not. */
-int book_probe(const struct game *g, const void *st, struct move *mv,
-	       int *value);
+int book_probe(struct ai_ctx *c, const struct game *g, const void *st,
+	       struct move *mv, int *value);
 
 /* The same, with the exact value (solve_moves's scale: the margin too),
  * for a search that carries proven values into its tree. */
-int book_find(const struct game *g, const void *st, struct move *mv,
-	      int *value);
+int book_find(struct ai_ctx *c, const struct game *g, const void *st,
+	      struct move *mv, int *value);
+
+/* Gives back the memory of c's book positions. */
+void book_free(struct ai_ctx *c);
 
 #endif

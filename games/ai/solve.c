@@ -60,60 +60,63 @@ struct tt_entry {
 #define TAG_KEY(k) ((k) & (((uint64_t)1 << 56) - 1))
 #define TAG(k, gen) (TAG_KEY(k) | (uint64_t)(gen) << 56)
 
-/* The table lives as long as the game: clearing it for every call would
- * cost milliseconds and throw proofs away.  A generation number empties
- * it at once (solve_clear); every 255 generations it is really zeroed. */
-static struct tt_entry *tt;
-static size_t tt_buckets_max;  /* buckets allocated, a power of 2 */
-static size_t tt_buckets_mask; /* buckets in use - 1: see tt_ready() */
-static size_t tt_bytes = TT_BYTES_DEFAULT; /* the most the table may take */
-static unsigned tt_gen = 1;
-
-void solve_set_memory(size_t bytes)
+/* The table (search.h, struct solve_table) lives as long as the game:
+ * clearing it for every call would cost milliseconds and throw proofs
+ * away.  A generation number empties it at once (solve_clear); every 255
+ * generations it is really zeroed.  Each player owns its own. */
+void solve_table_init(struct solve_table *T)
 {
-	tt_bytes = bytes;
-	solve_forget();
+	*T = (struct solve_table){.bytes = TT_BYTES_DEFAULT, .gen = 1};
 }
 
-void solve_forget(void)
+void solve_set_memory(struct ai_ctx *c, size_t bytes)
 {
-	free(tt);
-	tt = NULL;
+	c->solver.bytes = bytes;
+	solve_forget(c);
 }
 
-size_t solve_memory(void)
+void solve_forget(struct ai_ctx *c)
 {
-	return tt ? sizeof *tt * BUCKET * (tt_buckets_mask + 1) : 0;
+	free(c->solver.tt);
+	c->solver.tt = NULL;
 }
 
-void solve_clear(void)
+size_t solve_memory(const struct ai_ctx *c)
 {
-	if (++tt_gen > 255) {
-		if (tt)
-			memset(tt, 0,
-			       sizeof *tt * BUCKET * (tt_buckets_mask + 1));
-		tt_gen = 1;
+	const struct solve_table *T = &c->solver;
+	return T->tt ? sizeof *T->tt * BUCKET * (T->buckets_mask + 1) : 0;
+}
+
+void solve_clear(struct ai_ctx *c)
+{
+	struct solve_table *T = &c->solver;
+	if (++T->gen > 255) {
+		if (T->tt)
+			memset(T->tt, 0,
+			       sizeof *T->tt * BUCKET * (T->buckets_mask + 1));
+		T->gen = 1;
 	}
 }
 
 /* An entry of this generation: the others are empty. */
-static int tt_live(const struct tt_entry *e)
+static int tt_live(const struct solve_table *T, const struct tt_entry *e)
 {
-	return e->tag >> 56 == tt_gen;
+	return e->tag >> 56 == T->gen;
 }
 
 /* Puts n buckets in use (more than now): an entry moves to the bucket its
  * key names under the wider mask, which is a new one, emptied here, and
  * which only entries of its old bucket move to. */
-static void tt_widen(size_t n)
+static void tt_widen(struct solve_table *T, size_t n)
 {
-	size_t old = tt_buckets_mask + 1;
+	struct tt_entry *tt = T->tt;
+	size_t old = T->buckets_mask + 1;
 	memset(&tt[old * BUCKET], 0, sizeof *tt * BUCKET * (n - old));
 	for (size_t b = 0; b < old; b++) {
 		struct tt_entry *from = &tt[b * BUCKET], keep[BUCKET];
 		int k = 0;
 		for (int i = 0; i < BUCKET; i++) {
-			if (!tt_live(&from[i]))
+			if (!tt_live(T, &from[i]))
 				continue;
 			size_t to = TAG_KEY(from[i].tag) & (n - 1);
 			if (to == b) {
@@ -121,14 +124,14 @@ static void tt_widen(size_t n)
 				continue;
 			}
 			struct tt_entry *dst = &tt[to * BUCKET];
-			while (tt_live(dst))
+			while (tt_live(T, dst))
 				dst++;
 			*dst = from[i];
 		}
 		memset(from, 0, sizeof *from * BUCKET);
 		memcpy(from, keep, sizeof *from * (size_t)k);
 	}
-	tt_buckets_mask = n - 1;
+	T->buckets_mask = n - 1;
 }
 
 /* The table, allocated at the size allowed when first needed, with as many
@@ -139,38 +142,38 @@ static void tt_widen(size_t n)
  * move's whole share for the solver).  So only the part in use is written
  * (emptied), and it grows with the budget, its entries keeping their
  * proofs, until the table is freed with the game. */
-static int tt_ready(double nodes)
+static int tt_ready(struct solve_table *T, double nodes)
 {
-	if (!tt) {
-		size_t n = 1, bucket = sizeof *tt * BUCKET;
-		while (n * 2 * bucket <= tt_bytes)
+	if (!T->tt) {
+		size_t n = 1, bucket = sizeof *T->tt * BUCKET;
+		while (n * 2 * bucket <= T->bytes)
 			n *= 2;
-		tt = malloc(n * bucket);
-		if (!tt)
+		T->tt = malloc(n * bucket);
+		if (!T->tt)
 			return 0;
-		tt_buckets_max = n;
+		T->buckets_max = n;
 		n = n < TT_MIN_BUCKETS ? n : TT_MIN_BUCKETS;
-		memset(tt, 0, n * bucket);
-		tt_buckets_mask = n - 1;
-		tt_gen = 1;
+		memset(T->tt, 0, n * bucket);
+		T->buckets_mask = n - 1;
+		T->gen = 1;
 	}
-	size_t n = tt_buckets_mask + 1;
-	while (n < tt_buckets_max && (double)n * BUCKET < (double)nodes)
+	size_t n = T->buckets_mask + 1;
+	while (n < T->buckets_max && (double)n * BUCKET < (double)nodes)
 		n *= 2;
-	if (n > tt_buckets_mask + 1)
-		tt_widen(n);
+	if (n > T->buckets_mask + 1)
+		tt_widen(T, n);
 	return 1;
 }
 
-static struct tt_entry *tt_bucket(uint64_t key)
+static struct tt_entry *tt_bucket(const struct solve_table *T, uint64_t key)
 {
-	return &tt[(key & tt_buckets_mask) * BUCKET];
+	return &T->tt[(key & T->buckets_mask) * BUCKET];
 }
 
-static struct tt_entry *tt_find(uint64_t key)
+static struct tt_entry *tt_find(const struct solve_table *T, uint64_t key)
 {
-	struct tt_entry *b = tt_bucket(key);
-	uint64_t tag = TAG(key, tt_gen);
+	struct tt_entry *b = tt_bucket(T, key);
+	uint64_t tag = TAG(key, T->gen);
 	for (int i = 0; i < BUCKET; i++)
 		if (b[i].tag == tag)
 			return &b[i];
@@ -180,17 +183,18 @@ static struct tt_entry *tt_find(uint64_t key)
 /* The slot for key: its own entry, an empty one, or the one whose proof
  * was cheapest to find (entries near the root are worth the most).  Sets
  * *fresh when the slot held no entry of key. */
-static struct tt_entry *tt_slot(uint64_t key, int *fresh)
+static struct tt_entry *tt_slot(const struct solve_table *T, uint64_t key,
+				int *fresh)
 {
-	struct tt_entry *b = tt_bucket(key), *victim = &b[0];
-	uint64_t tag = TAG(key, tt_gen);
+	struct tt_entry *b = tt_bucket(T, key), *victim = &b[0];
+	uint64_t tag = TAG(key, T->gen);
 	*fresh = 1;
 	for (int i = 0; i < BUCKET; i++) {
 		if (b[i].tag == tag) {
 			*fresh = 0;
 			return &b[i];
 		}
-		if (!tt_live(&b[i]))
+		if (!tt_live(T, &b[i]))
 			return &b[i];
 		if (b[i].u.ab.work < victim->u.ab.work)
 			victim = &b[i];
@@ -232,16 +236,18 @@ uint64_t solve_key(const struct game *g, const void *st)
 	return mix(k ^ hash_bytes(g->name, strlen(g->name)));
 }
 
-int solve_hint(const struct game *g, const void *st)
+int solve_hint(const struct ai_ctx *c, const struct game *g, const void *st)
 {
-	if (!tt || g->players(st) != 2)
+	if (!c->solver.tt || g->players(st) != 2)
 		return -1;
 	uint64_t k = solve_key(g, st) & ~(uint64_t)1;
-	struct tt_entry *e = tt_find(k);
+	struct tt_entry *e = tt_find(&c->solver, k);
 	return e && e->u.ab.best != NO_BEST ? e->u.ab.best : -1;
 }
 
 struct solver {
+	struct ai_ctx *c;       /* the player's: its scratch space */
+	struct solve_table *tt; /* and its table */
 	const struct game *g;
 	int np;
 	size_t ss;
@@ -388,7 +394,8 @@ static int root_order(const struct solver *s, const struct move *list,
 	order(s, list, ord, n, -1, NULL);
 	if (!s->scores)
 		return 0;
-	struct ranked *r = ai_scratch(AI_SOLVER_ROOT, sizeof *r * (size_t)n);
+	struct ranked *r =
+		ai_scratch(s->c, AI_SOLVER_ROOT, sizeof *r * (size_t)n);
 	if (!r)
 		return -1;
 	for (int k = 0; k < n; k++)
@@ -469,10 +476,11 @@ static int bits(long n)
 
 /* Stores bounds [lo, hi] for key, narrowed by what the table knew; work is
  * the nodes the proof took. */
-static void tt_store2(uint64_t key, int lo, int hi, int best, long work)
+static void tt_store2(const struct solve_table *T, uint64_t key, int lo, int hi,
+		      int best, long work)
 {
 	int fresh, w = bits(work);
-	struct tt_entry *e = tt_slot(key, &fresh);
+	struct tt_entry *e = tt_slot(T, key, &fresh);
 	if (!fresh) {
 		if (e->u.ab.lo > lo)
 			lo = e->u.ab.lo;
@@ -485,7 +493,7 @@ static void tt_store2(uint64_t key, int lo, int hi, int best, long work)
 		if (e->u.ab.work > w)
 			w = e->u.ab.work;
 	}
-	e->tag = TAG(key, tt_gen);
+	e->tag = TAG(key, T->gen);
 	e->u.ab.lo = (int16_t)lo;
 	e->u.ab.hi = (int16_t)hi;
 	e->u.ab.best = (uint16_t)best;
@@ -523,11 +531,11 @@ static int look_ahead(struct solver *s, int d, int me, const struct move *list,
 		} else if (cs.phase == GAME_PLAY) {
 			/* the low bit: the same player moves again */
 			keys[i] = node_key(s, child) | (cs.player == me);
-			__builtin_prefetch(tt_bucket(keys[i]));
+			__builtin_prefetch(tt_bucket(s->tt, keys[i]));
 		}
 	}
 	for (int i = 0; i < n && best < beta; i++) {
-		struct tt_entry *e = keys[i] ? tt_find(keys[i]) : NULL;
+		struct tt_entry *e = keys[i] ? tt_find(s->tt, keys[i]) : NULL;
 		if (!e)
 			continue;
 		int lo = keys[i] & 1 ? e->u.ab.lo : -e->u.ab.hi;
@@ -550,7 +558,7 @@ static int alphabeta(struct solver *s, int d, int me, uint64_t key, int alpha,
 		return 0;
 	long start = s->nodes;
 	int first = -1;
-	struct tt_entry *e = tt_find(key);
+	struct tt_entry *e = tt_find(s->tt, key);
 	if (e) {
 		int lo = e->u.ab.lo, hi = e->u.ab.hi;
 		if (lo >= beta || lo == hi)
@@ -584,7 +592,8 @@ static int alphabeta(struct solver *s, int d, int me, uint64_t key, int alpha,
 		for (int i = 0; i < n; i++)
 			keys[i] = 1;
 	if (cut >= beta) {
-		tt_store2(key, cut, SOLVE_INF, NO_BEST, s->nodes - start);
+		tt_store2(s->tt, key, cut, SOLVE_INF, NO_BEST,
+			  s->nodes - start);
 		return cut;
 	}
 	order(s, list, ord, n, first, gain);
@@ -611,7 +620,7 @@ static int alphabeta(struct solver *s, int d, int me, uint64_t key, int alpha,
 			}
 		}
 	}
-	tt_store2(key, best > a0 ? best : -SOLVE_INF,
+	tt_store2(s->tt, key, best > a0 ? best : -SOLVE_INF,
 		  best < beta ? best : SOLVE_INF, bi, s->nodes - start);
 	return best;
 }
@@ -659,7 +668,7 @@ static void maxn(struct solver *s, int d, int *vec)
 		return;
 	int me = g->status(st).player - 1;
 	uint64_t key = node_key(s, st);
-	struct tt_entry *e = tt_find(key);
+	struct tt_entry *e = tt_find(s->tt, key);
 	if (e) {
 		for (int p = 0; p < s->np; p++)
 			vec[p] = e->u.v[p];
@@ -699,17 +708,19 @@ static void maxn(struct solver *s, int d, int *vec)
 	}
 	memcpy(vec, best, sizeof best);
 	int fresh;
-	e = tt_slot(key, &fresh);
-	e->tag = TAG(key, tt_gen);
+	e = tt_slot(s->tt, key, &fresh);
+	e->tag = TAG(key, s->tt->gen);
 	for (int p = 0; p < GAME_MAX_PLAYERS; p++)
 		e->u.v[p] = (int16_t)(p < s->np ? vec[p] : 0);
 }
 
 /* Sets up a solver for st; returns 0, or -1 when memory is short. */
-static int begin(struct solver *s, const struct game *g, const void *st,
-		 struct solve_job *job)
+static int begin(struct solver *s, struct ai_ctx *c, const struct game *g,
+		 const void *st, struct solve_job *job)
 {
 	memset(s, 0, sizeof *s);
+	s->c = c;
+	s->tt = &c->solver;
 	s->g = g;
 	s->np = g->players(st);
 	s->ss = g->state_size;
@@ -720,24 +731,25 @@ static int begin(struct solver *s, const struct game *g, const void *st,
 	s->ctx = job->ctx;
 	s->scores = job->order;
 	job->nodes = 0;
-	s->states = ai_scratch(AI_SOLVER_STATES, s->ss * (SOLVE_DEPTH + 2));
+	s->states =
+		ai_scratch(s->c, AI_SOLVER_STATES, s->ss * (SOLVE_DEPTH + 2));
 	/* room for the widest list at any ply, and for a few hundred moves a
 	 * ply down the whole depth; a deeper stack than that gives up */
 	size_t per_ply = g->max_moves < 256 ? (size_t)g->max_moves : 256;
 	s->cap = (size_t)g->max_moves + per_ply * SOLVE_DEPTH;
 	size_t list_bytes = sizeof *s->lists * s->cap;
 	unsigned char *mem = ai_scratch(
-		AI_SOLVER_MOVES,
+		s->c, AI_SOLVER_MOVES,
 		list_bytes + (2 * sizeof *s->ord + sizeof *s->gain) * s->cap);
-	s->hist = ai_scratch(AI_SOLVER_HIST, HIST_SIZE * sizeof *s->hist);
+	s->hist = ai_scratch(s->c, AI_SOLVER_HIST, HIST_SIZE * sizeof *s->hist);
 	double nodes = (double)s->limit;
 	if (s->deadline > 0) {
 		double by_time = (s->deadline - ai_now_ms()) * NODES_PER_MS;
 		if (by_time < nodes)
 			nodes = by_time;
 	}
-	if (g->max_moves >= NO_BEST || !tt_ready(nodes) || !s->states || !mem ||
-	    !s->hist)
+	if (g->max_moves >= NO_BEST || !tt_ready(s->tt, nodes) || !s->states ||
+	    !mem || !s->hist)
 		return -1;
 	s->lists = (struct move *)mem;
 	s->ord = (uint64_t *)(mem + list_bytes);
@@ -924,13 +936,14 @@ static int root_maxn(struct solver *s, const struct move *list, int n,
 	return !s->abort;
 }
 
-int solve_moves(const struct game *g, const void *st, const struct move *list,
-		int n, struct solve_job *job, struct solve_bound *out)
+int solve_moves(struct ai_ctx *c, const struct game *g, const void *st,
+		const struct move *list, int n, struct solve_job *job,
+		struct solve_bound *out)
 {
 	struct solver s;
 	for (int i = 0; i < n; i++)
 		out[i] = (struct solve_bound){-SOLVE_INF, SOLVE_INF};
-	if (begin(&s, g, st, job) < 0)
+	if (begin(&s, c, g, st, job) < 0)
 		return 0;
 	int done = s.np == 2 ? root_ab(&s, list, n, job->want, out)
 			     : root_maxn(&s, list, n, out);
@@ -938,18 +951,18 @@ int solve_moves(const struct game *g, const void *st, const struct move *list,
 	return done;
 }
 
-int solve_position(const struct game *g, const void *st, struct solve_job *job,
-		   struct solve_bound *out)
+int solve_position(struct ai_ctx *c, const struct game *g, const void *st,
+		   struct solve_job *job, struct solve_bound *out)
 {
 	struct solver s;
 	*out = (struct solve_bound){-SOLVE_INF, SOLVE_INF};
-	if (begin(&s, g, st, job) < 0)
+	if (begin(&s, c, g, st, job) < 0)
 		return 0;
 	s.off[0] = 0;
 	if (s.np == 2) {
 		int me = g->status(st).player;
 		uint64_t key = node_key(&s, st);
-		struct tt_entry *e = tt_find(key);
+		struct tt_entry *e = tt_find(s.tt, key);
 		if (e)
 			*out = (struct solve_bound){e->u.ab.lo, e->u.ab.hi};
 		/* is it a loss?  if not, is it a win?  (refine() needs no
@@ -977,9 +990,10 @@ int solve_position(const struct game *g, const void *st, struct solve_job *job,
 	       (job->want == SOLVE_WDL && settled_class(*out));
 }
 
-int search_solve(const struct game *g, const void *st, const struct move *list,
-		 int n, double deadline_ms, long node_limit,
-		 int (*stop)(void *), void *ctx, int *value, long *nodes)
+int search_solve(struct ai_ctx *c, const struct game *g, const void *st,
+		 const struct move *list, int n, double deadline_ms,
+		 long node_limit, int (*stop)(void *), void *ctx, int *value,
+		 long *nodes)
 {
 	struct solve_job job = {
 		.want = SOLVE_WDL,
@@ -989,13 +1003,13 @@ int search_solve(const struct game *g, const void *st, const struct move *list,
 		.ctx = ctx,
 	};
 	if (deadline_ms <= 0)
-		solve_clear();
-	struct solve_bound *b = ai_scratch(AI_SOLVER_BOUNDS,
+		solve_clear(c);
+	struct solve_bound *b = ai_scratch(c, AI_SOLVER_BOUNDS,
 					   sizeof *b * (size_t)(n > 0 ? n : 1));
 	*nodes = 0;
 	if (!b)
 		return 0;
-	int done = solve_moves(g, st, list, n, &job, b);
+	int done = solve_moves(c, g, st, list, n, &job, b);
 	*nodes = job.nodes;
 	int np = g->players(st);
 	for (int i = 0; i < n && done; i++)

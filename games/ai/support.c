@@ -1,5 +1,5 @@
-/* support.c: what the computer player's parts share: scratch buffers kept
- * for the process, the clock, random moves, and the reward of
+/* support.c: what the computer player's parts share: a thread's context
+ * and its scratch buffers, the clock, random moves, and the reward of
  * a finished game. */
 #include "search.h"
 
@@ -14,17 +14,34 @@ double ai_now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-void *ai_scratch(enum ai_slot slot, size_t bytes)
+struct ai_ctx *ai_ctx_new(void)
 {
-	static void *buf[AI_SLOTS];
-	static size_t cap[AI_SLOTS];
-	if (bytes > cap[slot]) {
-		free(buf[slot]);
+	struct ai_ctx *c = calloc(1, sizeof *c);
+	if (c)
+		solve_table_init(&c->solver);
+	return c;
+}
+
+void ai_ctx_free(struct ai_ctx *c)
+{
+	if (!c)
+		return;
+	for (int i = 0; i < AI_SLOTS; i++)
+		free(c->buf[i]);
+	solve_forget(c);
+	book_free(c);
+	free(c);
+}
+
+void *ai_scratch(struct ai_ctx *c, enum ai_slot slot, size_t bytes)
+{
+	if (bytes > c->cap[slot]) {
+		free(c->buf[slot]);
 		size_t want = bytes < 4096 ? 4096 : bytes;
-		buf[slot] = malloc(want);
-		cap[slot] = buf[slot] ? want : 0;
+		c->buf[slot] = malloc(want);
+		c->cap[slot] = c->buf[slot] ? want : 0;
 	}
-	return buf[slot];
+	return c->buf[slot];
 }
 
 int ai_random_move(const struct game *g, const void *st, struct rng *r,

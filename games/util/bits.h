@@ -7,7 +7,9 @@
  * BITS_HOT: gcc then builds it twice, with and without POPCNT, and the
  * dynamic loader picks the one this CPU runs (function multiversioning,
  * an ifunc; x86-64 Linux only).  Elsewhere BITS_HOT is empty and the
- * build stays portable.  The helpers below are always inlined, so that
+ * build stays portable; so it is under ThreadSanitizer, whose runtime is
+ * not up yet when the loader calls an ifunc's resolver (make SAN=thread
+ * crashed there before main).  The helpers below are always inlined, so that
  * they take the instruction set of the function they are inlined into. */
 #ifndef BITS_H
 #define BITS_H
@@ -15,7 +17,7 @@
 #include <stdint.h>
 
 #if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) &&          \
-	!defined(__clang__)
+	!defined(__clang__) && !defined(__SANITIZE_THREAD__)
 #define BITS_HOT __attribute__((target_clones("popcnt", "default")))
 #else
 #define BITS_HOT

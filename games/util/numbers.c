@@ -2,6 +2,8 @@
  * numbers.h. */
 #include "numbers.h"
 
+#include <pthread.h>
+
 double num_sqrtlog_table[NUM_SQRTLOG_N];
 double num_big_points[(NUM_BIG_OCTAVES << NUM_BIG_BITS) + 1];
 unsigned char num_big_filled[NUM_BIG_OCTAVES];
@@ -39,12 +41,22 @@ double num_log(double x)
 	return 2 * sum + e * 0.6931471805599453;
 }
 
-void num_init(void)
+/* Every table at once, before any search reads them: the search's
+ * threads share them (5 ms, once a process). */
+static void fill_all(void)
 {
-	if (num_rsqrt_table[1] != 0)
-		return;
 	for (uint32_t i = 1; i < NUM_RSQRT_N; i++)
 		num_rsqrt_table[i] = 1 / num_sqrt((double)i);
+	for (uint32_t n = 2; n < NUM_SQRTLOG_N; n++)
+		num_sqrtlog_table[n] = num_sqrt(num_log((double)n));
+	for (int o = 0; o < NUM_BIG_OCTAVES; o++)
+		num_fill_octave(o);
+}
+
+void num_init(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, fill_all);
 }
 
 /* The octave's points and the first of the next, which the next octave

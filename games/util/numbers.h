@@ -17,7 +17,8 @@
 double num_sqrt(double x);
 /* ln x for x >= 1, to about 1e-9. */
 double num_log(double x);
-/* Fills the table of num_rsqrt_n(); call once before it. */
+/* Fills the tables of num_rsqrt_n() and num_sqrtlog(), once a process
+ * (safe from any thread); call it before them. */
 void num_init(void);
 
 /* 1/sqrt(x) for x >= 1: the processor's square root where it has one
@@ -82,7 +83,9 @@ static inline double num_sqrtlog(uint32_t n)
 		memcpy(&f, &bits, sizeof f);
 		return p[0] + (p[1] - p[0]) * (f - 1);
 	}
-	if (num_sqrtlog_table[n] == 0)
+	/* (n = 1, a root's first visit, is 0: nothing to fill, and no write
+	 * that the search's threads would race on) */
+	if (num_sqrtlog_table[n] == 0 && n > 1)
 		num_sqrtlog_table[n] = num_sqrt(num_log((double)n));
 	return num_sqrtlog_table[n];
 }

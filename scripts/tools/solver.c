@@ -46,6 +46,16 @@
 #include "../../games/ai/book.h"
 #include "../../games/ai/search.h"
 
+/* The context (search.h, struct ai_ctx) the solver and the book use here:
+ * one for the whole program, as a player would keep. */
+static struct ai_ctx *tctx(void)
+{
+	static struct ai_ctx *c;
+	if (!c && !(c = ai_ctx_new()))
+		abort();
+	return c;
+}
+
 static int quiet;
 
 static void die(const char *fmt, const char *arg)
@@ -115,7 +125,7 @@ static int cmd_value(const struct game *g, const char *opts, char **moves,
 	int n = g->moves(st, list);
 	struct solve_job job = {.want = SOLVE_MARGIN};
 	double t0 = ai_now_ms();
-	if (!solve_moves(g, st, list, n, &job, b))
+	if (!solve_moves(tctx(), g, st, list, n, &job, b))
 		die("%s",
 		    "not solved (chance, or moves that cannot be listed)");
 	double ms = ai_now_ms() - t0;
@@ -143,7 +153,7 @@ static int deep(const struct game *g, const void *st, int plies, char *line,
 	struct solve_job job = {.want = SOLVE_WDL};
 	struct solve_bound b;
 	if (plies == 0) {
-		if (!solve_position(g, st, &job, &b))
+		if (!solve_position(tctx(), g, st, &job, &b))
 			die("%s", "not solved (chance, or moves that cannot be "
 				  "listed)");
 		int r = solve_result(b.lo == -SOLVE_INF ? b.hi : b.lo);
@@ -236,7 +246,7 @@ static int judge_value(const struct game *g, const void *st, int me)
 		struct solve_job job = {.want = judge_want,
 					.node_limit = judge_nodes};
 		struct solve_bound b;
-		if (!solve_position(g, st, &job, &b)) {
+		if (!solve_position(tctx(), g, st, &job, &b)) {
 			if (judge_nodes)
 				return UNJUDGED;
 			die("%s", "not solved");
@@ -375,6 +385,15 @@ static char *quoted(const char **p)
 	return t;
 }
 
+/* Copies a field of a book line into its array (book.h), which must hold
+ * it. */
+static void book_copy(char *to, size_t size, const char *from)
+{
+	if (strlen(from) >= size)
+		die("book field too long for book.h: %s", from);
+	memcpy(to, from, strlen(from) + 1);
+}
+
 /* -R: reads the book lines of a file solver book wrote (FILE, or the
  * FILE.tmp of a walk cut short: each line goes out as soon as it is
  * solved), wherever clang-format broke them. */
@@ -409,7 +428,8 @@ static void read_book(const char *path)
 				exact = -1;
 			p = end;
 		}
-		if (exact < 0) { /* a line cut short, or no line */
+		if (exact < 0 || !*w[0]) { /* a line cut short, no line, or the
+					    * empty line that ends the list */
 			for (k = 0; k < 4; k++)
 				free(w[k]);
 			continue;
@@ -422,7 +442,13 @@ static void read_book(const char *path)
 			if (!read_lines)
 				die("%s", "out of memory");
 		}
-		struct book_line l = {w[0], w[1], w[2], w[3], value, exact};
+		struct book_line l = {.value = value, .exact = exact};
+		book_copy(l.game, sizeof l.game, w[0]);
+		book_copy(l.setup, sizeof l.setup, w[1]);
+		book_copy(l.moves, sizeof l.moves, w[2]);
+		book_copy(l.best, sizeof l.best, w[3]);
+		for (k = 0; k < 4; k++)
+			free(w[k]);
 		read_lines[nread++] = l;
 	}
 	free(text);
@@ -458,8 +484,13 @@ static void write_line(FILE *out, const struct game *g, const char *setup,
 		       const char *moves, const char *best, int value,
 		       int exact)
 {
-	fprintf(out, "\t{\"%s\", \"%s\", \"%s\", \"%s\", %d, %d},\n", g->name,
-		setup, moves, best, value, exact);
+	struct book_line l;
+	book_copy(l.game, sizeof l.game, g->name);
+	book_copy(l.setup, sizeof l.setup, setup);
+	book_copy(l.moves, sizeof l.moves, moves);
+	book_copy(l.best, sizeof l.best, best);
+	fprintf(out, "\t{\"%s\", \"%s\", \"%s\", \"%s\", %d, %d},\n", l.game,
+		l.setup, l.moves, l.best, value, exact);
 	fflush(out); /* a walk cut short keeps its lines for -R */
 }
 
@@ -495,7 +526,8 @@ static int book_position(const struct game *g, const char *setup,
 	unsigned char *c = malloc(g->state_size);
 	if (!list || !c)
 		die("%s", "out of memory");
-	int n = g->moves(p->st, list), hint = solve_hint(g, p->st), bi = -1;
+	int n = g->moves(p->st, list), hint = solve_hint(tctx(), g, p->st),
+	    bi = -1;
 	if (n <= 1 || (wdl && v < 0)) {
 		free(list);
 		free(c);
@@ -678,10 +710,10 @@ static int cmd_book(const char *path, char **spec, int nspec)
 		total += book_setup(g, spec[i + 1], plies, !strcmp(end, "/wdl"),
 				    first || !strcmp(end, "/follow"), first,
 				    out);
-		solve_clear(); /* the next set-up shares nothing */
+		solve_clear(tctx()); /* the next set-up shares nothing */
 	}
 	fprintf(out,
-		"\t{NULL, NULL, NULL, NULL, 0, 0},\n};\n\n"
+		"\t{\"\", \"\", \"\", \"\", 0, 0},\n};\n\n"
 		"const int book_size = %ld;\n",
 		total);
 	if (fclose(out) != 0 || rename(tmp, path) != 0)
@@ -720,7 +752,7 @@ int main(int argc, char **argv)
 			  "[-q] [-r] [-R FILE] value|deep "
 			  "GAME \"OPTIONS\" [MOVE ...], solver judge GAME, or "
 			  "solver book FILE GAME \"OPTIONS\" PLIES ...");
-	solve_set_memory((size_t)mb << 20);
+	solve_set_memory(tctx(), (size_t)mb << 20);
 	if (!strcmp(argv[i], "book"))
 		return cmd_book(argv[i + 1], argv + i + 2, argc - i - 2);
 	const struct game *g = game_find(argv[i + 1]);

@@ -1,0 +1,328 @@
+/* mcts.h: the tree search's insides, shared by its files: the node pool
+ * (pool.c), the tree search (mcts.c), its bridge to the exact solver
+ * (mcts_solve.c) and its reports (mcts_report.c).  Nothing else includes
+ * it. */
+#ifndef MCTS_H
+#define MCTS_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <time.h>
+
+#include "search.h"
+
+#define UCT_C 0.7 /* exploration, for rewards spread like coin tosses */
+
+/* A node's kind and flags. */
+enum { LEAF, DECIDE, CHANCE, END };
+#define KIND 3
+#define F_WIDE 4 /* the children's other move words follow their block */
+#define F_SAMPLED                                                              \
+	8             /* the children are a sample: moves that cannot be       \
+		       * listed */
+#define F_BANNED 16   /* a root move the exact solver showed to be worse */
+#define PROOF_SHIFT 5 /* two bits: the proof (see UNPROVEN) */
+#define PROOF (3 << PROOF_SHIFT)
+#define F_MIXED 128 /* some child is proven or set aside (UCT's slow path) */
+#define NOBODY 7    /* `who` of a chance outcome */
+
+/* proof: 0 unknown, else 2 + the result for player 1 (two players only):
+ * 1 player 2 wins, 2 draw, 3 player 1 wins. */
+#define UNPROVEN 0
+
+struct node {
+	uint64_t mv; /* the move's first word, or a chance outcome */
+	float q;     /* the mean reward of `who` over the visits; a chance
+		      * outcome: its odds */
+	float rs;    /* 1 / sqrt(visits), for UCT's exploration term */
+	uint32_t visits;
+	uint32_t child;         /* the first child; 0: none */
+	uint16_t nchild, tried; /* children; first visits given so far */
+	uint8_t who : 3;        /* the player (from 0) who made mv, or NOBODY */
+	uint8_t virt : 3; /* visits that are the game's evaluate() (a prior) */
+	uint8_t skip : 2; /* visits still to follow `last` without a scan */
+	uint8_t flags;    /* kind, F_WIDE, F_SAMPLED, F_BANNED, proof */
+	uint16_t last;    /* the child UCT's last scan chose */
+};
+_Static_assert(sizeof(struct node) == 32, "a node is 32 bytes");
+
+struct mcts_tree {
+	struct ai_ctx *ctx; /* scratch space, the solver's table, the book */
+	size_t bytes;       /* the budget of this tree */
+	size_t total;       /* and of the team's trees together */
+	struct node *pool;  /* cap nodes, allocated when first needed */
+	uint64_t *mark;     /* compaction: the nodes kept, a bit each */
+	uint64_t *ext;      /* compaction: which of them are move words */
+	uint32_t *rank;     /* compaction: kept nodes before each mark word */
+	uint32_t cap, used; /* nodes: room, in use */
+	uint32_t root;
+	uint32_t chosen;    /* the root's child the last search chose, or 0 */
+	int full;           /* a block did not fit: compact before growing */
+	uint32_t expand_at; /* real visits before a leaf grows */
+	double compact_ms;  /* the last compaction's time per node kept (and
+			     * per 64 in use) */
+	/* How late clock-bound searches ended past their deadlines lately
+	 * (milliseconds, a moving average).  On a busy machine the process
+	 * waits for the processor in slices of the scheduler's tick (4 ms
+	 * here; 4 to 36 ms seen inside single playouts with ten processes on
+	 * two cores), so a search ends late however often it reads the
+	 * clock; the plans end that much earlier instead.  Kept when the tree
+	 * is dropped: it is the machine's, not the game's. */
+	double late;
+	/* what the root stands for, when the tree is kept between searches */
+	const struct game *g;
+	unsigned char *state;
+	size_t state_cap;
+	int kept;
+	/* reward statistics, kept with the tree */
+	double lo, hi;   /* solo: lowest and highest score seen */
+	double r1, r2;   /* sum and sum of squares of the rewards seen */
+	double rn;       /* how many */
+	double explore;  /* the exploration constant, scaled to the rewards */
+	int solver_used; /* the solver's table has entries */
+	double plies;    /* with a clock: random games' length from the root */
+	int plies_age;   /* searches since it was measured */
+	struct mcts_info info;
+	/* set threads: the helpers that search beside this tree's own
+	 * search, each on a tree of its own (mcts_team.c); none with one
+	 * thread */
+	struct helper *crew;
+	int ncrew;
+	atomic_int halt;     /* the main search tells its helpers to stop */
+	atomic_long tickets; /* a playout budget: the playouts begun by all */
+};
+
+/* One search over the tree. */
+struct mcts {
+	struct mcts_tree *t;
+	const struct game *g;
+	const struct ai_search *how;
+	struct rng *r;
+	int np;
+	size_t ss;
+	unsigned char *st;  /* the iteration's scratch state */
+	unsigned char *st2; /* another, for looking one move ahead */
+	unsigned char *cls; /* max_moves bytes: what each move does at once */
+	double *prior;      /* max_moves: evaluate() after each move */
+	int have_prior;     /* decisive() filled prior[] */
+	struct move *list;  /* max_moves scratch */
+	int new_proof;      /* the last expansion proved its node */
+	int moved;          /* plies from the kept root to this one; -1: a
+			     * new tree */
+	/* the clock */
+	int timed;         /* a deadline ends the search */
+	double deadline;   /* when timed: the end of the current phase */
+	double last_look;  /* when the clock was last read */
+	double paced;      /* when time_to_stop last read it */
+	double last_cpu;   /* cpu_ms() then (timed searches) */
+	double step;       /* the longest time between two looks: the margin */
+	long look_every;   /* iterations between looks */
+	long look_in;      /* iterations until the next look */
+	long since;        /* iterations since the last look */
+	double next_poll;  /* when to ask how->stop next */
+	int stopped;       /* how->stop said so */
+	int aborted;       /* the clock cut an iteration short */
+	int grown;         /* the pool is full and stays so for this search */
+	int ignore_proofs; /* the root is proven lost: search on as if
+			    * nothing were proven, for the best chances
+			    * against an opponent who may err */
+	double tidy_until; /* timed: when compacting at the start must end */
+	long iters;
+	/* the team (mcts_team.c): all 0 with one thread */
+	atomic_int *halt;     /* a helper's: its main search says stop */
+	atomic_long *tickets; /* a playout budget shared by the team */
+	int team;             /* helpers set up for this search */
+	int spent;            /* the shared budget ran out */
+	int merged;           /* mvis and mq hold the whole team's root */
+	double *mvis;         /* per root child: the visits of all the trees */
+	double *mq;           /* and its mean reward over them */
+	int32_t *index;       /* the root's children by move (mcts_team.c) */
+	size_t index_mask;
+};
+
+/* One helper of a search (mcts_team.c): a thread with its own tree
+ * (whose context holds its scratch space), random stream and search. */
+struct helper {
+	struct mcts_tree *t;
+	struct mcts m;
+	struct ai_search how; /* the main search's, without its hooks */
+	struct rng r;
+	pthread_t thread;
+	double until;     /* the phase it runs: the main search's deadline */
+	long until_iters; /* and its playout budget */
+	int ready;        /* set up for this search */
+	int running;      /* its thread runs */
+};
+
+/* What the exact solver found about the root moves. */
+struct solved {
+	int done; /* the solver finished */
+	int best; /* the best value */
+	int n;    /* moves in list */
+	struct move *list;
+	int *value; /* per move of list, the mover's value */
+	long nodes;
+};
+
+static inline struct node *node_at(const struct mcts_tree *t, uint32_t i)
+{
+	return &t->pool[i];
+}
+
+static inline int kind(const struct node *nd)
+{
+	return nd->flags & KIND;
+}
+
+static inline void set_kind(struct node *nd, int k)
+{
+	nd->flags = (uint8_t)((nd->flags & ~KIND) | k);
+}
+
+/* The move of child i of nd (a decision). */
+static inline void child_move(const struct mcts_tree *t, const struct node *nd,
+			      uint32_t i, struct move *mv)
+{
+	*mv = (struct move){{node_at(t, nd->child + i)->mv}};
+	if (nd->flags & F_WIDE)
+		memcpy(&mv->w[1], node_at(t, nd->child + nd->nchild + i),
+		       sizeof mv->w - sizeof mv->w[0]);
+}
+
+/* Milliseconds of processor time this thread has used; where there is no
+ * such clock (WebAssembly) the wall clock stands in. */
+static inline double cpu_ms(void)
+{
+	struct timespec ts;
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+		return ai_now_ms();
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static inline int proof_of(const struct node *nd)
+{
+	return (nd->flags & PROOF) >> PROOF_SHIFT;
+}
+
+static inline void set_proof(struct node *nd, int p)
+{
+	nd->flags = (uint8_t)((nd->flags & ~PROOF) | p << PROOF_SHIFT);
+}
+
+/* The proven result of proof p for player `who` (from 0): -1, 0 or 1. */
+static inline int result_for(int p, int who)
+{
+	return who == 0 ? p - 2 : 2 - p;
+}
+
+/* The proof that gives player `who` the result r (-1, 0, 1). */
+static inline uint8_t proof_for(int r, int who)
+{
+	return (uint8_t)(who == 0 ? 2 + r : 2 - r);
+}
+
+/* The proof of a finished state (two players). */
+static inline uint8_t proof_of_end(struct game_status s)
+{
+	return (uint8_t)(s.player == 1 ? 3 : s.player == 2 ? 1 : 2);
+}
+
+/* Whether child c is proven lost for the player who would pick it. */
+static inline int lost(const struct node *c)
+{
+	return proof_of(c) && result_for(proof_of(c), c->who) < 0;
+}
+
+/* ---- the node pool (pool.c) ---- */
+
+/* n fresh nodes side by side; returns the first, or 0 when they do not
+ * fit (the tree is then full until compacted). */
+uint32_t pool_alloc(struct mcts_tree *t, uint32_t n);
+/* An empty tree: the root alone.  Returns 0, or -1 when out of memory. */
+int pool_clear(struct mcts_tree *t);
+/* Makes room in a full pool (see pool.c). */
+void pool_compact(struct mcts_tree *t);
+/* What compacting the pool would take, keeping `live` nodes, in ms. */
+double pool_compact_cost(const struct mcts_tree *t, double live);
+
+/* ---- the tree search (mcts.c) ---- */
+
+/* Sets up a search of st on t (see mcts.c).  Returns 0, or -1 when there
+ * is no room. */
+int mcts_start(struct mcts *m, struct mcts_tree *t, const struct game *g,
+	       const void *st, const struct ai_search *how, struct rng *r,
+	       double give_up, double tidy_until);
+/* Gives the root its children when it has none yet.  Returns 0, or -1. */
+int mcts_root_ready(struct mcts *m);
+/* Runs iterations until until_ms (when timed), until_iters (the team's
+ * playouts when it shares a budget), or a stop. */
+void mcts_run(struct mcts *m, double until_ms, long until_iters);
+
+/* Proves nd from its children when they settle it.  Returns 1 when nd is
+ * proven. */
+int try_prove(const struct mcts_tree *t, struct node *nd);
+
+/* ---- the team of threads (mcts_team.c) ---- */
+
+/* Gives t n - 1 helpers, each with a tree of `share` bytes.  Returns 0, or
+ * -1 when out of memory (t is then left with none). */
+int team_resize(struct mcts_tree *t, int n, size_t share);
+/* Drops the helpers' trees too; each gets `share` bytes. */
+void team_reset(struct mcts_tree *t, size_t share);
+void team_free(struct mcts_tree *t);
+/* Sets the helpers up for the search m of st (after m's own root is
+ * ready): each starts from its own tree. */
+void team_start(struct mcts *m, const void *st, double give_up,
+		double tidy_until);
+/* mcts_run on every thread of the team at once; after it the merged view
+ * of the root (m->mvis, m->mq) is up to date and the root moves proven in
+ * any tree are proven in m's. */
+void team_run(struct mcts *m, double until_ms, long until_iters);
+/* The same in two halves, for a search that runs in steps (ponder): the
+ * helpers run until team_join. */
+void team_launch(struct mcts *m, double until_ms, long until_iters);
+void team_join(struct mcts *m);
+/* After the solver set root moves aside or proved them in m's tree:
+ * the same in the helpers' trees. */
+void team_share(struct mcts *m);
+/* The playouts of the whole team in this search. */
+long team_iters(const struct mcts *m);
+
+/* The visits of root child k (the whole team's) and its mean reward. */
+static inline double root_visits(const struct mcts *m, const struct node *c,
+				 uint32_t k)
+{
+	return m->merged ? m->mvis[k] : c[k].visits;
+}
+
+static inline double root_q(const struct mcts *m, const struct node *c,
+			    uint32_t k)
+{
+	return m->merged ? m->mq[k] : c[k].q;
+}
+
+/* ---- the bridge to the solver (mcts_solve.c) ---- */
+
+/* An empty record with room for g's moves.  Returns 0, or -1 when out of
+ * memory. */
+int solved_init(struct solved *sv, struct ai_ctx *c, const struct game *g);
+/* The index of the root's child for move mv, or -1. */
+int root_index(const struct mcts_tree *t, const struct move *mv);
+/* The solver's value of the root move mv, when it has one. */
+const int *solved_value(const struct solved *sv, const struct move *mv);
+/* Gives the exact solver the root until `until` or `limit` nodes (see
+ * mcts_solve.c).  Returns 1 when it finished. */
+int try_solve(struct mcts *m, double until, double margins_until, long limit,
+	      struct solved *sv);
+
+/* ---- reports (mcts_report.c) ---- */
+
+/* The search line on the log: the move, the effort, and what it expects. */
+void report_search(struct mcts *m, uint32_t chosen, const struct solved *sv,
+		   const char *why, const struct tm_plan *plan, FILE *log,
+		   double start_ms);
+/* analyze's line: the root moves, best first (protocol.md, "analyze"). */
+void report_info(struct mcts *m, const struct solved *sv, struct text *out);
+
+#endif

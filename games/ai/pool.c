@@ -1,0 +1,295 @@
+/* pool.c: the tree search's node pool.  The nodes live in one pool of a
+ * fixed size (the tree's part of `set hash`), 32 bytes each, a node's
+ * children side by side in one block taken when the node first needs
+ * them.  A move is one word in its node; moves that need more words
+ * (checkertoe's exchange, long Take It Away chains) keep the others in a
+ * second block of the same size right after the children.  When the pool
+ * is full the search goes on: the pool is compacted, keeping the subtrees
+ * that have had visits and dropping the rest (their roots become leaves
+ * again), and leaves need more visits before they grow. */
+#include "mcts.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/bits.h"
+
+/* Nodes the budget holds: 32 bytes each, plus two bits and a share of a
+ * rank word for compaction. */
+static uint32_t capacity(size_t bytes)
+{
+	double per = sizeof(struct node) + 2.0 / 8 + 4.0 / 64;
+	double n = (double)bytes / per;
+	if (n > (double)(UINT32_MAX - 64))
+		n = (double)(UINT32_MAX - 64);
+	return n < 256 ? 256 : (uint32_t)n;
+}
+
+/* Frees the pool and its tables. */
+static void pool_free(struct mcts_tree *t)
+{
+	free(t->pool);
+	free(t->mark);
+	free(t->ext);
+	free(t->rank);
+	t->pool = NULL;
+	t->mark = t->ext = NULL;
+	t->rank = NULL;
+	t->used = 0;
+}
+
+/* The pool at the size allowed (a smaller one when the system refuses
+ * that much).  The system commits its pages only as they are written, so a
+ * small tree costs little of a large budget. */
+static int pool_ready(struct mcts_tree *t)
+{
+	if (t->pool)
+		return 1;
+	for (uint32_t cap = capacity(t->bytes); cap >= 256; cap /= 2) {
+		size_t words = (size_t)cap / 64 + 1;
+		t->pool = malloc(sizeof *t->pool * cap);
+		t->mark = malloc(sizeof *t->mark * words);
+		t->ext = malloc(sizeof *t->ext * words);
+		t->rank = malloc(sizeof *t->rank * words);
+		if (t->pool && t->mark && t->ext && t->rank) {
+			t->cap = cap;
+			t->used = 0;
+			return 1;
+		}
+		pool_free(t);
+	}
+	return 0;
+}
+
+/* n fresh nodes side by side; returns the first, or 0 when they do not fit
+ * (the tree is then full until compacted).  Node 0 is never handed out
+ * here: it is the root of a new tree. */
+uint32_t pool_alloc(struct mcts_tree *t, uint32_t n)
+{
+	if (n > t->cap - t->used) {
+		t->full = 1;
+		return 0;
+	}
+	uint32_t first = t->used;
+	t->used += n;
+	if (t->used > t->info.peak)
+		t->info.peak = t->used;
+	memset(node_at(t, first), 0, sizeof(struct node) * n);
+	return first;
+}
+
+/* An empty tree: the root alone, standing for nothing yet. */
+int pool_clear(struct mcts_tree *t)
+{
+	t->used = 0;
+	t->full = 0;
+	t->kept = 0;
+	t->expand_at = 2;
+	t->lo = t->hi = t->r1 = t->r2 = t->rn = 0;
+	t->explore = UCT_C;
+	t->plies = 0;
+	t->info.peak = 0;
+	if (!pool_ready(t))
+		return -1;
+	t->root = 0;
+	t->chosen = 0;
+	t->used = 1;
+	memset(node_at(t, 0), 0, sizeof(struct node));
+	node_at(t, 0)->who = NOBODY;
+	return 0;
+}
+
+struct mcts_tree *mcts_tree_new(size_t bytes)
+{
+	struct mcts_tree *t = calloc(1, sizeof *t);
+	if (!t)
+		return NULL;
+	t->bytes = t->total = bytes;
+	if (!(t->ctx = ai_ctx_new())) {
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+struct ai_ctx *mcts_tree_ctx(struct mcts_tree *t)
+{
+	return t->ctx;
+}
+
+void mcts_tree_free(struct mcts_tree *t)
+{
+	if (!t)
+		return;
+	team_free(t);
+	pool_free(t);
+	free(t->state);
+	ai_ctx_free(t->ctx);
+	free(t);
+}
+
+void mcts_tree_reset(struct mcts_tree *t, size_t bytes)
+{
+	pool_free(t);
+	free(t->state);
+	t->state = NULL;
+	t->state_cap = 0;
+	t->kept = 0;
+	/* the team's trees share the budget evenly */
+	t->total = bytes;
+	t->bytes = bytes / (size_t)(t->ncrew + 1);
+	team_reset(t, t->bytes);
+	if (t->solver_used)
+		solve_forget(t->ctx);
+	t->solver_used = 0;
+}
+
+void mcts_tree_info(const struct mcts_tree *t, struct mcts_info *out)
+{
+	*out = t->info;
+	out->cap = t->cap ? t->cap : capacity(t->bytes);
+	out->nodes = t->used;
+	out->expand_at = t->expand_at;
+	out->visits = t->pool ? node_at(t, t->root)->visits : 0;
+}
+
+static void bits_set(uint64_t *b, uint32_t from, uint32_t n)
+{
+	while (n) {
+		uint32_t o = from & 63, k = 64 - o < n ? 64 - o : n;
+		uint64_t m = k == 64 ? ~0ULL : ((1ULL << k) - 1) << o;
+		b[from >> 6] |= m;
+		from += k;
+		n -= k;
+	}
+}
+
+/* The nodes of nd's child block: the children, and their other move
+ * words when there are any. */
+static uint32_t block_len(const struct node *nd)
+{
+	return (uint32_t)nd->nchild << (nd->flags & F_WIDE ? 1 : 0);
+}
+
+/* Marks what is reachable from the root, cutting the children off nodes
+ * with fewer than `keep` real visits (they become leaves again).  With
+ * `hist`, counts per power of two of real visits the nodes of the blocks
+ * below.  Returns the nodes marked.  A block always lies after its parent
+ * (blocks are taken in order, and compaction keeps the order), so one pass
+ * upwards from the root sees every parent before its children. */
+static BITS_HOT uint32_t mark_live(struct mcts_tree *t, uint32_t keep,
+				   uint64_t *hist)
+{
+	uint32_t words = (t->used + 63) >> 6, live = 0;
+	memset(t->mark, 0, sizeof *t->mark * words);
+	memset(t->ext, 0, sizeof *t->ext * words);
+	bits_set(t->mark, t->root, 1);
+	for (uint32_t w = t->root >> 6; w < words; w++) {
+		uint64_t done = 0, bits;
+		while ((bits = t->mark[w] & ~t->ext[w] & ~done)) {
+			int b = bit_first(bits);
+			done |= 1ULL << b;
+			uint32_t i = (w << 6) + (uint32_t)b;
+			struct node *nd = node_at(t, i);
+			live++;
+			if (!nd->nchild)
+				continue;
+			uint32_t real = nd->visits - nd->virt;
+			if (real < keep && i != t->root) {
+				nd->child = 0;
+				nd->nchild = nd->tried = 0;
+				nd->skip = 0;
+				nd->flags &= (uint8_t) ~(KIND | F_WIDE |
+							 F_SAMPLED | F_MIXED);
+				continue;
+			}
+			uint32_t len = block_len(nd);
+			if (hist) {
+				int k = 0;
+				while (k < 31 && (real >> (k + 1)))
+					k++;
+				hist[k] += len;
+			}
+			bits_set(t->mark, nd->child, len);
+			if (nd->flags & F_WIDE) {
+				bits_set(t->ext, nd->child + nd->nchild,
+					 nd->nchild);
+				live += nd->nchild;
+			}
+		}
+	}
+	return live;
+}
+
+/* Where marked node i goes: the marked nodes before it. */
+static BITS_HOT uint32_t new_index(const struct mcts_tree *t, uint32_t i)
+{
+	uint64_t below = t->mark[i >> 6] & ((1ULL << (i & 63)) - 1);
+	return t->rank[i >> 6] + (uint32_t)bit_count(below);
+}
+
+/* Slides the marked nodes down over the others, keeping their order, and
+ * points each parent at its block's new place. */
+static BITS_HOT void slide(struct mcts_tree *t)
+{
+	uint32_t words = (t->used + 63) >> 6, n = 0;
+	for (uint32_t w = 0; w < words; w++) {
+		t->rank[w] = n;
+		n += (uint32_t)bit_count(t->mark[w]);
+	}
+	uint32_t to = 0;
+	for (uint32_t w = 0; w < words; w++)
+		for (uint64_t bits = t->mark[w]; bits; bits &= bits - 1) {
+			uint32_t i = (w << 6) + (uint32_t)bit_first(bits);
+			if ((t->ext[w] >> (i & 63)) & 1) {
+				memmove(node_at(t, to++), node_at(t, i),
+					sizeof(struct node));
+				continue;
+			}
+			struct node nd = *node_at(t, i);
+			if (nd.nchild)
+				nd.child = new_index(t, nd.child);
+			*node_at(t, to++) = nd;
+		}
+	t->root = 0;
+	t->chosen = 0; /* moved: the hint is only worth a search's time */
+	t->used = n;
+}
+
+/* Makes room in a full pool: drops what is no longer reachable (what lay
+ * outside the subtree of a new root) and, when that is not enough, the
+ * subtrees with the fewest visits, keeping at most half of the pool; then
+ * leaves need twice the visits before they grow, so the pool fills up more
+ * slowly each time (and half as many again when most of it was an old
+ * tree's rest).  Takes time in proportion to the nodes in use. */
+void pool_compact(struct mcts_tree *t)
+{
+	double t0 = ai_now_ms();
+	uint32_t used = t->used;
+	uint64_t hist[32] = {0};
+	uint32_t live = mark_live(t, 0, hist);
+	if (live < t->cap / 4 && t->expand_at > 2)
+		t->expand_at /= 2; /* mostly garbage: an old tree's rest */
+	if (live > t->cap / 2) {
+		/* the least visit count that keeps below half of the pool */
+		uint64_t kept = 1;
+		int k = 31;
+		while (k > 0 && kept + hist[k] <= t->cap / 2)
+			kept += hist[k--];
+		mark_live(t, 2u << k, NULL);
+		if (t->expand_at < (1u << 20))
+			t->expand_at *= 2;
+	}
+	slide(t);
+	t->full = 0;
+	t->info.collections++;
+	t->compact_ms = (ai_now_ms() - t0) / (live + used / 64 + 1);
+}
+
+/* What compacting the pool would take, keeping `live` nodes: twice the
+ * last compaction's pace, to be safe (10 ns a node before the first). */
+double pool_compact_cost(const struct mcts_tree *t, double live)
+{
+	double per = t->compact_ms > 0 ? t->compact_ms : 1e-5;
+	return 2 * per * (live + t->used / 64);
+}
