@@ -843,7 +843,15 @@ static void analyze_info(void *ctx, const char *line)
 static int cmd_analyze(struct session *s, int argc, char **argv,
 		       struct text *out)
 {
-	long long ms = 1000;
+	long long ms = 1000, most = AI_INFO_MOVES;
+	if (argc >= 2 && !strcmp(argv[argc - 2], "maxmoves")) {
+		if (read_number(argv[argc - 1], 1, 100000, &most) < 0)
+			return fail(out, "maxmoves: a number of moves from 1");
+		argc -= 2;
+	}
+	if (argc > 2)
+		return fail(out, "wrong number of arguments; usage: analyze "
+				 "[[PLAYER] MS] [maxmoves N]");
 	const char *arg = argc ? argv[argc - 1] : NULL;
 	if (need_turn(s, argc == 2, argv, out) < 0)
 		return -1;
@@ -858,6 +866,7 @@ static int cmd_analyze(struct session *s, int argc, char **argv,
 	search_setup(s, &how, &clock, 1);
 	how.stop = line_waiting;
 	how.info = analyze_info;
+	how.info_moves = (int)most;
 	how.log = NULL;
 	if (s->out) {
 		text_printf(s->out, "=%s \n", s->id);
@@ -1355,7 +1364,7 @@ static const struct command commands[] = {
 	{"play", cmd_play, 1, 2, 1, "[PLAYER] MOVE", "play a move"},
 	{"genmove", cmd_genmove, 0, 1, 1, "[PLAYER]", "the engine moves"},
 	{"hint", cmd_hint, 0, 1, 1, "[PLAYER]", "the move genmove would play"},
-	{"analyze", cmd_analyze, 0, 2, 1, "[[PLAYER] MS]",
+	{"analyze", cmd_analyze, 0, 4, 1, "[[PLAYER] MS] [maxmoves N]",
 	 "a stream of the search's candidates until the next line"},
 	{"stop", cmd_stop, 0, 0, 0, "", "end genmove's or hint's thinking"},
 	{"roll", cmd_roll, 0, 1, 1, "[N]", "roll the die, or take the roll N"},

@@ -224,9 +224,27 @@ def test_analyze():
     check(a == "= \n\n", f"analyze with a line waiting: {a!r}")
     check(e.answer() == "= quintet\n\n", "the waiting line is answered")
     check(time.monotonic() - t1 < 0.5, "a waiting line ends analyze at once")
-    for bad in ("analyze 5", "analyze 3 100", "analyze x"):
+    for bad in ("analyze 5", "analyze 3 100", "analyze x",
+                "analyze 100 maxmoves 0", "analyze 100 maxmoves x",
+                "analyze 1 100 maxmoves"):
         check(e.ask(bad).startswith("? "), f"{bad} fails")
     e.close()
+    # maxmoves N: up to N groups a line, past the default 20 (Tiptoe 6x6
+    # has 36 first moves); with 3, at most 3
+    for most, low, high in ((100, 21, 36), (3, 1, 3)):
+        e = Engine()
+        e.ok("newgame tiptoe seed=1 size=6")
+        e.raw(f"analyze 150 maxmoves {most}")
+        e.read_until(b"\n", timeout=5)
+        line = ""
+        t0 = time.monotonic()
+        while not line.startswith("info") and time.monotonic() - t0 < 5:
+            line = e.read_until(b"\n", timeout=5) or ""
+        e.raw("name")
+        groups = line.split().count("info")
+        check(low <= groups <= high, f"analyze maxmoves {most}: {groups} "
+              f"groups in {line[:60]!r}")
+        e.close()
     # analyze fails like genmove where there is nothing to analyze
     out, _, _, _ = run("newgame takebacktoe seed=1 first=1\nanalyze\n"
                        "newgame abstractoe seed=1 draw\nanalyze\n")

@@ -78,11 +78,17 @@ struct ai_search {
 	int (*stop)(void *ctx);
 	/* ai_analyze: one `info ...` line (no newline) to pass on. */
 	void (*info)(void *ctx, const char *line);
+	int info_moves; /* ai_analyze: the candidates a line names at most
+			 * (0: AI_INFO_MOVES) */
 	void *ctx;
 	FILE *log;   /* the search line on standard error; NULL: silent */
 	int no_book; /* search where the opening book knows the move too
 		      * (benchmarks of the search) */
 };
+
+/* The candidates an `info` line names unless info_moves says otherwise
+ * (protocol.md, "analyze"). */
+#define AI_INFO_MOVES 20
 
 /* A player with the default memory limit, or NULL when out of memory. */
 struct ai *ai_new(void);

@@ -2,6 +2,7 @@
  * after a move, and analyze's info lines. */
 #include "mcts.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* The text of a proof for the player who made the move ("win"...). */
@@ -107,14 +108,18 @@ void report_search(struct mcts *m, uint32_t chosen, const struct solved *sv,
 
 /* The analysis line: one group per visited root move, best first (the
  * allowed moves by visits, then the moves the solver showed worse), at
- * most 20. */
-#define INFO_MOVES 20
+ * most how->info_moves (AI_INFO_MOVES by default). */
 void report_info(struct mcts *m, const struct solved *sv, struct text *out)
 {
 	const struct mcts_tree *t = m->t;
 	const struct node *root = node_at(t, t->root);
 	const struct node *kids = node_at(t, root->child);
-	int order[INFO_MOVES], n = 0;
+	int most = m->how->info_moves > 0 ? m->how->info_moves : AI_INFO_MOVES;
+	if (most > root->nchild)
+		most = root->nchild;
+	int *order = malloc(sizeof *order * (size_t)(most ? most : 1)), n = 0;
+	if (!order)
+		return; /* out of memory: no line this time */
 	for (int pass = 0; pass < 2; pass++)
 		for (int k = 0; k < root->nchild; k++) {
 			const struct node *c = &kids[k];
@@ -132,9 +137,9 @@ void report_info(struct mcts *m, const struct solved *sv, struct text *out)
 						   (uint32_t)order[j]) >=
 					       visits)
 					j++;
-			if (j >= INFO_MOVES)
+			if (j >= most)
 				continue;
-			if (n < INFO_MOVES)
+			if (n < most)
 				n++;
 			memmove(order + j + 1, order + j,
 				sizeof *order * (size_t)(n - 1 - j));
@@ -170,4 +175,5 @@ void report_info(struct mcts *m, const struct solved *sv, struct text *out)
 		text_printf(out, " order %d pv", i);
 		line_text(m, root->child + (uint32_t)order[i], 16, 0, out);
 	}
+	free(order);
 }
