@@ -89,7 +89,7 @@
  * most of what made an iteration of a big tree (a deep one) dear: on
  * checkertoe the iterations a second at 5 s were 81% of those at 0.1 s
  * with a scan at every visit, and 98% with this.  At equal playouts no
- * game played measurably weaker (README.md, "Benchmarks"). */
+ * game played measurably weaker (docs/benchmarks.md). */
 #define LAZY_FROM 256
 #define LAZY_SKIP 3
 #define REROOT_PLAYS 4096 /* moves tried to find the new root in the tree */
