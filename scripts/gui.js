@@ -64,7 +64,7 @@ const S = {
 // The page reaches its engine one of two ways, behind one interface:
 //   T.open()                          a new engine for this tab
 //   T.run([LINE ...], stopOnError)    -> [{ok, text} ...], in order
-//   T.analyze(ms, onInfo)             -> {ok, text, done}: onInfo(line)
+//   T.analyze(ms, most, onInfo)       -> {ok, text, done}: onInfo(line)
 //                                        for each info line; done settles
 //                                        when the stream ends (the next
 //                                        command sent ends it)
@@ -131,8 +131,8 @@ class ServerEngine {
         return j.answers;
     }
 
-    async analyze(ms, onInfo) {
-        const j = await api("/api/analyze", { session: this.session, ms });
+    async analyze(ms, most, onInfo) {
+        const j = await api("/api/analyze", { session: this.session, ms, maxmoves: most });
         if (!j.ok) return { ok: false, text: j.text, done: Promise.resolve() };
         const poll = async () => {
             let seq = j.seq;
@@ -242,10 +242,10 @@ class WorkerEngine {
         return answers;
     }
 
-    async analyze(ms, onInfo) {
+    async analyze(ms, most, onInfo) {
         let end;
         const done = new Promise((r) => (end = r));
-        const first = await this.send("analyze " + ms, { analyze: true, onInfo, end });
+        const first = await this.send("analyze " + ms + " maxmoves " + most, { analyze: true, onInfo, end });
         if (!first.ok) end();
         return { ok: first.ok, text: first.text, done };
     }
@@ -903,7 +903,8 @@ async function startAnalysis() {
     S.analysis.gen = gen;
     let j;
     try {
-        j = await T.analyze(ANALYZE_MS, (line) => {
+        // every legal move gets a value (analyze names 20 by default)
+        j = await T.analyze(ANALYZE_MS, Math.max(S.moves.length, 1), (line) => {
             if (S.analysis.gen !== gen) return;
             S.analysis.cands = parseInfo(line);
             S.analysis.text = "";
@@ -1475,11 +1476,7 @@ function renderAnalysis() {
                     : "Each move's value: player " + mover + "'s chance to win after it") +
                 ", from the engine's search (! where proven). Numbers on the board: the best line." +
                 (S.moves.length > cands.length
-                    ? " The engine values its " +
-                      cands.length +
-                      " most promising moves of " +
-                      S.moves.length +
-                      "."
+                    ? " It has valued " + cands.length + " of the " + S.moves.length + " moves so far."
                     : "");
         else if (!personToMove()) note = "analysis runs while a person is to move";
     }

@@ -18,12 +18,14 @@ class Analysis:
     (or the end of a with block, or breaking out of a for loop over it,
     or the next command sent to the engine) ends it."""
 
-    def __init__(self, engine, ms=1000, player=None):
+    def __init__(self, engine, ms=1000, player=None, maxmoves=None):
         self.engine = engine
         self.ms = ms
         self.done = False
         self.latest = None  # the last list given
         args = "%d" % ms if player is None else "%s %d" % (player, ms)
+        if maxmoves is not None:
+            args += " maxmoves %d" % maxmoves
         self.line = "analyze " + args
         self.id = engine.send(self.line)
         try:

@@ -530,14 +530,15 @@ class Engine:
         p = "" if player is None else " %s" % player
         return self._search("hint" + p, movetime, playouts, timeout)
 
-    def analyze(self, ms=1000, player=None):
-        """The search's candidates every ms milliseconds, as an iterator of
+    def analyze(self, ms=1000, player=None, maxmoves=None):
+        """The search's candidates every ms milliseconds (up to maxmoves of
+        them, 20 by default), as an iterator of
         lists of dicts (see parse_info), until it is closed: breaking out
         of a for loop over it, close(), a `with` block's end, or the next
         command sent through this Engine.  Raises EngineError (at the first
         item) when analyze fails."""
         from .analysis import Analysis
-        return Analysis(self, ms, player)
+        return Analysis(self, ms, player, maxmoves)
 
     # ---- discovery (protocol.md, "Discovery") ----
 
