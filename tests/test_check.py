@@ -1,5 +1,5 @@
 """Tests of `scripts/tournament --check` (tournament_check.py) and of the
-bot kit (quintet.Bot, scripts/examples/randombot), run by
+bot kit (quintet.Bot, scripts/examples/randombot and anygame), run by
 tests/check-bots.sh:
 
   python3 tests/test_check.py ENGINE   (default ./engine)
@@ -22,6 +22,7 @@ ROOT = os.path.dirname(HERE)
 RUNNER = os.path.join(ROOT, "scripts", "tournament")
 PLAYERS = os.path.join(HERE, "players")
 RANDOMBOT = os.path.join(ROOT, "scripts", "examples", "randombot")
+ANYGAME = os.path.join(ROOT, "scripts", "examples", "anygame")
 ENGINE = os.path.join(ROOT, "engine")
 
 # player: what the report must say about it
@@ -101,6 +102,46 @@ class Check(unittest.TestCase):
                 for r in results:
                     self.assertNotIn("forfeit", r, r)
                     self.assertTrue(r["status"].startswith("over"), r)
+
+    def test_anygame_plays_every_game_to_the_end(self):
+        """scripts/examples/anygame, a client that knows no game, plays
+        every game and variant to its end (rolls and Abs-Trac-Toe's drawn
+        line included) and reports the scoring units, whose points add up
+        to each player's score (but in team games, where a team's units
+        are filed under its first player)."""
+        p = subprocess.run([ANYGAME, ENGINE, "--seed", "3"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True, timeout=300)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        names = subprocess.run([ENGINE, "-c", "list_games"],
+                               stdout=subprocess.PIPE, text=True,
+                               timeout=60).stdout[2:].split("\n")
+        played = {}
+        for line in p.stdout.splitlines():
+            label, rest = line.split(": ", 1)
+            if rest.startswith("refused"):
+                continue
+            self.assertTrue(rest.startswith("over "), line)
+            played[label] = rest
+            score = [float(v) for v in
+                     rest.split("score ")[1].split(";")[0].split()]
+            sums = [0.0] * len(score)
+            for unit in rest.split("units: ")[1].split("; "):
+                if unit != "none":
+                    w = unit.split()
+                    sums[int(w[2]) - 1] += float(w[3].strip("()"))
+            if "teams=1" not in label:
+                self.assertEqual(sums, score, line)
+        for name in filter(None, (n.split(" ")[0] for n in names)):
+            self.assertIn(name, played)
+        for variant in ("takebacktoe", "takeitaway players=4",
+                        "abstractoe players=1", "abstractoe draw=1",
+                        "abstractoe players=4 teams=1", "tiptoe hex=1",
+                        "checkertoe exchange=1"):
+            self.assertIn(variant, played)
+        self.assertTrue(any(" (" in v and "units: none" not in v
+                            for k, v in played.items()
+                            if k.startswith("checkertoe")))
 
 
 if __name__ == "__main__":
