@@ -35,6 +35,9 @@ import urllib.error
 import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import quintet  # noqa: E402
 ENGINE = os.path.abspath(os.environ.get("ENGINE") or
                          os.path.join(ROOT, "engine"))
 SHOTS = os.environ.get("GUI_SHOTS") or os.path.join(ROOT, "build",
@@ -212,10 +215,9 @@ def prompt(answer):
 def engine_answers(lines):
     """Runs LINES through a fresh engine; returns its answers' texts (with
     '=' or '?' kept)."""
-    out = subprocess.run([ENGINE], input="\n".join(lines) + "\n",
-                         capture_output=True, text=True, timeout=60).stdout
-    return [a[:1] + a[2:] if len(a) > 1 else a
-            for a in out.split("\n\n") if a]
+    with quintet.Engine([ENGINE], timeout=60) as e:
+        return [("=" if ok else "?") + text
+                for ok, text in (e.request(line) for line in lines)]
 
 
 @unittest.skipUnless(CHROMIUM and DRIVER, "chromium or chromedriver is "
