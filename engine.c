@@ -676,27 +676,48 @@ static int newgame_seed(struct game_options *opt, uint64_t *seed,
  * or from a position.  Fails: unknown game, bad or unknown option, values
  * the game refuses; the current game is kept.  Restarts the clock
  * accounts and drops the search tree. */
+/* The state `newgame NAME key=value ...` (argv, argc words) starts, in
+ * memory the caller frees, with its game, options and seed; NULL after
+ * writing the reason to out (unknown game, bad options, a set-up the game
+ * refuses). */
+static unsigned char *setup(int argc, char **argv, const struct game **g,
+			    struct game_options *opt, uint64_t *seed,
+			    struct text *out)
+{
+	char err[GAME_ERR_MAX];
+	*g = game_find(argv[0]);
+	if (!*g) {
+		char c[64];
+		game_clean(argv[0], c, sizeof c);
+		fail(out, "unknown game %s (list_games lists them)", c);
+		return NULL;
+	}
+	*opt = (struct game_options){0};
+	*seed = 0;
+	if (game_options_read(argv + 1, argc - 1, opt, err) < 0) {
+		fail(out, "%s", err);
+		return NULL;
+	}
+	if (newgame_seed(opt, seed, out) < 0)
+		return NULL;
+	unsigned char *st = xrealloc(NULL, (*g)->state_size);
+	if (game_setup(*g, st, opt, *seed, err) < 0) {
+		free(st);
+		fail(out, "%s", err);
+		return NULL;
+	}
+	return st;
+}
+
 static int cmd_newgame(struct session *s, int argc, char **argv,
 		       struct text *out)
 {
-	const struct game *g = game_find(argv[0]);
-	if (!g) {
-		char c[64];
-		game_clean(argv[0], c, sizeof c);
-		return fail(out, "unknown game %s (list_games lists them)", c);
-	}
-	struct game_options opt = {0};
-	char err[GAME_ERR_MAX];
-	uint64_t seed = 0;
-	if (game_options_read(argv + 1, argc - 1, &opt, err) < 0)
-		return fail(out, "%s", err);
-	if (newgame_seed(&opt, &seed, out) < 0)
+	const struct game *g;
+	struct game_options opt;
+	uint64_t seed;
+	unsigned char *st = setup(argc, argv, &g, &opt, &seed, out);
+	if (!st)
 		return -1;
-	unsigned char *st = xrealloc(NULL, g->state_size);
-	if (game_setup(g, st, &opt, seed, err) < 0) {
-		free(st);
-		return fail(out, "%s", err);
-	}
 	s->game = g;
 	s->nstates = 1;
 	s->cap = 64;
@@ -1077,24 +1098,12 @@ static int cmd_game_info(struct session *s, int argc, char **argv,
 		game_info(s->game, top(s), out);
 		return 0;
 	}
-	const struct game *g = game_find(argv[0]);
-	if (!g) {
-		char c[64];
-		game_clean(argv[0], c, sizeof c);
-		return fail(out, "unknown game %s (list_games lists them)", c);
-	}
-	struct game_options opt = {0};
-	char err[GAME_ERR_MAX];
-	uint64_t seed = 0;
-	if (game_options_read(argv + 1, argc - 1, &opt, err) < 0)
-		return fail(out, "%s", err);
-	if (newgame_seed(&opt, &seed, out) < 0)
+	const struct game *g;
+	struct game_options opt;
+	uint64_t seed;
+	unsigned char *st = setup(argc, argv, &g, &opt, &seed, out);
+	if (!st)
 		return -1;
-	unsigned char *st = xrealloc(NULL, g->state_size);
-	if (game_setup(g, st, &opt, seed, err) < 0) {
-		free(st);
-		return fail(out, "%s", err);
-	}
 	game_info(g, st, out);
 	free(st);
 	return 0;

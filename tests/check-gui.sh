@@ -6,15 +6,5 @@
 # itself is tested in headless Chromium by tests/gui_e2e_test.py, which
 # .ci/run runs.
 set -u
-engine=${1:-./engine}
-case $engine in /*) ;; *) engine=$(pwd)/$engine ;; esac
-here=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp)
-trap 'rm -f "$tmp"' EXIT
-if python3 "$here/gui_server_test.py" "$engine" >"$tmp" 2>&1; then
-	echo "gui: $(sed -n 's/^Ran \([0-9]*\) tests* in .*/\1/p' "$tmp") passed, 0 failed"
-else
-	cat "$tmp"
-	echo "gui: the server test failed"
-	exit 1
-fi
+. "$(dirname "$0")/checks.sh"
+unittest_check gui gui_server_test.py "${1:-./engine}"
