@@ -59,7 +59,7 @@ class Example:
         return "%s:%d" % (self.doc, self.line)
 
 
-def markdown_blocks(path, text):
+def markdown_blocks(text):
     """The indented blocks of a Markdown text, each with the line it starts
     on and whether a doc-test: shape comment precedes it."""
     lines = text.split("\n")
@@ -89,7 +89,7 @@ TROFF = [("\\-", "-"), ("\\(aq", "'"), ("\\(dq", '"'), ("\\&", ""),
          ("\\e", "\\")]
 
 
-def troff_blocks(path, text):
+def troff_blocks(text):
     """The .nf ... .fi blocks of a manual page, unescaped."""
     lines = text.split("\n")
     out, i = [], 0
@@ -115,8 +115,7 @@ def troff_blocks(path, text):
 def examples(path):
     text = open(path, encoding="utf-8").read()
     name = os.path.basename(path)
-    blocks = (troff_blocks if path.endswith(".6") else markdown_blocks)(
-        path, text)
+    blocks = (troff_blocks if path.endswith(".6") else markdown_blocks)(text)
     for line, block, shape in blocks:
         if not block:
             continue
@@ -250,7 +249,7 @@ def shell_commands(lines):
     return out
 
 
-def run_shell(engine, ex, workdir):
+def run_shell(ex, workdir):
     want, got = [], []
     for cmd, exp in shell_commands(ex.lines):
         r = subprocess.run(["sh", "-c", cmd], cwd=workdir,
@@ -321,7 +320,7 @@ def main():
                     if ex.kind == "protocol":
                         want, got = run_protocol(engine, ex)
                     elif ex.kind == "shell":
-                        want, got = run_shell(engine, ex, workdir)
+                        want, got = run_shell(ex, workdir)
                     else:
                         want, got = run_position(engine, ex)
                     ok = lines_match(want, got, ex.shape)
