@@ -1344,6 +1344,22 @@ function badgeAt(n) {
     return { x: p.x, y: p.y - 0.28 };
 }
 
+// Whether a text of node lies over a text of the board outside it.
+function overlapsLabel(node) {
+    const mine = [...node.querySelectorAll("text")].map((t) => t.getBoundingClientRect());
+    for (const t of $("board").querySelectorAll("text")) {
+        if (node.contains(t)) continue;
+        const r = t.getBoundingClientRect();
+        if (!r.width) continue;
+        for (const a of mine) {
+            const w = Math.min(a.right, r.right) - Math.max(a.left, r.left);
+            const h = Math.min(a.bottom, r.bottom) - Math.max(a.top, r.top);
+            if (w > 1 && h > 1) return true;
+        }
+    }
+    return false;
+}
+
 // Each candidate's value on the board, the best line numbered on its cells.
 function drawAnalysis(g) {
     const cands = S.analysis.on ? S.analysis.cands : [];
@@ -1411,6 +1427,12 @@ function drawAnalysis(g) {
         });
         t.dataset.move = c.move;
         el("title", {}, badge).textContent = c.move + ": " + valueWords(c, mover);
+        // a badge over another label (a neighbouring region's number, a
+        // better move's badge) is left out: its value stays in the list
+        if (overlapsLabel(badge)) {
+            badge.remove();
+            joined.delete(target);
+        }
     });
     // the best line, move by move, numbered at its places' upper left
     const r = fontSize(0.15);
