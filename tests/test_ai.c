@@ -1720,6 +1720,36 @@ START_TEST(threads_share_a_playout_budget_exactly)
 }
 END_TEST
 
+/* The threads search one tree: its root counts every playout of every
+ * thread (with a tree per thread, the root counted only the main
+ * thread's), the visits they held back included. */
+START_TEST(threads_search_one_tree)
+{
+	const struct game *g = game_find("tiptoe");
+	void *st = new_state(g, "size=8", 1);
+	struct mcts_tree *t = mcts_tree_new(16 << 20);
+	struct mcts_info info;
+	struct move mv;
+	for (int n = 2; n <= 4; n += 2) {
+		ck_assert_int_eq(mcts_tree_set_threads(t, n), 0);
+		for (long budget = 1000; budget <= 100000; budget *= 10) {
+			ck_assert_int_eq(tree_choose(t, g, st, budget, 0,
+						     (uint64_t)budget, &mv),
+					 0);
+			mcts_tree_info(t, &info);
+			ck_assert(info.own < info.iterations);
+			ck_assert_msg(info.visits ==
+					      (unsigned long)info.iterations,
+				      "threads %d: %lu root visits for %ld "
+				      "playouts",
+				      n, info.visits, info.iterations);
+		}
+	}
+	mcts_tree_free(t);
+	free(st);
+}
+END_TEST
+
 /* One player's search, for a thread of its own. */
 struct duo {
 	const struct game *g;
@@ -1907,6 +1937,7 @@ static Suite *suite(void)
 	TCase *th = tcase_create("threads");
 	tcase_set_timeout(th, 300);
 	tcase_add_test(th, threads_share_a_playout_budget_exactly);
+	tcase_add_test(th, threads_search_one_tree);
 	tcase_add_test(th, two_players_share_nothing);
 	tcase_add_test(th, stop_ends_a_threaded_search);
 	tcase_add_test(th, analyze_counts_every_thread);

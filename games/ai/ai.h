@@ -98,8 +98,8 @@ void ai_free(struct ai *ai);
  * what a search does), and gives back the memory they held. */
 void ai_forget(struct ai *ai);
 
-/* The threads a search runs on (1 to AI_THREADS_MAX): n trees searched
- * side by side within the same memory (mcts_team.c); drops the tree.
+/* The threads a search runs on (1 to AI_THREADS_MAX), which grow one tree
+ * together (mcts_team.c); drops the tree.
  * With one thread a search is what it always was.  Returns 0, or -1 when
  * n is out of range or memory is short (the player then searches on one
  * thread). */

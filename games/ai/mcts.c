@@ -14,7 +14,7 @@
  * the spot).  When the game gives evaluate(), it also seeds each new move's
  * value (a prior worth a few visits: progressive bias) and ends playouts
  * after a short random tail.  The exploration constant follows the spread
- * of the rewards seen (see scale_explore), and a busy node scans its
+ * of the rewards seen (see explore_for), and a busy node scans its
  * children at one visit in four (see LAZY_FROM).  (No RAVE: it needs the
  * moves a playout made, and the games' own playout() loops keep those to
  * themselves.)
@@ -96,6 +96,16 @@
 _Static_assert(PRIOR_VISITS < 8 && GAME_MAX_PLAYERS < NOBODY,
 	       "virt and who fit their bits");
 #define SOLVE_PLIES 16 /* random games this short: the solver may try */
+/* Rewards a thread of a shared tree sums before adding them to the
+ * tree's (fold_rewards): the exploration constant follows them. */
+#define FOLD_EVERY 64
+/* On a shared tree, a node with BUSY visits or more gets its visits from
+ * a thread in batches of up to 1 / 2^BATCH_SHIFT of them, held back
+ * meanwhile in PENDING slots (see iterate_shared). */
+#define BUSY 64
+#define BATCH_SHIFT 5
+#define PENDING_BITS 8
+#define PENDING (1 << PENDING_BITS)
 
 /* ---- moves ---- */
 
@@ -104,7 +114,8 @@ static void step_into(const struct mcts *m, const struct node *nd, uint32_t i,
 		      void *st)
 {
 	if (kind(nd) == CHANCE) {
-		m->g->roll(st, (int)(int64_t)node_at(m->t, nd->child + i)->mv);
+		m->g->roll(st,
+			   (int)(int64_t)node_at(m->t, child_of(nd) + i)->mv);
 		return;
 	}
 	struct move mv;
@@ -233,7 +244,7 @@ int try_prove(const struct mcts_tree *t, struct node *nd)
 		return 1;
 	if (!nd->nchild)
 		return 0;
-	const struct node *c = node_at(t, nd->child);
+	const struct node *c = node_at(t, child_of(nd));
 	if (kind(nd) == CHANCE) {
 		for (int i = 0; i < nd->nchild; i++)
 			if (!proof_of(&c[i]) ||
@@ -242,7 +253,7 @@ int try_prove(const struct mcts_tree *t, struct node *nd)
 		set_proof(nd, proof_of(&c[0]));
 		return 1;
 	}
-	int best = -2, all = !(nd->flags & F_SAMPLED);
+	int best = -2, all = !(flags_of(nd) & F_SAMPLED);
 	uint8_t proof = UNPROVEN;
 	for (int i = 0; i < nd->nchild; i++) {
 		if (!proof_of(&c[i])) {
@@ -265,7 +276,7 @@ static void prove_up(const struct mcts_tree *t, const uint32_t *path, int depth)
 {
 	for (int d = depth - 1; d >= 0; d--) {
 		struct node *nd = node_at(t, path[d]);
-		nd->flags |= F_MIXED;
+		flags_change(nd, 0, F_MIXED);
 		if (!try_prove(t, nd))
 			break;
 	}
@@ -361,11 +372,19 @@ static int list_moves(struct mcts *m, const void *st, int root, int *sampled)
 	return n;
 }
 
-/* Gives the leaf `at` its children (or makes it a finished node).  Returns
- * 0, or -1 when it cannot (the pool is full, too many moves): the iteration
- * then plays out from the leaf.  Sets m->new_proof when the node got
- * proven. */
-static int expand(struct mcts *m, uint32_t at, const void *st, int root)
+/* A leaf's child block, being grown by a thread of a shared tree. */
+#define CLAIMED UINT32_MAX
+
+/* Gives nd its children, from `first`, and the kind k: the kind is changed
+ * last, and releases the children to threads that read it. */
+static void publish(struct node *nd, uint32_t first, int k)
+{
+	__atomic_store_n(&nd->child, first, __ATOMIC_RELAXED);
+	set_kind(nd, k);
+}
+
+/* Gives the leaf `at` its children or makes it a finished node (expand). */
+static int grow(struct mcts *m, uint32_t at, const void *st, int root)
 {
 	const struct game *g = m->g;
 	struct mcts_tree *t = m->t;
@@ -373,11 +392,11 @@ static int expand(struct mcts *m, uint32_t at, const void *st, int root)
 	m->new_proof = 0;
 	if (s.phase == GAME_OVER) {
 		struct node *nd = node_at(t, at);
-		set_kind(nd, END);
 		if (m->np == 2) {
 			set_proof(nd, proof_of_end(s));
 			m->new_proof = 1;
 		}
+		set_kind(nd, END);
 		return 0;
 	}
 	if (s.phase == GAME_ROLL) {
@@ -398,9 +417,8 @@ static int expand(struct mcts *m, uint32_t at, const void *st, int root)
 			c[i].who = NOBODY;
 		}
 		struct node *nd = node_at(t, at);
-		nd->child = first;
 		nd->nchild = (uint16_t)n;
-		set_kind(nd, CHANCE);
+		publish(nd, first, CHANCE);
 		return 0;
 	}
 	int sampled, n = list_moves(m, st, root, &sampled);
@@ -422,10 +440,11 @@ static int expand(struct mcts *m, uint32_t at, const void *st, int root)
 	uint32_t first = pool_alloc(t, (uint32_t)n << wide);
 	if (!first)
 		return -1;
-	if (m->have_prior) {
+	if (m->have_prior || m->lock) {
 		/* UCT picks among moves of equal priors by their order: a
 		 * random one, or every node would try the first listed first
-		 * (without priors the first visits are drawn as they come) */
+		 * (without priors the first visits are drawn as they come,
+		 * but not on a shared tree: see select_shared) */
 		for (int i = n - 1; i > 0; i--) {
 			int j = (int)rng_below(m->r, (uint32_t)i + 1);
 			struct move mv = m->list[i];
@@ -449,7 +468,7 @@ static int expand(struct mcts *m, uint32_t at, const void *st, int root)
 		if (m->np == 2 && m->cls[i] != CLS_OPEN) {
 			set_proof(&c[i], proof_of_end((struct game_status){
 						 GAME_OVER, m->cls[i] - 1}));
-			node_at(t, at)->flags |= F_MIXED;
+			flags_change(node_at(t, at), 0, F_MIXED);
 		}
 		if (m->have_prior) {
 			/* the game's judgement counts as a few visits, so that
@@ -463,13 +482,35 @@ static int expand(struct mcts *m, uint32_t at, const void *st, int root)
 	struct node *nd = node_at(t, at);
 	if (m->have_prior)
 		nd->tried = (uint16_t)n; /* no need to try each move once */
-	nd->child = first;
 	nd->nchild = (uint16_t)n;
-	nd->flags |= (uint8_t)((wide ? F_WIDE : 0) | (sampled ? F_SAMPLED : 0));
-	set_kind(nd, DECIDE);
+	flags_change(
+		nd, 0,
+		(uint8_t)((wide ? F_WIDE : 0) | (sampled ? F_SAMPLED : 0)));
+	publish(nd, first, DECIDE);
 	if (m->np == 2)
 		m->new_proof = try_prove(t, nd);
 	return 0;
+}
+
+/* Gives the leaf `at` its children (or makes it a finished node).  Returns
+ * 0, or -1 when it cannot (the pool is full, too many moves, or another
+ * thread is growing it): the iteration then plays out from the leaf.  Sets
+ * m->new_proof when the node got proven. */
+static int expand(struct mcts *m, uint32_t at, const void *st, int root)
+{
+	if (!m->lock)
+		return grow(m, at, st, root);
+	/* a shared tree: the thread that claims the leaf grows it, and the
+	 * others play out from it meanwhile (see mcts_team.c) */
+	struct node *nd = node_at(m->t, at);
+	uint32_t none = 0;
+	if (!__atomic_compare_exchange_n(&nd->child, &none, CLAIMED, 0,
+					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		return -1;
+	int r = grow(m, at, st, root);
+	if (r < 0 || kind(nd) == END) /* (released to the next claim) */
+		__atomic_store_n(&nd->child, 0, __ATOMIC_RELEASE);
+	return r;
 }
 
 /* ---- one iteration ---- */
@@ -580,7 +621,7 @@ static uint32_t select_child(struct mcts *m, struct node *nd)
 		    j = i + (int)rng_below(m->r, (uint32_t)(n - i));
 		if (j != i)
 			swap_children(t, nd, (uint32_t)i, (uint32_t)j);
-		if (!(c[i].flags & F_BANNED) &&
+		if (!(flags_of(&c[i]) & F_BANNED) &&
 		    (m->ignore_proofs || !lost(&c[i])))
 			return nd->child + (uint32_t)i;
 	}
@@ -682,14 +723,14 @@ static int playout(struct mcts *m, void *st, double *rew)
  * the middle, where the same constant would explore almost blindly.  So the
  * constant follows the spread (standard deviation) of the rewards seen,
  * 0.5 being the spread of a coin toss. */
-static void scale_explore(struct mcts_tree *t, int np)
+static double explore_for(const struct mcts_tree *t, int np)
 {
 	double mu = t->r1 / t->rn, var = t->r2 / t->rn - mu * mu;
 	if (np == 1) /* raw scores: scale like mean() does */
 		var = t->hi > t->lo ? var / ((t->hi - t->lo) * (t->hi - t->lo))
 				    : 0.25;
 	double f = 2 * num_sqrt(var > 0 ? var : 0);
-	t->explore = UCT_C * (f < 0.1 ? 0.1 : f > 1 ? 1 : f);
+	return UCT_C * (f < 0.1 ? 0.1 : f > 1 ? 1 : f);
 }
 
 /* One iteration: down the tree, out at random, and the rewards back up.
@@ -759,7 +800,316 @@ static int iterate(struct mcts *m)
 		for (int p = 0; p < m->np; p++)
 			t->r1 += rew[p], t->r2 += rew[p] * rew[p], t->rn++;
 		if (((long)t->rn & 255) < m->np)
-			scale_explore(t, m->np);
+			t->explore = explore_for(t, m->np);
+	}
+	m->iters++;
+	return 0;
+}
+
+/* ---- one iteration on a shared tree ---- */
+
+/* The same as iterate, for threads that share the tree (mcts_team.c):
+ * the fields others change (a node's visits, q, rs, tried, child and
+ * flags; the pool's use; the exploration constant) are read and written
+ * atomically, a leaf is grown by the thread that claims it (expand), and
+ * each visit counts at once as a loss, until its playout's result
+ * replaces it, so that the threads spread over the tree (a virtual loss).
+ * A mean can lose a result when two threads update it at the same moment;
+ * it is a mean of many.  First visits go in the order of the children,
+ * which were shuffled when the node grew.
+ *
+ * A busy node (BUSY visits or more), which every thread passes at almost
+ * every iteration, gets no virtual loss (one visit more would not change
+ * the choice there): each thread holds its visits to it back in a slot of
+ * its own and adds them in batches of up to 1 / 2^BATCH_SHIFT of the
+ * node's visits (hold_visit), and at such a node it follows the child its
+ * last scan chose for LAZY_SKIP more visits, as select_child does from
+ * LAZY_FROM visits on (select_busy).  Each write to a node shared by two
+ * cores moves its cache line from one to the other; with the visits at
+ * the busy top of the tree added one by one, two threads on checkertoe
+ * ran slower than one (docs/benchmarks.md, "Threads"). */
+
+static inline float ld_f(const float *x)
+{
+	float v;
+	__atomic_load(x, &v, __ATOMIC_RELAXED);
+	return v;
+}
+
+static inline void st_f(float *x, float v)
+{
+	__atomic_store(x, &v, __ATOMIC_RELAXED);
+}
+
+static inline uint32_t ld_u(const uint32_t *x)
+{
+	return __atomic_load_n(x, __ATOMIC_RELAXED);
+}
+
+/* A visit that counts as a loss for now (a virtual loss). */
+static void visit_shared(struct node *nd)
+{
+	uint32_t n = __atomic_add_fetch(&nd->visits, 1, __ATOMIC_RELAXED);
+	if (nd->who != NOBODY)
+		st_f(&nd->q, ld_f(&nd->q) * (float)(n - 1) / (float)n);
+	st_f(&nd->rs, (float)num_rsqrt_n(n));
+}
+
+/* Replaces the loss of visit_shared by the rewards rew, or (rew NULL)
+ * takes the visit back. */
+static void settle_shared(struct node *nd, const double *rew)
+{
+	if (!rew) {
+		uint32_t n =
+			__atomic_sub_fetch(&nd->visits, 1, __ATOMIC_RELAXED);
+		if (nd->who != NOBODY)
+			st_f(&nd->q,
+			     n ? ld_f(&nd->q) * (float)(n + 1) / (float)n : 0);
+		st_f(&nd->rs, n ? (float)num_rsqrt_n(n) : 0);
+	} else if (nd->who != NOBODY) {
+		st_f(&nd->q, ld_f(&nd->q) + (float)rew[nd->who] /
+						    (float)ld_u(&nd->visits));
+	}
+}
+
+/* The slot of this thread's pending visits for node at. */
+static struct pending *slot(struct mcts *m, uint32_t at)
+{
+	return &m->pending[(at * 0x9e3779b1u) >> (32 - PENDING_BITS)];
+}
+
+/* A busy node's visits are added to it BATCH at a time (see
+ * iterate_shared). */
+static void flush_one(struct mcts *m, struct pending *p)
+{
+	if (!p->visits)
+		return;
+	struct node *nd = node_at(m->t, p->node);
+	uint32_t n =
+		__atomic_add_fetch(&nd->visits, p->visits, __ATOMIC_RELAXED);
+	if (nd->who != NOBODY) {
+		float q = ld_f(&nd->q);
+		st_f(&nd->q, q + (p->sum - (float)p->visits * q) / (float)n);
+	}
+	st_f(&nd->rs, (float)num_rsqrt_n(n));
+	p->visits = 0;
+	p->sum = 0;
+}
+
+/* Adds every visit held back to the tree, and forgets the nodes (the
+ * pool may be compacted before the next phase). */
+static void flush_pending(struct mcts *m)
+{
+	for (int i = 0; m->pending && i < PENDING; i++) {
+		flush_one(m, &m->pending[i]);
+		m->pending[i] = (struct pending){.node = UINT32_MAX};
+	}
+}
+
+/* Holds back a visit of reward r to the busy node at. */
+static void hold_visit(struct mcts *m, uint32_t at, double r)
+{
+	struct pending *p = slot(m, at);
+	if (p->node != at) {
+		flush_one(m, p);
+		p->node = at;
+	}
+	p->visits++;
+	p->sum += (float)r;
+	if (p->visits >= ld_u(&node_at(m->t, at)->visits) >> BATCH_SHIFT)
+		flush_one(m, p);
+}
+
+/* Adds this thread's reward statistics to the tree's (see explore_for),
+ * under the tree's lock: they are sums, and the tree's explore follows
+ * them. */
+static void fold_rewards(struct mcts *m)
+{
+	struct mcts_tree *t = m->t;
+	if (m->rn == 0)
+		return;
+	pthread_mutex_lock(m->lock);
+	if (m->np == 1) {
+		double lo = t->rn == 0 || m->lo < t->lo ? m->lo : t->lo;
+		double hi = t->rn == 0 || m->hi > t->hi ? m->hi : t->hi;
+		__atomic_store(&t->lo, &lo, __ATOMIC_RELAXED);
+		__atomic_store(&t->hi, &hi, __ATOMIC_RELAXED);
+	}
+	t->r1 += m->r1, t->r2 += m->r2, t->rn += m->rn;
+	double explore = explore_for(t, m->np);
+	__atomic_store(&t->explore, &explore, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(m->lock);
+	m->r1 = m->r2 = m->rn = 0;
+}
+
+/* select_child on a shared tree. */
+static uint32_t select_shared(struct mcts *m, struct node *nd)
+{
+	struct mcts_tree *t = m->t;
+	uint32_t first = child_of(nd);
+	struct node *c = node_at(t, first);
+	int n = nd->nchild;
+	if (kind(nd) == CHANCE) {
+		double n1 = (double)ld_u(&nd->visits) + 1, best = -1e300;
+		int bi = 0;
+		for (int i = 0; i < n; i++) {
+			double d = c[i].q * n1 - ld_u(&c[i].visits);
+			if (d > best)
+				best = d, bi = i;
+		}
+		return first + (uint32_t)bi;
+	}
+	uint16_t i = __atomic_load_n(&nd->tried, __ATOMIC_RELAXED);
+	while (i < n)
+		if (__atomic_compare_exchange_n(
+			    &nd->tried, &i, (uint16_t)(i + 1), 1,
+			    __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+			if (!(flags_of(&c[i]) & F_BANNED) &&
+			    (m->ignore_proofs || !lost(&c[i])))
+				return first + i;
+			i = __atomic_load_n(&nd->tried, __ATOMIC_RELAXED);
+		}
+	double lo, hi, explore;
+	__atomic_load(&t->lo, &lo, __ATOMIC_RELAXED);
+	__atomic_load(&t->hi, &hi, __ATOMIC_RELAXED);
+	__atomic_load(&t->explore, &explore, __ATOMIC_RELAXED);
+	float a = m->np == 1 && hi > lo ? (float)(1 / (hi - lo)) : 1;
+	float k = (float)(explore * num_sqrtlog(ld_u(&nd->visits) + 1)),
+	      best = -1e30f;
+	int bi = -1;
+	for (int j = 0; j < n; j++) {
+		const struct node *cj = &c[j];
+		uint8_t f = flags_of(cj);
+		float u;
+		if (f & (PROOF | F_BANNED)) {
+			if (f & F_BANNED)
+				continue;
+			if (m->ignore_proofs) {
+				u = a * ld_f(&cj->q) + k * ld_f(&cj->rs);
+			} else {
+				int r = result_for(proof_of(cj), cj->who);
+				if (r < 0)
+					continue;
+				u = 0.5f * (float)(r + 1);
+			}
+		} else {
+			u = a * ld_f(&cj->q) + k * ld_f(&cj->rs);
+		}
+		if (u > best)
+			best = u, bi = j;
+	}
+	return first + (uint32_t)(bi < 0 ? 0 : bi);
+}
+
+/* select_shared at a busy node (see BUSY): the child this thread chose
+ * there last, for LAZY_SKIP visits after each scan, as select_child does
+ * from LAZY_FROM visits on.  (The node's statistics change only when a
+ * batch of visits is added.) */
+static uint32_t select_busy(struct mcts *m, uint32_t at, struct node *nd)
+{
+	struct pending *p = slot(m, at);
+	if (p->node == at && p->skip && !(flags_of(nd) & F_MIXED)) {
+		p->skip--;
+		return child_of(nd) + p->last;
+	}
+	uint32_t c = select_shared(m, nd);
+	if (p->node != at) {
+		flush_one(m, p);
+		p->node = at;
+	}
+	p->last = (uint16_t)(c - child_of(nd));
+	p->skip = LAZY_SKIP;
+	return c;
+}
+
+/* iterate on a shared tree.  Returns 1, doing nothing, when the root is
+ * settled. */
+static int iterate_shared(struct mcts *m)
+{
+	struct mcts_tree *t = m->t;
+	uint32_t path[MAX_PATH];
+	int depth = 0, exact = 0, proved = 0;
+	double rew[GAME_MAX_PLAYERS] = {0};
+	if (m->np == 2 && !m->ignore_proofs && proof_of(node_at(t, t->root)))
+		return 1;
+	memcpy(m->st, t->state, m->ss);
+	uint32_t at = t->root;
+	path[0] = at;
+	uint64_t held = 0; /* the levels whose visits are held back */
+	if (ld_u(&node_at(t, at)->visits) >= BUSY)
+		held = 1;
+	else
+		visit_shared(node_at(t, at));
+	for (;;) {
+		struct node *nd = node_at(t, at);
+		if (depth > 0 && proof_of(nd) && !m->ignore_proofs)
+			break;
+		if (kind(nd) == LEAF) {
+			/* (its visits count this one already) */
+			if (depth > 0 &&
+			    (ld_u(&nd->visits) - 1 - nd->virt <
+				     t->expand_at +
+					     node_at(t, path[depth - 1])
+							     ->nchild /
+						     WIDE_STEP +
+					     (ld_u(&t->used) >> GROWTH_SHIFT) ||
+			     __atomic_load_n(&t->full, __ATOMIC_RELAXED)))
+				break;
+			if (expand(m, at, m->st, depth == 0) < 0)
+				break;
+			proved = m->new_proof;
+			if (depth > 0 && proof_of(nd) && !m->ignore_proofs)
+				break;
+		}
+		if (kind(nd) == END || depth + 1 >= MAX_PATH)
+			break;
+		uint32_t c = depth < 64 && held >> depth & 1
+				     ? select_busy(m, at, nd)
+				     : select_shared(m, nd);
+		step_into(m, nd, c - child_of(nd), m->st);
+		path[++depth] = at = c;
+		if (depth < 64 && ld_u(&node_at(t, at)->visits) >= BUSY)
+			held |= (uint64_t)1 << depth;
+		else
+			visit_shared(node_at(t, at));
+	}
+	const struct node *leaf = node_at(t, at);
+	int r = 0;
+	if (kind(leaf) == END) {
+		ai_reward(m->g, m->st, m->np, rew);
+	} else if (depth > 0 && proof_of(leaf) && !m->ignore_proofs) {
+		rew[0] = ai_result_reward(result_for(proof_of(leaf), 0));
+		rew[1] = ai_result_reward(result_for(proof_of(leaf), 1));
+		exact = 1;
+	} else {
+		r = playout(m, m->st, rew);
+	}
+	for (int i = 0; i <= depth; i++) {
+		struct node *nd = node_at(t, path[i]);
+		if (i < 64 && held >> i & 1) {
+			if (r >= 0)
+				hold_visit(m, path[i],
+					   nd->who != NOBODY ? rew[nd->who]
+							     : 0);
+		} else {
+			settle_shared(nd, r < 0 ? NULL : rew);
+		}
+	}
+	if (r < 0)
+		return -1;
+	if (proved)
+		prove_up(t, path, depth);
+	if (m->np == 1) {
+		if (m->rn == 0 || rew[0] < m->lo)
+			m->lo = rew[0];
+		if (m->rn == 0 || rew[0] > m->hi)
+			m->hi = rew[0];
+	}
+	if (!exact) {
+		for (int p = 0; p < m->np; p++)
+			m->r1 += rew[p], m->r2 += rew[p] * rew[p], m->rn++;
+		if (m->rn >= FOLD_EVERY)
+			fold_rewards(m);
 	}
 	m->iters++;
 	return 0;
@@ -806,7 +1156,7 @@ static double game_length(struct mcts *m, double until_ms, double enough,
  * compaction took per node, and more): a full 48 MB pool takes 40 to 90 ms
  * on a busy machine, which a short move cannot spare.  Otherwise the tree
  * stops growing for the rest of this search. */
-static void make_room(struct mcts *m)
+void make_room(struct mcts *m)
 {
 	struct mcts_tree *t = m->t;
 	if (m->timed && ai_now_ms() + pool_compact_cost(t, t->used) + m->step >=
@@ -830,20 +1180,28 @@ void mcts_run(struct mcts *m, double until_ms, long until_iters)
 	m->look_in = 1; /* and the first look comes at once */
 	m->since = 0;
 	while (!m->aborted && (m->tickets || m->iters < until_iters)) {
-		if (m->t->full && !m->grown)
+		/* (a shared tree is compacted between phases: team_run) */
+		if (!m->lock && m->t->full && !m->grown)
 			make_room(m);
 		if (time_to_stop(m))
 			break;
-		if (m->np == 2 && !m->ignore_proofs &&
+		if (m->np == 2 && !m->ignore_proofs && !m->lock &&
 		    proof_of(node_at(m->t, m->t->root)))
 			break; /* settled: more iterations would only spin */
 		if (m->tickets && !take_ticket(m->tickets, until_iters)) {
 			m->spent = 1;
 			break;
 		}
-		if (iterate(m) < 0)
+		int r = m->lock ? iterate_shared(m) : iterate(m);
+		if (r > 0)
+			break; /* settled (on a shared tree) */
+		if (r < 0)
 			m->aborted = 1;
 		m->since++;
+	}
+	if (m->lock) {
+		flush_pending(m);
+		fold_rewards(m);
 	}
 }
 
@@ -985,6 +1343,20 @@ int mcts_root_ready(struct mcts *m)
 	return expand(m, t->root, t->state, 1);
 }
 
+/* m's scratch space, from ctx.  Returns 0, or -1 when out of memory. */
+static int scratch(struct mcts *m, struct ai_ctx *ctx)
+{
+	size_t nm = (size_t)m->g->max_moves;
+	m->st = ai_scratch(ctx, AI_STATES, 2 * m->ss);
+	m->cls = ai_scratch(ctx, AI_CLASS, nm);
+	m->prior = ai_scratch(ctx, AI_PRIOR, sizeof *m->prior * nm);
+	m->list = ai_scratch(ctx, AI_LIST, sizeof *m->list * nm);
+	if (!m->st || !m->cls || !m->prior || !m->list)
+		return -1;
+	m->st2 = m->st + m->ss;
+	return 0;
+}
+
 /* Sets up a search of st: scratch buffers and the tree (looking for st in
  * the kept tree until give_up, an ai_now_ms() time, and compacting it
  * until tidy_until; 0: no limit).  Returns 0, or -1 when there is no
@@ -1007,12 +1379,7 @@ int mcts_start(struct mcts *m, struct mcts_tree *t, const struct game *g,
 	m->timed = give_up > 0; /* finding the new root may take long */
 	m->deadline = give_up;
 	m->tidy_until = tidy_until;
-	size_t nm = (size_t)g->max_moves;
-	m->st = ai_scratch(t->ctx, AI_STATES, 2 * m->ss);
-	m->cls = ai_scratch(t->ctx, AI_CLASS, nm);
-	m->prior = ai_scratch(t->ctx, AI_PRIOR, sizeof *m->prior * nm);
-	m->list = ai_scratch(t->ctx, AI_LIST, sizeof *m->list * nm);
-	if (!m->st || !m->cls || !m->prior || !m->list)
+	if (scratch(m, t->ctx) < 0)
 		return -1;
 	/* a playout budget means a search that depends on nothing earlier */
 	int keep = how->playouts <= 0;
@@ -1022,10 +1389,36 @@ int mcts_start(struct mcts *m, struct mcts_tree *t, const struct game *g,
 	}
 	if (reroot(m, st, keep) < 0)
 		return -1;
-	m->st2 = m->st + m->ss;
 	t->info.iterations = 0;
 	t->info.solver_ms = 0;
 	return 0;
+}
+
+int pending_ready(struct mcts *m, struct ai_ctx *ctx)
+{
+	m->pending = ai_scratch(ctx, AI_PENDING, sizeof *m->pending * PENDING);
+	if (!m->pending)
+		return -1;
+	for (int i = 0; i < PENDING; i++)
+		m->pending[i] = (struct pending){.node = UINT32_MAX};
+	return 0;
+}
+
+int mcts_follow(struct mcts *m, const struct mcts *lead, struct ai_ctx *ctx,
+		const struct ai_search *how, struct rng *r)
+{
+	*m = (struct mcts){0};
+	m->t = lead->t;
+	m->g = lead->g;
+	m->how = how;
+	m->r = r;
+	m->np = lead->np;
+	m->ss = lead->ss;
+	m->look_every = m->look_in = 1;
+	m->lock = lead->lock;
+	m->tickets = lead->tickets;
+	m->grown = 1; /* the main search makes room (team_run) */
+	return scratch(m, ctx) < 0 || pending_ready(m, ctx) < 0 ? -1 : 0;
 }
 
 /* ---- choosing ---- */
@@ -1034,7 +1427,7 @@ int mcts_start(struct mcts *m, struct mcts_tree *t, const struct game *g,
  * open or a proven draw, 2 proven to win. */
 static int standing(const struct node *c)
 {
-	if ((c->flags & F_BANNED) || lost(c))
+	if ((flags_of(c) & F_BANNED) || lost(c))
 		return 0;
 	if (!proof_of(c))
 		return 1;
@@ -1082,13 +1475,10 @@ static uint32_t best_child(const struct mcts *m)
 				best = i, b = a;
 			continue;
 		}
-		/* (the whole team's visits: see root_visits) */
-		double vi = root_visits(m, c, (uint32_t)i),
-		       vb = root_visits(m, c, (uint32_t)best);
+		double vi = c[i].visits, vb = c[best].visits;
 		if (vi > vb ||
 		    (vi == vb && vi != 0 &&
-		     mean(t, m->np, root_q(m, c, (uint32_t)i)) >
-			     mean(t, m->np, root_q(m, c, (uint32_t)best))))
+		     mean(t, m->np, c[i].q) > mean(t, m->np, c[best].q)))
 			best = i;
 	}
 	return root->child + (uint32_t)best;
@@ -1103,9 +1493,9 @@ static void top_two(const struct mcts *m, double *first, double *second)
 	const struct node *c = node_at(t, root->child);
 	double a = 0, b = 0;
 	for (int i = 0; i < root->nchild; i++) {
-		if (c[i].flags & F_BANNED || lost(&c[i]))
+		if (flags_of(&c[i]) & F_BANNED || lost(&c[i]))
 			continue;
-		double v = root_visits(m, c, (uint32_t)i) - c[i].virt;
+		double v = c[i].visits - c[i].virt;
 		if (v > a)
 			b = a, a = v;
 		else if (v > b)
@@ -1186,10 +1576,8 @@ int mcts_choose(struct mcts_tree *t, const struct game *g, const void *st,
 		 * which keeps the best margin among the moves that keep the
 		 * result (the tree's proofs know only win, draw and loss) */
 		m.ignore_proofs = root_lost(&m);
-		/* the helper threads (set threads) set up their own trees */
-		team_start(&m, st,
-			   plan.hard > 0 ? ai_now_ms() + 0.05 * span : 0,
-			   plan.hard > 0 ? ai_now_ms() + 0.25 * span : 0);
+		/* the helper threads (set threads) */
+		team_start(&m);
 		/* a first look: how long is the rest of the game?  (The
 		 * search's own playouts may stop early at evaluate().) */
 		double first =
@@ -1236,14 +1624,13 @@ int mcts_choose(struct mcts_tree *t, const struct game *g, const void *st,
 			 * when the margins had the solver's share alone) */
 			try_solve(&m, until, m.timed ? plan.soft : until, limit,
 				  &sv);
-			team_share(&m);
 		}
 		root = node_at(t, t->root);
 		int allowed = 0;
 		const struct node *kids = node_at(t, root->child);
 		for (int k = 0; k < root->nchild; k++)
-			allowed +=
-				!(kids[k].flags & F_BANNED) && !lost(&kids[k]);
+			allowed += !(flags_of(&kids[k]) & F_BANNED) &&
+				   !lost(&kids[k]);
 		m.ignore_proofs = root_lost(&m);
 		if (proof_of(root) && !m.ignore_proofs)
 			why = "proven";
@@ -1305,7 +1692,7 @@ int mcts_analyze(struct mcts_tree *t, const struct game *g, const void *st,
 		return -1;
 	if (out_of_time(&m))
 		return 0; /* a line was already waiting */
-	team_start(&m, st, 0, 0);
+	team_start(&m);
 	double plies = game_length(&m, 0, 8 * SOLVE_PLIES, 0);
 	struct text line;
 	text_init(&line);
@@ -1318,7 +1705,6 @@ int mcts_analyze(struct mcts_tree *t, const struct game *g, const void *st,
 		    !proof_of(node_at(t, t->root))) {
 			double half = ai_now_ms() + interval / 2;
 			try_solve(&m, half, half, LONG_MAX, &sv);
-			team_share(&m);
 		}
 		m.timed = 1;
 		m.step = 0;
@@ -1351,12 +1737,26 @@ int mcts_ponder(struct mcts_tree *t, const struct game *g, const void *st,
 		return -1;
 	if (mcts_root_ready(&m) < 0)
 		return -1;
-	/* the helper threads think on beside this one until the end */
-	team_start(&m, st, 0, 0);
+	/* the helper threads think on beside this one, stopped only while
+	 * the pool is compacted */
+	team_start(&m);
 	team_launch(&m, 0, LONG_MAX);
 	/* a proven or finished root has nothing left to learn */
-	while (!m.stopped && !proof_of(node_at(t, t->root)) &&
-	       kind(node_at(t, t->root)) != END) {
+	for (;;) {
+		if (m.team)
+			pthread_mutex_lock(m.lock);
+		int done = proof_of(node_at(t, t->root)) ||
+			   kind(node_at(t, t->root)) == END;
+		int full = t->full;
+		if (m.team)
+			pthread_mutex_unlock(m.lock);
+		if (m.stopped || done)
+			break;
+		if (full && m.team && !m.grown) {
+			team_join(&m);
+			make_room(&m);
+			team_launch(&m, 0, LONG_MAX);
+		}
 		m.aborted = 0;
 		mcts_run(&m, 0, m.iters + 1024);
 	}

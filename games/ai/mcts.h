@@ -50,7 +50,6 @@ _Static_assert(sizeof(struct node) == 32, "a node is 32 bytes");
 struct mcts_tree {
 	struct ai_ctx *ctx; /* scratch space, the solver's table, the book */
 	size_t bytes;       /* the budget of this tree */
-	size_t total;       /* and of the team's trees together */
 	struct node *pool;  /* cap nodes, allocated when first needed */
 	uint64_t *mark;     /* compaction: the nodes kept, a bit each */
 	uint64_t *ext;      /* compaction: which of them are move words */
@@ -84,13 +83,14 @@ struct mcts_tree {
 	double plies;    /* with a clock: random games' length from the root */
 	int plies_age;   /* searches since it was measured */
 	struct mcts_info info;
-	/* set threads: the helpers that search beside this tree's own
-	 * search, each on a tree of its own (mcts_team.c); none with one
-	 * thread */
+	/* set threads: the helpers that search this tree beside its own
+	 * search (mcts_team.c); none with one thread */
 	struct helper *crew;
 	int ncrew;
-	atomic_int halt;     /* the main search tells its helpers to stop */
-	atomic_long tickets; /* a playout budget: the playouts begun by all */
+	pthread_mutex_t lock; /* its reward statistics, while shared */
+	int shared;           /* helpers search it now */
+	atomic_int halt;      /* the main search tells its helpers to stop */
+	atomic_long tickets;  /* a playout budget: the playouts begun by all */
 };
 
 /* One search over the tree. */
@@ -129,22 +129,31 @@ struct mcts {
 			    * against an opponent who may err */
 	double tidy_until; /* timed: when compacting at the start must end */
 	long iters;
+	/* on a shared tree: reward statistics not yet added to the tree's,
+	 * and the visits of busy nodes held back (see iterate_shared) */
+	double lo, hi, r1, r2, rn;
+	struct pending *pending;
 	/* the team (mcts_team.c): all 0 with one thread */
-	atomic_int *halt;     /* a helper's: its main search says stop */
-	atomic_long *tickets; /* a playout budget shared by the team */
-	int team;             /* helpers set up for this search */
-	int spent;            /* the shared budget ran out */
-	int merged;           /* mvis and mq hold the whole team's root */
-	double *mvis;         /* per root child: the visits of all the trees */
-	double *mq;           /* and its mean reward over them */
-	int32_t *index;       /* the root's children by move (mcts_team.c) */
-	size_t index_mask;
+	pthread_mutex_t *lock; /* the tree is shared (see iterate_shared) */
+	atomic_int *halt;      /* a helper's: its main search says stop */
+	atomic_long *tickets;  /* a playout budget shared by the team */
+	int team;              /* helpers set up for this search */
+	int spent;             /* the shared budget ran out */
 };
 
-/* One helper of a search (mcts_team.c): a thread with its own tree
- * (whose context holds its scratch space), random stream and search. */
+/* Visits to one node held back by a thread of a shared tree. */
+struct pending {
+	uint32_t node;
+	uint32_t visits;
+	float sum;     /* of their rewards for the node's mover */
+	uint16_t last; /* the child this thread's last scan chose */
+	uint16_t skip; /* visits still to follow it without a scan */
+};
+
+/* One helper of a search (mcts_team.c): a thread with its own scratch
+ * space (its context), random stream and search, on the main tree. */
 struct helper {
-	struct mcts_tree *t;
+	struct ai_ctx *ctx;
 	struct mcts m;
 	struct ai_search how; /* the main search's, without its hooks */
 	struct rng r;
@@ -170,23 +179,49 @@ static inline struct node *node_at(const struct mcts_tree *t, uint32_t i)
 	return &t->pool[i];
 }
 
+/* A node's flags are read and changed through these: threads that share
+ * a tree (mcts_team.c) prove and grow nodes others are reading.  On the
+ * machines we build for an acquiring load is a plain one; a change is a
+ * compare-and-swap, and releases what was written before it (a new node's
+ * children are published by the change of its kind). */
+static inline uint8_t flags_of(const struct node *nd)
+{
+	return __atomic_load_n(&nd->flags, __ATOMIC_ACQUIRE);
+}
+
+static inline void flags_change(struct node *nd, uint8_t clear, uint8_t set)
+{
+	uint8_t f = __atomic_load_n(&nd->flags, __ATOMIC_RELAXED);
+	while (!__atomic_compare_exchange_n(&nd->flags, &f,
+					    (uint8_t)((f & ~clear) | set), 1,
+					    __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+		;
+}
+
+/* A node's first child, read atomically: threads that share a tree try
+ * to claim a leaf's by compare-and-swap (see expand in mcts.c). */
+static inline uint32_t child_of(const struct node *nd)
+{
+	return __atomic_load_n(&nd->child, __ATOMIC_RELAXED);
+}
+
 static inline int kind(const struct node *nd)
 {
-	return nd->flags & KIND;
+	return flags_of(nd) & KIND;
 }
 
 static inline void set_kind(struct node *nd, int k)
 {
-	nd->flags = (uint8_t)((nd->flags & ~KIND) | k);
+	flags_change(nd, KIND, (uint8_t)k);
 }
 
 /* The move of child i of nd (a decision). */
 static inline void child_move(const struct mcts_tree *t, const struct node *nd,
 			      uint32_t i, struct move *mv)
 {
-	*mv = (struct move){{node_at(t, nd->child + i)->mv}};
-	if (nd->flags & F_WIDE)
-		memcpy(&mv->w[1], node_at(t, nd->child + nd->nchild + i),
+	*mv = (struct move){{node_at(t, child_of(nd) + i)->mv}};
+	if (flags_of(nd) & F_WIDE)
+		memcpy(&mv->w[1], node_at(t, child_of(nd) + nd->nchild + i),
 		       sizeof mv->w - sizeof mv->w[0]);
 }
 
@@ -202,12 +237,12 @@ static inline double cpu_ms(void)
 
 static inline int proof_of(const struct node *nd)
 {
-	return (nd->flags & PROOF) >> PROOF_SHIFT;
+	return (flags_of(nd) & PROOF) >> PROOF_SHIFT;
 }
 
 static inline void set_proof(struct node *nd, int p)
 {
-	nd->flags = (uint8_t)((nd->flags & ~PROOF) | p << PROOF_SHIFT);
+	flags_change(nd, PROOF, (uint8_t)(p << PROOF_SHIFT));
 }
 
 /* The proven result of proof p for player `who` (from 0): -1, 0 or 1. */
@@ -255,9 +290,19 @@ int mcts_start(struct mcts *m, struct mcts_tree *t, const struct game *g,
 	       double give_up, double tidy_until);
 /* Gives the root its children when it has none yet.  Returns 0, or -1. */
 int mcts_root_ready(struct mcts *m);
+/* Sets up m, with the scratch space of ctx, to search lead's tree beside
+ * it (a helper thread of lead's team).  Returns 0, or -1 when out of
+ * memory. */
+/* Gives m, about to search a shared tree, its room for held back visits
+ * from ctx.  Returns 0, or -1 when out of memory. */
+int pending_ready(struct mcts *m, struct ai_ctx *ctx);
+int mcts_follow(struct mcts *m, const struct mcts *lead, struct ai_ctx *ctx,
+		const struct ai_search *how, struct rng *r);
 /* Runs iterations until until_ms (when timed), until_iters (the team's
  * playouts when it shares a budget), or a stop. */
 void mcts_run(struct mcts *m, double until_ms, long until_iters);
+/* Compacts a full pool when the time left allows (see mcts.c). */
+void make_room(struct mcts *m);
 
 /* Proves nd from its children when they settle it.  Returns 1 when nd is
  * proven. */
@@ -265,42 +310,21 @@ int try_prove(const struct mcts_tree *t, struct node *nd);
 
 /* ---- the team of threads (mcts_team.c) ---- */
 
-/* Gives t n - 1 helpers, each with a tree of `share` bytes.  Returns 0, or
- * -1 when out of memory (t is then left with none). */
-int team_resize(struct mcts_tree *t, int n, size_t share);
-/* Drops the helpers' trees too; each gets `share` bytes. */
-void team_reset(struct mcts_tree *t, size_t share);
+/* Gives t n - 1 helpers.  Returns 0, or -1 when out of memory (t is then
+ * left with none). */
+int team_resize(struct mcts_tree *t, int n);
 void team_free(struct mcts_tree *t);
-/* Sets the helpers up for the search m of st (after m's own root is
- * ready): each starts from its own tree. */
-void team_start(struct mcts *m, const void *st, double give_up,
-		double tidy_until);
-/* mcts_run on every thread of the team at once; after it the merged view
- * of the root (m->mvis, m->mq) is up to date and the root moves proven in
- * any tree are proven in m's. */
+/* Sets the helpers up to search m's tree beside m (after m's root is
+ * ready). */
+void team_start(struct mcts *m);
+/* mcts_run on every thread of the team at once. */
 void team_run(struct mcts *m, double until_ms, long until_iters);
 /* The same in two halves, for a search that runs in steps (ponder): the
  * helpers run until team_join. */
 void team_launch(struct mcts *m, double until_ms, long until_iters);
 void team_join(struct mcts *m);
-/* After the solver set root moves aside or proved them in m's tree:
- * the same in the helpers' trees. */
-void team_share(struct mcts *m);
 /* The playouts of the whole team in this search. */
 long team_iters(const struct mcts *m);
-
-/* The visits of root child k (the whole team's) and its mean reward. */
-static inline double root_visits(const struct mcts *m, const struct node *c,
-				 uint32_t k)
-{
-	return m->merged ? m->mvis[k] : c[k].visits;
-}
-
-static inline double root_q(const struct mcts *m, const struct node *c,
-			    uint32_t k)
-{
-	return m->merged ? m->mq[k] : c[k].q;
-}
 
 /* ---- the bridge to the solver (mcts_solve.c) ---- */
 

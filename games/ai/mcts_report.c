@@ -93,12 +93,11 @@ void report_search(struct mcts *m, uint32_t chosen, const struct solved *sv,
 		text_printf(&line, "; proven %d", sv->best);
 	const struct node *kids = node_at(t, root->child);
 	uint32_t k = chosen - root->child;
-	if (root_visits(m, kids, k) != 0) {
+	if (kids[k].visits != 0) {
 		if (m->np == 1)
-			text_printf(&line, "; expected score %.2f",
-				    root_q(m, kids, k));
+			text_printf(&line, "; expected score %.2f", kids[k].q);
 		else
-			text_printf(&line, "; value %.3f", root_q(m, kids, k));
+			text_printf(&line, "; value %.3f", kids[k].q);
 		text_puts(&line, "; line");
 		line_text(m, chosen, 8, 1, &line);
 	}
@@ -123,19 +122,16 @@ void report_info(struct mcts *m, const struct solved *sv, struct text *out)
 	for (int pass = 0; pass < 2; pass++)
 		for (int k = 0; k < root->nchild; k++) {
 			const struct node *c = &kids[k];
-			int aside = (c->flags & F_BANNED) || lost(c);
+			int aside = (flags_of(c) & F_BANNED) || lost(c);
 			/* a proven move is worth a line without a visit (a
 			 * root proven on expansion is searched no more) */
-			double visits = root_visits(m, kids, (uint32_t)k);
+			double visits = kids[k].visits;
 			if (aside != pass ||
 			    (visits <= c->virt && !proof_of(c)))
 				continue;
 			int j = pass ? n : 0;
 			if (!pass)
-				while (j < n &&
-				       root_visits(m, kids,
-						   (uint32_t)order[j]) >=
-					       visits)
+				while (j < n && kids[order[j]].visits >= visits)
 					j++;
 			if (j >= most)
 				continue;
@@ -151,7 +147,7 @@ void report_info(struct mcts *m, const struct solved *sv, struct text *out)
 		struct move mv;
 		child_move(t, root, (uint32_t)order[i], &mv);
 		const int *pv = solved_value(sv, &mv);
-		double v = root_q(m, kids, (uint32_t)order[i]);
+		double v = kids[order[i]].q;
 		if (proof_of(c))
 			v = 0.5 * (result_for(proof_of(c), c->who) + 1);
 		else if (pv && m->np == 1)
@@ -159,9 +155,7 @@ void report_info(struct mcts *m, const struct solved *sv, struct text *out)
 		m->g->format(t->state, &mv, buf);
 		text_printf(out, "%sinfo move %s visits %lu value %.4f",
 			    i ? " " : "", buf,
-			    (unsigned long)(root_visits(m, kids,
-							(uint32_t)order[i]) -
-					    c->virt),
+			    (unsigned long)(kids[order[i]].visits - c->virt),
 			    v);
 		if (proof_of(c))
 			text_printf(out, " proven %s", proof_text(c));

@@ -137,7 +137,7 @@ int try_solve(struct mcts *m, double until, double margins_until, long limit,
 			sv->best = sv->value[i];
 	struct node *root = node_at(t, t->root);
 	struct node *kids = node_at(t, root->child);
-	root->flags |= F_MIXED;
+	flags_change(root, 0, F_MIXED);
 	for (int k = 0; k < root->nchild; k++) {
 		struct move mv;
 		child_move(t, root, (uint32_t)k, &mv);
@@ -145,7 +145,7 @@ int try_solve(struct mcts *m, double until, double margins_until, long limit,
 		if (!v)
 			continue;
 		if (*v < sv->best)
-			kids[k].flags |= F_BANNED;
+			flags_change(&kids[k], 0, F_BANNED);
 		if (m->np == 2)
 			set_proof(&kids[k],
 				  proof_for(solve_result(*v), kids[k].who));

@@ -66,14 +66,18 @@ static int pool_ready(struct mcts_tree *t)
  * here: it is the root of a new tree. */
 uint32_t pool_alloc(struct mcts_tree *t, uint32_t n)
 {
-	if (n > t->cap - t->used) {
-		t->full = 1;
-		return 0;
-	}
-	uint32_t first = t->used;
-	t->used += n;
-	if (t->used > t->info.peak)
-		t->info.peak = t->used;
+	/* threads that share the tree take their blocks side by side */
+	uint32_t first = __atomic_load_n(&t->used, __ATOMIC_RELAXED);
+	do
+		if (n > t->cap - first) {
+			__atomic_store_n(&t->full, 1, __ATOMIC_RELAXED);
+			return 0;
+		}
+	while (!__atomic_compare_exchange_n(&t->used, &first, first + n, 1,
+					    __ATOMIC_RELAXED,
+					    __ATOMIC_RELAXED));
+	if (!t->shared && first + n > t->info.peak)
+		t->info.peak = first + n; /* (team_join, when shared) */
 	memset(node_at(t, first), 0, sizeof(struct node) * n);
 	return first;
 }
@@ -104,8 +108,13 @@ struct mcts_tree *mcts_tree_new(size_t bytes)
 	struct mcts_tree *t = calloc(1, sizeof *t);
 	if (!t)
 		return NULL;
-	t->bytes = t->total = bytes;
+	t->bytes = bytes;
 	if (!(t->ctx = ai_ctx_new())) {
+		free(t);
+		return NULL;
+	}
+	if (pthread_mutex_init(&t->lock, NULL) != 0) {
+		ai_ctx_free(t->ctx);
 		free(t);
 		return NULL;
 	}
@@ -125,6 +134,7 @@ void mcts_tree_free(struct mcts_tree *t)
 	pool_free(t);
 	free(t->state);
 	ai_ctx_free(t->ctx);
+	pthread_mutex_destroy(&t->lock);
 	free(t);
 }
 
@@ -135,10 +145,7 @@ void mcts_tree_reset(struct mcts_tree *t, size_t bytes)
 	t->state = NULL;
 	t->state_cap = 0;
 	t->kept = 0;
-	/* the team's trees share the budget evenly */
-	t->total = bytes;
-	t->bytes = bytes / (size_t)(t->ncrew + 1);
-	team_reset(t, t->bytes);
+	t->bytes = bytes;
 	if (t->solver_used)
 		solve_forget(t->ctx);
 	t->solver_used = 0;

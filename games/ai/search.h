@@ -37,7 +37,7 @@ enum ai_slot {
 	AI_SOLVER_BOUNDS, /* solve.c: search_solve's bounds */
 	AI_BOOK,          /* book.c: a move list and a state */
 	AI_SIMPLE,        /* ai.c: levels 0 and 1 */
-	AI_TEAM,          /* mcts_team.c: the team's view of the root */
+	AI_PENDING,       /* mcts.c: a shared tree's updates held back */
 	AI_SLOTS
 };
 
@@ -109,12 +109,11 @@ struct mcts_tree *mcts_tree_new(size_t bytes);
 void mcts_tree_free(struct mcts_tree *t);
 /* The tree's context: its scratch space, the solver's table, the book. */
 struct ai_ctx *mcts_tree_ctx(struct mcts_tree *t);
-/* Drops the tree and gives its memory back; the budget becomes `bytes`
- * (the team's trees together, when it has helpers). */
+/* Drops the tree and gives its memory back; the budget becomes `bytes`. */
 void mcts_tree_reset(struct mcts_tree *t, size_t bytes);
 /* Searches with n threads from now on (set threads; mcts_team.c): n - 1
- * helpers with trees of their own, the budget split evenly; drops the
- * tree.  Returns 0, or -1 when out of memory (one thread then). */
+ * helpers that grow the tree with the calling thread; drops the tree.
+ * Returns 0, or -1 when out of memory (one thread then). */
 int mcts_tree_set_threads(struct mcts_tree *t, int n);
 
 /* What the last search did with the tree (for the tests and the
