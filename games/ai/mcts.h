@@ -133,6 +133,7 @@ struct mcts {
 	 * and the visits of busy nodes held back (see iterate_shared) */
 	double lo, hi, r1, r2, rn;
 	struct pending *pending;
+	uint32_t chunk_next, chunk_end; /* its nodes not given out yet */
 	/* the team (mcts_team.c): all 0 with one thread */
 	pthread_mutex_t *lock; /* the tree is shared (see iterate_shared) */
 	atomic_int *halt;      /* a helper's: its main search says stop */

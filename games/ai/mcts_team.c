@@ -125,11 +125,14 @@ void team_launch(struct mcts *m, double until_ms, long until_iters)
 	atomic_store(&t->halt, 0);
 	m->spent = 0;
 	t->shared = 1;
+	/* the pool may have been compacted since: no chunk is left */
+	m->chunk_next = m->chunk_end = 0;
 	for (int i = 0; i < t->ncrew; i++) {
 		struct helper *h = &t->crew[i];
 		if (!h->ready)
 			continue;
 		h->m.stopped = 0; /* the last phase's halt */
+		h->m.chunk_next = h->m.chunk_end = 0;
 		h->m.timed = m->timed;
 		h->m.ignore_proofs = m->ignore_proofs;
 		h->until = until_ms;

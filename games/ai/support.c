@@ -37,8 +37,11 @@ void *ai_scratch(struct ai_ctx *c, enum ai_slot slot, size_t bytes)
 {
 	if (bytes > c->cap[slot]) {
 		free(c->buf[slot]);
-		size_t want = bytes < 4096 ? 4096 : bytes;
-		c->buf[slot] = malloc(want);
+		/* whole cache lines: a thread's scratch space shares none
+		 * with another's (a line written by two cores moves between
+		 * them at every write) */
+		size_t want = bytes < 4096 ? 4096 : (bytes + 63) / 64 * 64;
+		c->buf[slot] = aligned_alloc(64, want);
 		c->cap[slot] = c->buf[slot] ? want : 0;
 	}
 	return c->buf[slot];
