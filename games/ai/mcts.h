@@ -291,12 +291,12 @@ int mcts_start(struct mcts *m, struct mcts_tree *t, const struct game *g,
 	       double give_up, double tidy_until);
 /* Gives the root its children when it has none yet.  Returns 0, or -1. */
 int mcts_root_ready(struct mcts *m);
-/* Sets up m, with the scratch space of ctx, to search lead's tree beside
- * it (a helper thread of lead's team).  Returns 0, or -1 when out of
- * memory. */
 /* Gives m, about to search a shared tree, its room for held back visits
  * from ctx.  Returns 0, or -1 when out of memory. */
 int pending_ready(struct mcts *m, struct ai_ctx *ctx);
+/* Sets up m, with the scratch space of ctx, to search lead's tree beside
+ * it (a helper thread of lead's team).  Returns 0, or -1 when out of
+ * memory. */
 int mcts_follow(struct mcts *m, const struct mcts *lead, struct ai_ctx *ctx,
 		const struct ai_search *how, struct rng *r);
 /* Runs iterations until until_ms (when timed), until_iters (the team's

@@ -84,14 +84,12 @@ void team_start(struct mcts *m)
 	m->team = 0;
 	m->tickets = NULL;
 	m->lock = NULL;
-	if (!t->ncrew)
-		return;
+	if (!t->ncrew || pending_ready(m, t->ctx) < 0)
+		return; /* the main thread searches alone */
 	if (m->how->playouts > 0) {
 		atomic_store(&t->tickets, 0);
 		m->tickets = &t->tickets;
 	}
-	if (pending_ready(m, t->ctx) < 0)
-		return; /* the main thread searches alone */
 	m->lock = &t->lock;
 	for (int i = 0; i < t->ncrew; i++) {
 		struct helper *h = &t->crew[i];
