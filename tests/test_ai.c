@@ -1737,7 +1737,9 @@ START_TEST(threads_search_one_tree)
 						     (uint64_t)budget, &mv),
 					 0);
 			mcts_tree_info(t, &info);
-			ck_assert(info.own < info.iterations);
+			/* (a short search may end before a helper starts) */
+			ck_assert(budget < 100000 ||
+				  info.own < info.iterations);
 			ck_assert_msg(info.visits ==
 					      (unsigned long)info.iterations,
 				      "threads %d: %lu root visits for %ld "
