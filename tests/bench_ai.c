@@ -34,7 +34,9 @@
  *                         machine the clock's figures cannot scale), and
  *                         where the exact solver had part of the time the
  *                         tree's own rate (its iterations over the clock
- *                         time the solver left it)
+ *                         time the solver left it); last, the time a
+ *                         cache line takes to go from one thread to
+ *                         another and back (see round_trip_ns)
  *   bench_ai poll GAME OPTIONS N
  *                         a search of N playouts with and without the
  *                         engine's stop poll (a poll() of standard input
@@ -47,6 +49,7 @@
  * (default level, movetime MS) against level 0 and level 1, both seats in turn,
  * a draw counting half; with the longest genmove seen past its movetime. */
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -293,6 +296,50 @@ static int compare_doubles(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+#define PINGS 100000 /* round trips a run of round_trip_ns times */
+
+/* Two threads hand a counter back and forth. */
+static void *ping(void *arg)
+{
+	long *turn = arg;
+	for (long i = 1; i < 2 * PINGS; i += 2) {
+		while (__atomic_load_n(turn, __ATOMIC_ACQUIRE) != i)
+			;
+		__atomic_store_n(turn, i + 1, __ATOMIC_RELEASE);
+	}
+	return NULL;
+}
+
+/* The median time in ns of a cache line's round trip between two threads
+ * (the median of 5 runs of PINGS), -1 if no thread starts.  Threads that
+ * share a tree pay it whenever one reads what the other wrote: on a
+ * virtual machine it changes with where the host puts the two processors
+ * (100 to 700 ns from one minute to the next on the machine of
+ * docs/benchmarks.md), and the scaling of a game whose iterations are
+ * short (Abs-Trac-Toe) with it. */
+static double round_trip_ns(void)
+{
+	double ns[5];
+	for (int k = 0; k < 5; k++) {
+		_Alignas(64) long turn = 0;
+		pthread_t t;
+		if (pthread_create(&t, NULL, ping, &turn))
+			return -1;
+		double t0 = ai_now_ms();
+		for (long i = 0; i < 2 * PINGS; i += 2) {
+			while (__atomic_load_n(&turn, __ATOMIC_ACQUIRE) != i)
+				;
+			__atomic_store_n(&turn, i + 1, __ATOMIC_RELEASE);
+		}
+		while (__atomic_load_n(&turn, __ATOMIC_ACQUIRE) != 2 * PINGS)
+			;
+		ns[k] = (ai_now_ms() - t0) * 1e6 / PINGS;
+		pthread_join(t, NULL);
+	}
+	qsort(ns, 5, sizeof ns[0], compare_doubles);
+	return ns[2];
+}
+
 #define RATE_ROUNDS 3 /* of `rate`: an odd number, for a median */
 
 /* One round of `rate`: the median of five short searches' rates, the long
@@ -425,7 +472,7 @@ static int subcommand(int argc, char **argv)
 			}
 			ai_free(ai);
 		}
-		printf("\n");
+		printf("; round trip %.0f ns\n", round_trip_ns());
 		free(st);
 		return 0;
 	}

@@ -893,14 +893,8 @@ static void settle_shared(struct node *nd, const double *rew)
 	}
 }
 
-/* The slot of this thread's pending visits for node at. */
-static struct pending *slot(struct mcts *m, uint32_t at)
-{
-	return &m->pending[(at * 0x9e3779b1u) >> (32 - PENDING_BITS)];
-}
-
-/* A busy node's visits are added to it BATCH at a time (see
- * iterate_shared). */
+/* A busy node's visits are added to it a batch at a time (see
+ * iterate_shared): up to 1 / 2^BATCH_SHIFT of them. */
 static void flush_one(struct mcts *m, struct pending *p)
 {
 	if (!p->visits)
@@ -908,13 +902,30 @@ static void flush_one(struct mcts *m, struct pending *p)
 	struct node *nd = node_at(m->t, p->node);
 	uint32_t n =
 		__atomic_add_fetch(&nd->visits, p->visits, __ATOMIC_RELAXED);
-	if (nd->who != NOBODY) {
+	if (p->who != NOBODY) {
 		float q = ld_f(&nd->q);
 		st_f(&nd->q, q + (p->sum - (float)p->visits * q) / (float)n);
 	}
 	st_f(&nd->rs, (float)num_rsqrt_n(n));
 	p->visits = 0;
 	p->sum = 0;
+	p->batch = n >> BATCH_SHIFT;
+}
+
+/* This thread's slot of pending visits for the busy node at, taken from
+ * the node it held before (whose visits are added to it first). */
+static struct pending *slot(struct mcts *m, uint32_t at)
+{
+	struct pending *p =
+		&m->pending[(at * 0x9e3779b1u) >> (32 - PENDING_BITS)];
+	if (p->node != at) {
+		flush_one(m, p);
+		const struct node *nd = node_at(m->t, at);
+		*p = (struct pending){.node = at,
+				      .batch = ld_u(&nd->visits) >> BATCH_SHIFT,
+				      .who = nd->who};
+	}
+	return p;
 }
 
 /* Adds every visit held back to the tree, and forgets the nodes (the
@@ -927,17 +938,16 @@ static void flush_pending(struct mcts *m)
 	}
 }
 
-/* Holds back a visit of reward r to the busy node at. */
-static void hold_visit(struct mcts *m, uint32_t at, double r)
+/* Holds back a visit with rewards rew to the busy node at.  It reads
+ * nothing of the node: the other threads keep writing its cache line,
+ * and a read there would wait for it (Abs-Trac-Toe's iterations are short
+ * enough for that to be the threads' main cost). */
+static void hold_visit(struct mcts *m, uint32_t at, const double *rew)
 {
 	struct pending *p = slot(m, at);
-	if (p->node != at) {
-		flush_one(m, p);
-		p->node = at;
-	}
 	p->visits++;
-	p->sum += (float)r;
-	if (p->visits >= ld_u(&node_at(m->t, at)->visits) >> BATCH_SHIFT)
+	p->sum += p->who != NOBODY ? (float)rew[p->who] : 0;
+	if (p->visits >= p->batch)
 		flush_one(m, p);
 }
 
@@ -1029,15 +1039,11 @@ static uint32_t select_shared(struct mcts *m, struct node *nd)
 static uint32_t select_busy(struct mcts *m, uint32_t at, struct node *nd)
 {
 	struct pending *p = slot(m, at);
-	if (p->node == at && p->skip && !(flags_of(nd) & F_MIXED)) {
+	if (p->skip && !(flags_of(nd) & F_MIXED)) {
 		p->skip--;
 		return child_of(nd) + p->last;
 	}
 	uint32_t c = select_shared(m, nd);
-	if (p->node != at) {
-		flush_one(m, p);
-		p->node = at;
-	}
 	p->last = (uint16_t)(c - child_of(nd));
 	p->skip = LAZY_SKIP;
 	return c;
@@ -1109,9 +1115,7 @@ static int iterate_shared(struct mcts *m)
 		struct node *nd = node_at(t, path[i]);
 		if (i < 64 && held >> i & 1) {
 			if (r >= 0)
-				hold_visit(m, path[i],
-					   nd->who != NOBODY ? rew[nd->who]
-							     : 0);
+				hold_visit(m, path[i], rew);
 		} else {
 			settle_shared(nd, r < 0 ? NULL : rew);
 		}

@@ -146,9 +146,11 @@ struct mcts {
 struct pending {
 	uint32_t node;
 	uint32_t visits;
-	float sum;     /* of their rewards for the node's mover */
-	uint16_t last; /* the child this thread's last scan chose */
-	uint16_t skip; /* visits still to follow it without a scan */
+	uint32_t batch; /* visits to hold before adding them to the node */
+	float sum;      /* of their rewards for the node's mover */
+	uint16_t last;  /* the child this thread's last scan chose */
+	uint8_t skip;   /* visits still to follow it without a scan */
+	uint8_t who;    /* the node's mover (a copy: see hold_visit) */
 };
 
 /* One helper of a search (mcts_team.c): a thread with its own scratch
