@@ -556,7 +556,12 @@ async function runWithMovers(lines) {
 }
 
 function seatOf(p) {
-    return S.seats[p - 1] || { kind: "person", level: 2, movetime: 1000, threads: 1 };
+    return S.seats[p - 1] || { kind: "person", level: topLevel(), movetime: 1000, threads: 1 };
+}
+
+// The engine's strongest level, its default (list_settings).
+function topLevel() {
+    return +(S.settings.level || {}).max || 2;
 }
 
 function personToMove() {
@@ -569,7 +574,7 @@ function personToMove() {
 function fitSeats(n) {
     S.nplayers = n;
     while (S.seats.length < n)
-        S.seats.push({ kind: S.seats.length ? "engine" : "person", level: 2, movetime: 1000, threads: 1 });
+        S.seats.push({ kind: S.seats.length ? "engine" : "person", level: topLevel(), movetime: 1000, threads: 1 });
     S.seats.length = n;
     S.left = S.seats.map(() => S.clock.main);
     S.turnStart = performance.now();
@@ -1735,7 +1740,7 @@ function renderSide() {
                     k === "person"
                         ? "a person"
                         : "the engine, " +
-                          levelName(seatOf(p).level, +(S.settings.level || {}).max || 2).replace(
+                          levelName(seatOf(p).level, topLevel()).replace(
                               / \(.*/,
                               "",
                           ),
@@ -2081,11 +2086,13 @@ function buildSeats() {
 }
 
 // The engine's levels (list_settings) in words: the top one is its full
-// strength (protocol.md, "The computer player").
+// strength, those between search a little more at each step, each meant
+// to beat the one below about seven games in ten (protocol.md, "The
+// computer player"; docs/strength.md, "Levels").
 function levelName(v, max) {
-    const words = ["random moves", "greedy", "full strength"];
-    if (max === 2) return words[v] + " (level " + v + ")";
-    return v === max ? "strongest (level " + v + ")" : "level " + v;
+    const words = ["random moves", "greedy", "beginner", "novice", "casual", "club player", "strong", "expert", "master"];
+    const word = v === max ? "full strength" : words[v] || "level " + v;
+    return word + " (level " + v + ")";
 }
 
 function openNewGame() {

@@ -186,7 +186,7 @@ START_TEST(checkertoe_takes_the_win)
 		}
 		ck_assert_int_eq(wins, 1);
 		for (uint64_t seed = 1; seed <= 3; seed++) {
-			check_move(st, 2, 50, seed, win);
+			check_move(st, AI_LEVEL_MAX, 50, seed, win);
 			check_move(st, 1, 0, seed, win);
 		}
 		free(st);
@@ -216,8 +216,8 @@ START_TEST(checkertoe_blocks_the_loss)
 		void *st = checkertoe_after(seqs[k][0]);
 		ck_assert_int_eq(game_find("checkertoe")->status(st).player, 1);
 		for (uint64_t seed = 1; seed <= 3; seed++) {
-			check_move(st, 2, 50, seed, seqs[k][1]);
-			check_move(st, 2, 2000, seed, seqs[k][1]);
+			check_move(st, AI_LEVEL_MAX, 50, seed, seqs[k][1]);
+			check_move(st, AI_LEVEL_MAX, 2000, seed, seqs[k][1]);
 		}
 		free(st);
 	}
@@ -315,8 +315,9 @@ static void one_move_facts(const struct game *g, const char *opts)
 				if (n <= 64 && (want_win || want_block)) {
 					struct move mv;
 					int k = want_win ? WINS_NOW : SAFE;
-					ck_assert_int_eq(choose(g, st, 2, 400,
-								seed, &mv),
+					ck_assert_int_eq(choose(g, st,
+								AI_LEVEL_MAX,
+								400, seed, &mv),
 							 0);
 					ck_assert_msg(
 						classify(g, st, &mv) == k ||
@@ -390,7 +391,9 @@ START_TEST(a_bigger_win_beats_a_win_at_once)
 		for (uint64_t seed = 1; seed <= 3; seed++) {
 			struct move mv;
 			char buf[MOVE_TEXT_MAX];
-			ck_assert_int_eq(choose(g, st, 2, 1000, seed, &mv), 0);
+			ck_assert_int_eq(
+				choose(g, st, AI_LEVEL_MAX, 1000, seed, &mv),
+				0);
 			g->format(st, &mv, buf);
 			ck_assert_msg(!strcmp(buf, cases[k][1]) ||
 					      !strcmp(buf, cases[k][2]),
@@ -476,7 +479,8 @@ START_TEST(a_margin_cut_short_keeps_what_it_settled)
 		struct move mv;
 		char buf[MOVE_TEXT_MAX];
 		solve_forget(tctx());
-		ck_assert_int_eq(choose(g, st, 2, 30000, seed, &mv), 0);
+		ck_assert_int_eq(choose(g, st, AI_LEVEL_MAX, 30000, seed, &mv),
+				 0);
 		g->format(st, &mv, buf);
 		int i = 0;
 		while (i < n && !move_equal(&list[i], &mv))
@@ -544,9 +548,11 @@ static void same_move_twice(const struct game *g, const char *opts)
 		for (int step = 0; step < 40; step++) {
 			if (g->status(st).phase == GAME_PLAY && step % 7 == 0) {
 				struct move a, b;
-				ck_assert_int_eq(choose(g, st, 2, 300, 99, &a),
+				ck_assert_int_eq(choose(g, st, AI_LEVEL_MAX,
+							300, 99, &a),
 						 0);
-				ck_assert_int_eq(choose(g, st, 2, 300, 99, &b),
+				ck_assert_int_eq(choose(g, st, AI_LEVEL_MAX,
+							300, 99, &b),
 						 0);
 				ck_assert_msg(move_equal(&a, &b),
 					      "%s %s: two moves for "
@@ -690,8 +696,9 @@ START_TEST(chance_is_weighted_by_its_odds)
 	struct dice_state st = {0, 0, 0};
 	for (uint64_t seed = 1; seed <= 5; seed++) {
 		struct move mv;
-		ck_assert_int_eq(choose(&dice_game, &st, 2, 3000, seed, &mv),
-				 0);
+		ck_assert_int_eq(
+			choose(&dice_game, &st, AI_LEVEL_MAX, 3000, seed, &mv),
+			0);
 		ck_assert_msg(mv.w[0] == 0, "seed %d: took the worse die",
 			      (int)seed);
 	}
@@ -1670,6 +1677,69 @@ START_TEST(a_short_clock_is_kept)
 }
 END_TEST
 
+/* ---- the levels between greedy and the top ---- */
+
+START_TEST(levels_search_more_at_each_step)
+{
+	/* from the openings of Tiptoe 8x8 and checkertoe (whose first move
+	 * the book knows): each level between greedy and the top searches
+	 * more playouts than the one below, without the book, and a lower
+	 * set playouts caps it; the top level takes the book's move */
+	static const char *const setups[][2] = {{"tiptoe", "size=8"},
+						{"checkertoe", "first=1"}};
+	for (size_t k = 0; k < 2; k++) {
+		const struct game *g = game_find(setups[k][0]);
+		void *st = new_state(g, setups[k][1], 1);
+		long last = 0;
+		for (int level = 2; level <= AI_LEVEL_MAX; level++) {
+			for (long cap = 0; cap <= 5; cap += 5) {
+				struct ai *ai = ai_new();
+				char *log = NULL;
+				size_t len = 0;
+				FILE *f = open_memstream(&log, &len);
+				struct ai_search how = {
+					.level = level,
+					.playouts = level == AI_LEVEL_MAX ? 100
+									  : cap,
+					.movetime_ms = 60000,
+					.start_ms = ai_now_ms(),
+					.seed = 1,
+					.log = f};
+				struct move mv;
+				ck_assert_int_eq(
+					ai_choose(ai, g, st, &how, &mv), 0);
+				fclose(f);
+				ck_assert(is_legal(g, st, &mv));
+				struct mcts_info info;
+				ai_tree_info(ai, &info);
+				int book = strstr(log, "from the book") != NULL;
+				if (level == AI_LEVEL_MAX) {
+					ck_assert_msg(book || k == 0,
+						      "the top level: %s", log);
+				} else if (cap) {
+					ck_assert_int_eq(info.iterations, cap);
+				} else {
+					ck_assert_msg(!book, "level %d: %s",
+						      level, log);
+					ck_assert_msg(info.iterations > last,
+						      "%s: level %d searched "
+						      "%ld playouts, the one "
+						      "below %ld",
+						      g->name, level,
+						      info.iterations, last);
+					last = info.iterations;
+				}
+				free(log);
+				ai_free(ai);
+				if (level == AI_LEVEL_MAX)
+					break;
+			}
+		}
+		free(st);
+	}
+}
+END_TEST
+
 /* ---- threads (set threads; games/ai/mcts_team.c) ---- */
 
 /* Whether mv is one of st's moves. */
@@ -1933,6 +2003,7 @@ static Suite *suite(void)
 	tcase_add_test(t, proven_values_are_right);
 	tcase_add_test(t, a_short_clock_is_kept);
 	tcase_add_test(t, the_solver_s_time_is_counted);
+	tcase_add_test(t, levels_search_more_at_each_step);
 	suite_add_tcase(s, t);
 	/* the search on several threads: make check-threads runs this case
 	 * alone under ThreadSanitizer (CK_RUN_CASE=threads) */

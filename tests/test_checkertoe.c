@@ -214,7 +214,7 @@ START_TEST(test_ai_beats_random)
 		ok(s, "set playouts 3000");
 		while (strncmp(ok(s, "status"), "play", 4) == 0) {
 			int ai_turn = ok(s, "status")[5] == '1';
-			ok(s, ai_turn ? "set level 2" : "set level 0");
+			ok(s, ai_turn ? "set level 9" : "set level 0");
 			ok(s, "genmove");
 		}
 		const char *st = ok(s, "status");

@@ -35,6 +35,7 @@
  * loose bound.  PROPERTY_SCALE=F in the environment multiplies the number of
  * games (0.1 for a quick look, 10 for a long run). */
 #include "test_util.h"
+#include "../games/ai/ai.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -1083,12 +1084,12 @@ static void play_one(const struct run *run, int game, struct tally *t,
 	struct rng r;
 	rng_seed(&r, seed ^ 0x9e3779b97f4a7c15ULL);
 	struct session *s = quiet_session();
-	cx = (struct ctx){run, game, 0, game % 3, NULL};
+	cx = (struct ctx){run, game, 0, game % (AI_LEVEL_MAX + 1), NULL};
 	char line[512], err[GAME_ERR_MAX];
 	snprintf(line, sizeof line, "set seed %llu", (unsigned long long)seed);
 	free(ask(s, line));
 	/* genmove (a tenth of the moves) at every level, on a tiny budget */
-	snprintf(line, sizeof line, "set level %d", game % 3);
+	snprintf(line, sizeof line, "set level %d", cx.level);
 	free(ask(s, line));
 	free(ask(s, "set playouts 8"));
 	snprintf(line, sizeof line, "newgame %s seed=%llu %s", g->name,

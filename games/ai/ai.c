@@ -1,6 +1,7 @@
-/* ai.c: the computer player's entry point and its two simple levels
- * (random and greedy).  The tree search is in mcts.c, the exact solver in
- * solve.c, time management in timeman.c, what they share in support.c. */
+/* ai.c: the computer player's entry point, its two simple levels (random
+ * and greedy) and the searching levels below the top.  The tree search is
+ * in mcts.c, the exact solver in solve.c, time management in timeman.c,
+ * what they share in support.c. */
 #include "ai.h"
 
 #include <stdlib.h>
@@ -42,6 +43,17 @@ static int greedy(const struct game *g, const void *st, const struct move *list,
 	}
 	return best_i;
 }
+
+/* The playouts a move of each level between greedy and the top may
+ * take, per legal move (so that a level means about the same on a big
+ * board as on a small one; set playouts lowers them, never raises them).
+ * Each step is meant to be worth 150 to 200 Elo; the matches that set
+ * them are in docs/strength.md, "Levels".  A search this small still picks
+ * the move it visited most, as the top level does: a plausible move,
+ * seldom the best one. */
+static const double level_playouts[AI_LEVEL_MAX] = {
+	[2] = 0.5, [3] = 2, [4] = 6, [5] = 20, [6] = 60, [7] = 200, [8] = 600,
+};
 
 /* The player: what it keeps between searches. */
 struct ai {
@@ -117,12 +129,39 @@ void ai_tree_info(const struct ai *ai, struct mcts_info *out)
 	mcts_tree_info(ai->tree, out);
 }
 
+/* The playouts of a move at a level between greedy and the top in st,
+ * or -1 when out of memory. */
+static long level_budget(struct ai *ai, const struct game *g, const void *st,
+			 int level)
+{
+	struct move *list =
+		ai_scratch(mcts_tree_ctx(ai->tree), AI_SIMPLE,
+			   sizeof(struct move) * (size_t)g->max_moves);
+	if (!list)
+		return -1;
+	int n = g->moves(st, list);
+	long most = (long)(level_playouts[level] * (n > 0 ? n : 1) + 0.5);
+	return most > 0 ? most : 1;
+}
+
 int ai_choose(struct ai *ai, const struct game *g, const void *st,
 	      const struct ai_search *how, struct move *out)
 {
 	if (g->status(st).phase != GAME_PLAY)
 		return -1;
 	int value;
+	if (how->level >= 2 && how->level < AI_LEVEL_MAX) {
+		struct ai_search weak = *how;
+		long most = level_budget(ai, g, st, how->level);
+		if (most < 0)
+			return -1;
+		if (weak.playouts <= 0 || weak.playouts > most)
+			weak.playouts = most;
+		weak.no_book = weak.no_solver = 1;
+		/* (the time is the level's too: movetime, or the clock) */
+		struct ai_time t = tm_search_time(how);
+		return mcts_choose(ai->tree, g, st, &weak, &t, out);
+	}
 	if (how->level >= 2 && !how->no_book &&
 	    book_probe(mcts_tree_ctx(ai->tree), g, st, out, &value)) {
 		if (how->log) {
@@ -172,7 +211,7 @@ int ai_analyze(struct ai *ai, const struct game *g, const void *st,
 int ai_ponder(struct ai *ai, const struct game *g, const void *st,
 	      const struct ai_search *how)
 {
-	if (how->level < 2 || how->playouts > 0 || !how->stop ||
+	if (how->level < AI_LEVEL_MAX || how->playouts > 0 || !how->stop ||
 	    g->status(st).phase == GAME_OVER)
 		return -1;
 	return mcts_ponder(ai->tree, g, st, how);

@@ -2,9 +2,12 @@
  * the table through struct game and nothing else.
  *
  * Level 0 plays a random legal move, level 1 the greedy move (the best
- * immediate result), level 2 searches: Monte Carlo tree search with chance
- * nodes and per-player (max-n) rewards, plus an exact solver that takes over
- * when the rest of the game fits in the time.
+ * immediate result), the top level (AI_LEVEL_MAX) searches: Monte Carlo
+ * tree search with chance nodes and per-player (max-n) rewards, plus an
+ * exact solver that takes over when the rest of the game fits in the time,
+ * and the opening book.  The levels between search too, with a few
+ * playouts a move (more from level to level: ai.c, level_playouts) and
+ * neither solver nor book, so that a person can beat them.
  *
  * A player (struct ai) keeps its search tree and tables between searches,
  * within the memory `ai_set_hash` allows.  Every search draws its
@@ -26,7 +29,7 @@
 
 #include "../game.h"
 
-#define AI_LEVEL_MAX 2      /* the strongest level, the default */
+#define AI_LEVEL_MAX 9      /* the strongest level, the default */
 #define AI_THREADS_MAX 1024 /* set threads: the most a search may run on */
 
 struct ai;
@@ -81,9 +84,11 @@ struct ai_search {
 	int info_moves; /* ai_analyze: the candidates a line names at most
 			 * (0: AI_INFO_MOVES) */
 	void *ctx;
-	FILE *log;   /* the search line on standard error; NULL: silent */
-	int no_book; /* search where the opening book knows the move too
-		      * (benchmarks of the search) */
+	FILE *log;     /* the search line on standard error; NULL: silent */
+	int no_book;   /* search where the opening book knows the move too
+			* (benchmarks of the search) */
+	int no_solver; /* never hand the rest of the game to the exact
+			* solver (the levels below the top) */
 };
 
 /* The candidates an `info` line names unless info_moves says otherwise
@@ -127,7 +132,7 @@ int ai_analyze(struct ai *ai, const struct game *g, const void *st,
  * due) while the engine waits for input, until how->stop says so (asked
  * about once a millisecond: any input), for the next clock-bound search:
  * the tree it grows is the one that search starts from.  Does nothing and
- * returns -1 under a playout budget or below the searching level; else 0.
+ * returns -1 under a playout budget or below the top level; else 0.
  * Writes nothing to how->log. */
 int ai_ponder(struct ai *ai, const struct game *g, const void *st,
 	      const struct ai_search *how);

@@ -1629,7 +1629,7 @@ int mcts_choose(struct mcts_tree *t, const struct game *g, const void *st,
 			 m.timed ? time->start + 0.1 * (plan.soft - time->start)
 				 : 0,
 			 budget / 10 + 1);
-		if (plies <= SOLVE_PLIES && !m.stopped &&
+		if (plies <= SOLVE_PLIES && !m.stopped && !how->no_solver &&
 		    (!m.timed || ai_now_ms() < plan.soft)) {
 			double share = plies <= 12 ? 0.7 : 0.35;
 			double now = ai_now_ms();

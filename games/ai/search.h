@@ -36,7 +36,7 @@ enum ai_slot {
 	AI_SOLVER_ROOT,   /* solve.c: the root's order */
 	AI_SOLVER_BOUNDS, /* solve.c: search_solve's bounds */
 	AI_BOOK,          /* book.c: a move list and a state */
-	AI_SIMPLE,        /* ai.c: levels 0 and 1 */
+	AI_SIMPLE,        /* ai.c: levels 0 to 8 (a move list) */
 	AI_PENDING,       /* mcts.c: a shared tree's updates held back */
 	AI_SLOTS
 };

@@ -179,7 +179,7 @@ class Reviewer:
         e = self.e
         e.set("verbose", 1)
         e.set("ponder", 0)
-        e.set("level", 2)
+        e.set("level", e.list_settings()["level"]["max"])  # the search
         e.set("playouts", self.playouts)
         e.command(lines[0])
         players = self.players = len(e.score())
