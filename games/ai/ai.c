@@ -52,7 +52,7 @@ static int greedy(const struct game *g, const void *st, const struct move *list,
  * the move it visited most, as the top level does: a plausible move,
  * seldom the best one. */
 static const double level_playouts[AI_LEVEL_MAX] = {
-	[2] = 0.5, [3] = 2, [4] = 6, [5] = 20, [6] = 60, [7] = 200, [8] = 600,
+	[2] = 1, [3] = 3, [4] = 8, [5] = 20, [6] = 50, [7] = 150, [8] = 500,
 };
 
 /* The player: what it keeps between searches. */
