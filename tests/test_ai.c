@@ -1790,6 +1790,52 @@ START_TEST(threads_share_a_playout_budget_exactly)
 }
 END_TEST
 
+/* whole_game_kept_tree on two threads, with a pool of a few chunks:
+ * blocks then lie below their parents (each thread takes its nodes from
+ * a chunk of its own), and a compaction that walked the pool upwards
+ * only lost them and played moves from garbage. */
+static long shared_compactions;
+
+static void whole_game_shared_tree(const struct game *g, const char *opts)
+{
+	struct move *list = move_buf(2, g);
+	struct mcts_tree *t = mcts_tree_new(256 << 10);
+	ck_assert_int_eq(mcts_tree_set_threads(t, 2), 0);
+	void *st = try_state(g, opts, 3);
+	struct rng r;
+	rng_seed(&r, 3);
+	for (int step = 0; step < 80; step++) {
+		struct game_status s = g->status(st);
+		if (s.phase == GAME_OVER)
+			break;
+		if (s.phase == GAME_ROLL) {
+			walk_step(g, st, &r, list);
+			continue;
+		}
+		struct move mv;
+		struct mcts_info info;
+		ck_assert_int_eq(
+			tree_choose(t, g, st, 0, 5, (uint64_t)step, &mv), 0);
+		mcts_tree_info(t, &info);
+		shared_compactions += info.collections;
+		ck_assert_msg(is_legal(g, st, &mv),
+			      "%s %s step %d: an illegal move from a kept "
+			      "shared tree",
+			      g->name, opts, step);
+		g->play(st, &mv);
+	}
+	free(st);
+	mcts_tree_free(t);
+}
+
+START_TEST(kept_shared_trees_stay_sound)
+{
+	shared_compactions = 0;
+	each_setup(whole_game_shared_tree);
+	ck_assert_int_gt(shared_compactions, 10);
+}
+END_TEST
+
 /* The threads search one tree: its root counts every playout of every
  * thread (with a tree per thread, the root counted only the main
  * thread's), the visits they held back included. */
@@ -2014,6 +2060,7 @@ static Suite *suite(void)
 	tcase_add_test(th, two_players_share_nothing);
 	tcase_add_test(th, stop_ends_a_threaded_search);
 	tcase_add_test(th, analyze_counts_every_thread);
+	tcase_add_test(th, kept_shared_trees_stay_sound);
 	suite_add_tcase(s, th);
 	return s;
 }

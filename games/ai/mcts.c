@@ -58,7 +58,6 @@
 #include <emmintrin.h>
 #endif
 
-#define MAX_PATH 512       /* tree plies followed in one iteration */
 #define MAX_PLAYOUT 100000 /* plies; a longer playout counts as stuck */
 /* Playout plies before a game's evaluate() (when it has one) takes over: a
  * short random tail, then the game's own judgement.  Measured at movetime

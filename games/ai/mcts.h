@@ -13,6 +13,9 @@
 #include "search.h"
 
 #define UCT_C 0.7 /* exploration, for rewards spread like coin tosses */
+/* Tree plies followed in one iteration: no tree is deeper (pool.c walks
+ * it with a path this long). */
+#define MAX_PATH 512
 
 /* A node's kind and flags. */
 enum { LEAF, DECIDE, CHANCE, END };

@@ -178,12 +178,74 @@ static uint32_t block_len(const struct node *nd)
 	return (uint32_t)nd->nchild << (nd->flags & F_WIDE ? 1 : 0);
 }
 
+/* mark_live's step at the marked node i: counts it, cuts its children
+ * off when it has fewer than `keep` real visits, else marks its block
+ * (and counts it in hist).  Returns 1 when i keeps children. */
+static int mark_node(struct mcts_tree *t, uint32_t i, uint32_t keep,
+		     uint64_t *hist, uint32_t *live)
+{
+	struct node *nd = node_at(t, i);
+	++*live;
+	if (!nd->nchild)
+		return 0;
+	uint32_t real = nd->visits - nd->virt;
+	if (real < keep && i != t->root) {
+		nd->child = 0;
+		nd->nchild = nd->tried = 0;
+		nd->skip = 0;
+		nd->flags &= (uint8_t) ~(KIND | F_WIDE | F_SAMPLED | F_MIXED);
+		return 0;
+	}
+	uint32_t len = block_len(nd);
+	if (hist) {
+		int k = 0;
+		while (k < 31 && (real >> (k + 1)))
+			k++;
+		hist[k] += len;
+	}
+	bits_set(t->mark, nd->child, len);
+	if (nd->flags & F_WIDE) {
+		bits_set(t->ext, nd->child + nd->nchild, nd->nchild);
+		*live += nd->nchild;
+	}
+	return 1;
+}
+
+/* mark_live's walk of the nodes below `below` (which its pass upwards
+ * has left behind) in the child block of `parent`, and of theirs there,
+ * depth first.  Nodes at `below` and above are left to the pass. */
+static void mark_behind(struct mcts_tree *t, uint32_t parent, uint32_t below,
+			uint32_t keep, uint64_t *hist, uint32_t *live)
+{
+	struct {
+		uint32_t parent, k;
+	} path[MAX_PATH];
+	int top = 0;
+	path[0].parent = parent, path[0].k = 0;
+	while (top >= 0) {
+		const struct node *nd = node_at(t, path[top].parent);
+		if (path[top].k >= nd->nchild) {
+			top--;
+			continue;
+		}
+		uint32_t j = nd->child + path[top].k++;
+		if (j < below && mark_node(t, j, keep, hist, live) &&
+		    node_at(t, j)->child < below && top + 1 < MAX_PATH) {
+			top++;
+			path[top].parent = j, path[top].k = 0;
+		}
+	}
+}
+
 /* Marks what is reachable from the root, cutting the children off nodes
  * with fewer than `keep` real visits (they become leaves again).  With
  * `hist`, counts per power of two of real visits the nodes of the blocks
- * below.  Returns the nodes marked.  A block always lies after its parent
- * (blocks are taken in order, and compaction keeps the order), so one pass
- * upwards from the root sees every parent before its children. */
+ * below.  Returns the nodes marked.  One pass upwards from the root's
+ * word sees every block that lies after its parent, which is where one
+ * thread takes them; threads that share a tree take theirs from chunks
+ * of their own (mcts.c, node_alloc), so a block may lie below its parent
+ * (or the root), and mark_behind walks those.  (The tree is no deeper
+ * than an iteration's path, MAX_PATH.) */
 static BITS_HOT uint32_t mark_live(struct mcts_tree *t, uint32_t keep,
 				   uint64_t *hist)
 {
@@ -197,32 +259,9 @@ static BITS_HOT uint32_t mark_live(struct mcts_tree *t, uint32_t keep,
 			int b = bit_first(bits);
 			done |= 1ULL << b;
 			uint32_t i = (w << 6) + (uint32_t)b;
-			struct node *nd = node_at(t, i);
-			live++;
-			if (!nd->nchild)
-				continue;
-			uint32_t real = nd->visits - nd->virt;
-			if (real < keep && i != t->root) {
-				nd->child = 0;
-				nd->nchild = nd->tried = 0;
-				nd->skip = 0;
-				nd->flags &= (uint8_t) ~(KIND | F_WIDE |
-							 F_SAMPLED | F_MIXED);
-				continue;
-			}
-			uint32_t len = block_len(nd);
-			if (hist) {
-				int k = 0;
-				while (k < 31 && (real >> (k + 1)))
-					k++;
-				hist[k] += len;
-			}
-			bits_set(t->mark, nd->child, len);
-			if (nd->flags & F_WIDE) {
-				bits_set(t->ext, nd->child + nd->nchild,
-					 nd->nchild);
-				live += nd->nchild;
-			}
+			if (mark_node(t, i, keep, hist, &live) &&
+			    node_at(t, i)->child < w << 6)
+				mark_behind(t, i, w << 6, keep, hist, &live);
 		}
 	}
 	return live;
@@ -244,7 +283,7 @@ static BITS_HOT void slide(struct mcts_tree *t)
 		t->rank[w] = n;
 		n += (uint32_t)bit_count(t->mark[w]);
 	}
-	uint32_t to = 0;
+	uint32_t to = 0, root = new_index(t, t->root);
 	for (uint32_t w = 0; w < words; w++)
 		for (uint64_t bits = t->mark[w]; bits; bits &= bits - 1) {
 			uint32_t i = (w << 6) + (uint32_t)bit_first(bits);
@@ -258,8 +297,8 @@ static BITS_HOT void slide(struct mcts_tree *t)
 				nd.child = new_index(t, nd.child);
 			*node_at(t, to++) = nd;
 		}
-	t->root = 0;
-	t->chosen = 0; /* moved: the hint is only worth a search's time */
+	t->root = root; /* 0 unless a block lay below it (see mark_live) */
+	t->chosen = 0;  /* moved: the hint is only worth a search's time */
 	t->used = n;
 }
 
