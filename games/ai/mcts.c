@@ -1204,9 +1204,14 @@ void mcts_run(struct mcts *m, double until_ms, long until_iters)
 	m->look_in = 1; /* and the first look comes at once */
 	m->since = 0;
 	while (!m->aborted && (m->tickets || m->iters < until_iters)) {
-		/* (a shared tree is compacted between phases: team_run) */
-		if (!m->lock && m->t->full && !m->grown)
-			make_room(m);
+		if (__atomic_load_n(&m->t->full, __ATOMIC_RELAXED) &&
+		    !m->grown) {
+			if (m->team)
+				break; /* team_run compacts with the team
+					* stopped */
+			if (!m->lock)
+				make_room(m);
+		}
 		if (time_to_stop(m))
 			break;
 		if (m->np == 2 && !m->ignore_proofs && !m->lock &&
@@ -1219,8 +1224,14 @@ void mcts_run(struct mcts *m, double until_ms, long until_iters)
 		int r = m->lock ? iterate_shared(m) : iterate(m);
 		if (r > 0)
 			break; /* settled (on a shared tree) */
-		if (r < 0)
+		if (r < 0) {
 			m->aborted = 1;
+			/* a playout cut short (the team stopped to compact the
+			 * pool) leaves its ticket to the next phase */
+			if (m->tickets)
+				atomic_fetch_sub_explicit(m->tickets, 1,
+							  memory_order_relaxed);
+		}
 		m->since++;
 	}
 	if (m->lock) {

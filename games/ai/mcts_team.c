@@ -17,8 +17,9 @@
  * as deep as its own playouts made it, and at movetime 100 two threads
  * played no better than one (docs/strength.md, "Two threads against one").
  *
- * The pool is compacted only while the helpers are stopped (between
- * phases; mcts_run leaves a full pool alone while the tree is shared).
+ * The pool is compacted only while the helpers are stopped: between
+ * phases, and when it fills up during one (team_run stops the team,
+ * compacts and starts it again).
  * The exact solver and the book run on the main thread between phases.
  * A playout budget is one counter for the whole team (take_ticket in
  * mcts.c): the threads together play exactly that many playouts, unless
@@ -164,14 +165,24 @@ void team_join(struct mcts *m)
 void team_run(struct mcts *m, double until_ms, long until_iters)
 {
 	/* the pool is compacted only while the tree is the main search's
-	 * alone */
-	if (m->team && m->t->full && !m->grown) {
-		m->deadline = until_ms;
-		make_room(m);
+	 * alone: when it fills up, the main search leaves mcts_run, the
+	 * helpers are stopped, and the phase goes on after the compaction
+	 * (make_room gives up, and the tree stays full, when the time left
+	 * is too short for one) */
+	for (;;) {
+		if (m->team && m->t->full && !m->grown) {
+			m->deadline = until_ms;
+			make_room(m);
+		}
+		team_launch(m, until_ms, until_iters);
+		mcts_run(m, until_ms, until_iters);
+		team_join(m);
+		if (!m->team || !m->t->full || m->grown || m->stopped ||
+		    m->aborted || m->spent ||
+		    (until_ms > 0 && ai_now_ms() >= until_ms) ||
+		    (!m->tickets && m->iters >= until_iters))
+			return;
 	}
-	team_launch(m, until_ms, until_iters);
-	mcts_run(m, until_ms, until_iters);
-	team_join(m);
 }
 
 long team_iters(const struct mcts *m)
