@@ -1258,16 +1258,17 @@ START_TEST(memory_budget_holds_over_long_searches)
 }
 END_TEST
 
-/* Whole games at a few milliseconds a move with a tiny pool, the tree
- * kept from move to move: compaction of kept trees (and of moves of more
- * than one word: checkertoe's exchange) never loses a legal move. */
-static void whole_game_kept_tree(const struct game *g, const char *opts)
+/* A whole game from opts (seed 3) played on the tree t at movetime ms a
+ * move, the tree kept from move to move, every move checked legal.
+ * Returns the pool's compactions. */
+static long whole_game_on(struct mcts_tree *t, const struct game *g,
+			  const char *opts, double ms)
 {
 	struct move *list = move_buf(2, g);
-	struct mcts_tree *t = mcts_tree_new(32 << 10);
 	void *st = try_state(g, opts, 3);
 	struct rng r;
 	rng_seed(&r, 3);
+	long kept = 0;
 	for (int step = 0; step < 80; step++) {
 		struct game_status s = g->status(st);
 		if (s.phase == GAME_OVER)
@@ -1277,8 +1278,11 @@ static void whole_game_kept_tree(const struct game *g, const char *opts)
 			continue;
 		}
 		struct move mv;
+		struct mcts_info info;
 		ck_assert_int_eq(
-			tree_choose(t, g, st, 0, 3, (uint64_t)step, &mv), 0);
+			tree_choose(t, g, st, 0, ms, (uint64_t)step, &mv), 0);
+		mcts_tree_info(t, &info);
+		kept += info.collections;
 		ck_assert_msg(is_legal(g, st, &mv),
 			      "%s %s step %d: an illegal move from a kept "
 			      "tree",
@@ -1286,6 +1290,16 @@ static void whole_game_kept_tree(const struct game *g, const char *opts)
 		g->play(st, &mv);
 	}
 	free(st);
+	return kept;
+}
+
+/* Whole games at a few milliseconds a move with a tiny pool, the tree
+ * kept from move to move: compaction of kept trees (and of moves of more
+ * than one word: checkertoe's exchange) never loses a legal move. */
+static void whole_game_kept_tree(const struct game *g, const char *opts)
+{
+	struct mcts_tree *t = mcts_tree_new(32 << 10);
+	whole_game_on(t, g, opts, 3);
 	mcts_tree_free(t);
 }
 
@@ -1798,33 +1812,9 @@ static long shared_compactions;
 
 static void whole_game_shared_tree(const struct game *g, const char *opts)
 {
-	struct move *list = move_buf(2, g);
 	struct mcts_tree *t = mcts_tree_new(256 << 10);
 	ck_assert_int_eq(mcts_tree_set_threads(t, 2), 0);
-	void *st = try_state(g, opts, 3);
-	struct rng r;
-	rng_seed(&r, 3);
-	for (int step = 0; step < 80; step++) {
-		struct game_status s = g->status(st);
-		if (s.phase == GAME_OVER)
-			break;
-		if (s.phase == GAME_ROLL) {
-			walk_step(g, st, &r, list);
-			continue;
-		}
-		struct move mv;
-		struct mcts_info info;
-		ck_assert_int_eq(
-			tree_choose(t, g, st, 0, 5, (uint64_t)step, &mv), 0);
-		mcts_tree_info(t, &info);
-		shared_compactions += info.collections;
-		ck_assert_msg(is_legal(g, st, &mv),
-			      "%s %s step %d: an illegal move from a kept "
-			      "shared tree",
-			      g->name, opts, step);
-		g->play(st, &mv);
-	}
-	free(st);
+	shared_compactions += whole_game_on(t, g, opts, 5);
 	mcts_tree_free(t);
 }
 
