@@ -1248,11 +1248,12 @@ static int same_state(const struct mcts *m, const void *a, const void *b)
 
 /* Looks for st among the nodes exactly `depth` plies below `at` (whose
  * state is in m->st2 + ply * ss) while *budget plays last and the clock
- * allows; *found gets the most visited match (moves can transpose:
- * several may lead to st).  The child the last search chose goes first,
- * else the most visited, since the moves played are most often the ones the
- * search liked best (where a move costs much to play, as Abs-Trac-Toe's
- * bending lines do, the clock may allow only a few). */
+ * allows; *found (NO_NODE: none yet) gets the most visited match (moves
+ * can transpose: several may lead to st).  The child the last search
+ * chose goes first, else the most visited, since the moves played are
+ * most often the ones the search liked best (where a move costs much to
+ * play, as Abs-Trac-Toe's bending lines do, the clock may allow only a
+ * few). */
 static void find_state(struct mcts *m, uint32_t at, const void *st, int ply,
 		       int depth, long *budget, uint32_t *found)
 {
@@ -1284,7 +1285,7 @@ static void find_state(struct mcts *m, uint32_t at, const void *st, int ply,
 			find_state(m, ci, st, ply + 1, depth - 1, budget,
 				   found);
 		else if (same_state(m, next, st) &&
-			 (!*found ||
+			 (*found == NO_NODE ||
 			  node_at(t, ci)->visits > node_at(t, *found)->visits))
 			*found = ci;
 	}
@@ -1305,7 +1306,7 @@ static int reroot(struct mcts *m, const void *st, int keep)
 	t->info.reused = 0;
 	t->info.collections = 0;
 	int have = 0;
-	uint32_t found = 0;
+	uint32_t found = NO_NODE;
 	m->moved = -1;
 	if (keep && t->kept && t->g == m->g && t->pool) {
 		if (same_state(m, t->state, st)) {
@@ -1320,14 +1321,14 @@ static int reroot(struct mcts *m, const void *st, int keep)
 				memcpy(stack, t->state, m->ss);
 				/* the nearest first: a move or two below
 				 * is the usual case */
-				for (int d = 1;
-				     d <= REROOT_DEPTH && !found && budget > 0;
+				for (int d = 1; d <= REROOT_DEPTH &&
+						found == NO_NODE && budget > 0;
 				     d++) {
 					find_state(m, t->root, st, 0, d,
 						   &budget, &found);
 					m->moved = d;
 				}
-				have = found != 0;
+				have = found != NO_NODE;
 			}
 		}
 	}
@@ -1349,7 +1350,7 @@ static int reroot(struct mcts *m, const void *st, int keep)
 		double share = (double)node_at(t, found)->visits /
 			       (node_at(t, t->root)->visits + 1);
 		t->root = found;
-		t->chosen = 0;
+		t->chosen = NO_NODE;
 		t->info.reused = node_at(t, found)->visits;
 		if (t->used > t->cap / 2 &&
 		    (!m->timed ||

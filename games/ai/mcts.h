@@ -50,6 +50,10 @@ struct node {
 };
 _Static_assert(sizeof(struct node) == 32, "a node is 32 bytes");
 
+/* No node: node 0 is not always the root (see pool_compact), so no index
+ * stands for none. */
+#define NO_NODE UINT32_MAX
+
 struct mcts_tree {
 	struct ai_ctx *ctx; /* scratch space, the solver's table, the book */
 	size_t bytes;       /* the budget of this tree */
@@ -59,7 +63,8 @@ struct mcts_tree {
 	uint32_t *rank;     /* compaction: kept nodes before each mark word */
 	uint32_t cap, used; /* nodes: room, in use */
 	uint32_t root;
-	uint32_t chosen;    /* the root's child the last search chose, or 0 */
+	uint32_t chosen;    /* the root's child the last search chose, or
+			     * NO_NODE */
 	int full;           /* a block did not fit: compact before growing */
 	uint32_t expand_at; /* real visits before a leaf grows */
 	double compact_ms;  /* the last compaction's time per node kept (and

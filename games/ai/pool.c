@@ -96,7 +96,7 @@ int pool_clear(struct mcts_tree *t)
 	if (!pool_ready(t))
 		return -1;
 	t->root = 0;
-	t->chosen = 0;
+	t->chosen = NO_NODE;
 	t->used = 1;
 	memset(node_at(t, 0), 0, sizeof(struct node));
 	node_at(t, 0)->who = NOBODY;
@@ -297,8 +297,9 @@ static BITS_HOT void slide(struct mcts_tree *t)
 				nd.child = new_index(t, nd.child);
 			*node_at(t, to++) = nd;
 		}
-	t->root = root; /* 0 unless a block lay below it (see mark_live) */
-	t->chosen = 0;  /* moved: the hint is only worth a search's time */
+	t->root = root;      /* 0 unless a block lay below it (see mark_live) */
+	t->chosen = NO_NODE; /* moved: the hint is only worth a search's
+			      * time */
 	t->used = n;
 }
 
