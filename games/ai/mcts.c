@@ -738,6 +738,25 @@ static int playout(struct mcts *m, void *st, double *rew)
 	return 0;
 }
 
+/* The rewards of an iteration that stopped at leaf, depth plies below the
+ * root, with its state in m->st: a finished game's, a proven result's
+ * (*exact is then set: no playout's noise in it), or a playout's.
+ * Returns 0, or -1 when the clock cut the playout short. */
+static int leaf_rewards(struct mcts *m, const struct node *leaf, int depth,
+			double *rew, int *exact)
+{
+	if (kind(leaf) == END) {
+		ai_reward(m->g, m->st, m->np, rew);
+	} else if (depth > 0 && proof_of(leaf) && !m->ignore_proofs) {
+		rew[0] = ai_result_reward(result_for(proof_of(leaf), 0));
+		rew[1] = ai_result_reward(result_for(proof_of(leaf), 1));
+		*exact = 1;
+	} else {
+		return playout(m, m->st, rew);
+	}
+	return 0;
+}
+
 /* UCT's exploration term assumes rewards spread over [0, 1] like wins and
  * losses; a game's evaluate() or a points race gives rewards bunched near
  * the middle, where the same constant would explore almost blindly.  So the
@@ -791,16 +810,8 @@ static int iterate(struct mcts *m)
 		step_into(m, nd, c - nd->child, m->st);
 		path[++depth] = at = c;
 	}
-	const struct node *leaf = node_at(t, at);
-	if (kind(leaf) == END) {
-		ai_reward(m->g, m->st, m->np, rew);
-	} else if (depth > 0 && proof_of(leaf) && !m->ignore_proofs) {
-		rew[0] = ai_result_reward(result_for(proof_of(leaf), 0));
-		rew[1] = ai_result_reward(result_for(proof_of(leaf), 1));
-		exact = 1;
-	} else if (playout(m, m->st, rew) < 0) {
+	if (leaf_rewards(m, node_at(t, at), depth, rew, &exact) < 0)
 		return -1;
-	}
 	for (int i = 0; i <= depth; i++) {
 		struct node *nd = node_at(t, path[i]);
 		nd->visits++;
@@ -1099,17 +1110,7 @@ static int iterate_shared(struct mcts *m)
 		else
 			visit_shared(node_at(t, at));
 	}
-	const struct node *leaf = node_at(t, at);
-	int r = 0;
-	if (kind(leaf) == END) {
-		ai_reward(m->g, m->st, m->np, rew);
-	} else if (depth > 0 && proof_of(leaf) && !m->ignore_proofs) {
-		rew[0] = ai_result_reward(result_for(proof_of(leaf), 0));
-		rew[1] = ai_result_reward(result_for(proof_of(leaf), 1));
-		exact = 1;
-	} else {
-		r = playout(m, m->st, rew);
-	}
+	int r = leaf_rewards(m, node_at(t, at), depth, rew, &exact);
 	for (int i = 0; i <= depth; i++) {
 		struct node *nd = node_at(t, path[i]);
 		if (i < 64 && held >> i & 1) {
