@@ -132,6 +132,26 @@ static int choose(const struct game *g, const void *st, int level,
 	return ai_choose(ai, g, st, &how, mv);
 }
 
+/* A search of 3000 playouts at the top level, without the book and the
+ * solver, whose move is drawn at a temperature (the levels below the top;
+ * ai.h, temper). */
+static void hot_search(const struct game *g, const void *st, double temper,
+		       uint64_t seed, struct move *mv, struct mcts_info *info)
+{
+	struct ai *ai = ai_new();
+	struct ai_search how = {.level = AI_LEVEL_MAX,
+				.playouts = 3000,
+				.movetime_ms = 60000,
+				.start_ms = ai_now_ms(),
+				.seed = seed,
+				.no_book = 1,
+				.no_solver = 1,
+				.temper = temper};
+	ck_assert_int_eq(ai_choose(ai, g, st, &how, mv), 0);
+	ai_tree_info(ai, info);
+	ai_free(ai);
+}
+
 /* ---- checkertoe by hand ---- */
 
 static void *checkertoe_after(const char *moves)
@@ -329,6 +349,30 @@ static void one_move_facts(const struct game *g, const char *opts)
 						"missed a one-move %s",
 						g->name, opts, (int)seed, step,
 						want_win ? "win" : "loss");
+					if (want_block) {
+						/* a hot draw keeps to the
+						 * moves not proven lost (a
+						 * lost root aside: with no
+						 * solver it may lose at
+						 * once) */
+						struct mcts_info info;
+						hot_search(g, st, 0, seed, &mv,
+							   &info);
+						int cold = classify(g, st, &mv);
+						hot_search(g, st, 1000, seed,
+							   &mv, &info);
+						ck_assert_msg(
+							cold != SAFE ||
+								classify(g, st,
+									 &mv) ==
+									SAFE,
+							"%s %s seed %d step "
+							"%d: a hot search "
+							"missed a one-move "
+							"loss",
+							g->name, opts,
+							(int)seed, step);
+					}
 					if (want_win) {
 						ck_assert_int_eq(
 							choose(g, st, 1, 0,
@@ -557,6 +601,15 @@ static void same_move_twice(const struct game *g, const char *opts)
 				ck_assert_msg(move_equal(&a, &b),
 					      "%s %s: two moves for "
 					      "one position, seed and budget",
+					      g->name, opts);
+				/* a level below the top draws its move */
+				ck_assert_int_eq(choose(g, st, 4, 0, 99, &a),
+						 0);
+				ck_assert_int_eq(choose(g, st, 4, 0, 99, &b),
+						 0);
+				ck_assert_msg(move_equal(&a, &b),
+					      "%s %s: two moves at level 4 "
+					      "for one position and seed",
 					      g->name, opts);
 			}
 			if (walk_step(g, st, &r, list) < 0)
@@ -1754,6 +1807,53 @@ START_TEST(levels_search_more_at_each_step)
 }
 END_TEST
 
+/* A search with a temperature (the levels below the top): one seed's
+ * search of the Tiptoe 8x8 opening, so hot that the draw is about even
+ * among the moves it may take.  Over 30 seeds it plays something other
+ * than the search's best move, and never a move it visited less than the
+ * average root move (the four most visited of the 64 all have more); and
+ * a win at once, which the search proves, is taken whatever the
+ * temperature (one_move_facts: nor is a one-move loss played). */
+START_TEST(a_hot_choice_keeps_to_the_moves_searched_most)
+{
+	const struct game *g = game_find("tiptoe");
+	void *st = new_state(g, "size=8", 1);
+	int n = g->moves(st, move_buf(3, g)), other = 0;
+	for (uint64_t seed = 1; seed <= 30; seed++) {
+		struct move best, hot;
+		struct mcts_info info;
+		hot_search(g, st, 0, seed, &best, &info);
+		hot_search(g, st, 1000, seed, &hot, &info);
+		ck_assert(is_legal(g, st, &hot));
+		ck_assert_msg(info.chosen * (unsigned long)n >= info.visits,
+			      "seed %d: a move of %lu visits of %lu, %d moves",
+			      (int)seed, info.chosen, info.visits, n);
+		other += !move_equal(&best, &hot);
+	}
+	ck_assert_int_gt(other, 0);
+	free(st);
+
+	/* checkertoe, O to place the last checker: one square wins */
+	g = game_find("checkertoe");
+	st = checkertoe_after("a3 e2 a2 e1 b1 c5 b5 c4 a5 d5 d1 b2 d4 e5 e3 "
+			      "c1 c3 a4 a1 b3 c2 d2 b4");
+	struct move win;
+	struct mcts_info info;
+	hot_search(g, st, 0, 1, &win, &info);
+	unsigned char after[256];
+	memcpy(after, st, g->state_size);
+	g->play(after, &win);
+	ck_assert_int_eq(g->status(after).player, 2);
+	for (uint64_t seed = 1; seed <= 20; seed++) {
+		struct move hot;
+		hot_search(g, st, 1000, seed, &hot, &info);
+		ck_assert_msg(move_equal(&hot, &win),
+			      "seed %d passed over a win", (int)seed);
+	}
+	free(st);
+}
+END_TEST
+
 /* ---- threads (set threads; games/ai/mcts_team.c) ---- */
 
 /* Whether mv is one of st's moves. */
@@ -2040,6 +2140,7 @@ static Suite *suite(void)
 	tcase_add_test(t, a_short_clock_is_kept);
 	tcase_add_test(t, the_solver_s_time_is_counted);
 	tcase_add_test(t, levels_search_more_at_each_step);
+	tcase_add_test(t, a_hot_choice_keeps_to_the_moves_searched_most);
 	suite_add_tcase(s, t);
 	/* the search on several threads: make check-threads runs this case
 	 * alone under ThreadSanitizer (CK_RUN_CASE=threads) */

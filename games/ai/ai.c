@@ -44,15 +44,20 @@ static int greedy(const struct game *g, const void *st, const struct move *list,
 	return best_i;
 }
 
-/* The playouts a move of each level between greedy and the top may
- * take, per legal move (so that a level means about the same on a big
- * board as on a small one; set playouts lowers them, never raises them).
- * Each step is meant to be worth 150 to 200 Elo; the matches that set
- * them are in docs/strength.md, "Levels".  A search this small still picks
- * the move it visited most, as the top level does: a plausible move,
- * seldom the best one. */
+/* The levels between greedy and the top search a few playouts a move,
+ * per legal move (so that a level means about the same on a big board as
+ * on a small one; set playouts lowers them, never raises them), and then
+ * play one of the four moves they visited most, drawn with odds of
+ * visits^(1 / temperature) (mcts.c, tempered_child): even among them at
+ * level 2, mostly the most visited at level 8.  Playouts alone left the
+ * levels of the games a small search plays well (Take-Back-Toe,
+ * Abs-Trac-Toe) all alike.  Each step is meant to be worth 150 to 200 Elo;
+ * the matches that set both tables are in docs/strength.md, "Levels". */
 static const double level_playouts[AI_LEVEL_MAX] = {
-	[2] = 1, [3] = 3, [4] = 8, [5] = 20, [6] = 50, [7] = 150, [8] = 500,
+	[2] = 5, [3] = 8, [4] = 14, [5] = 25, [6] = 60, [7] = 150, [8] = 500,
+};
+static const double level_temper[AI_LEVEL_MAX] = {
+	[2] = 3, [3] = 2, [4] = 1.4, [5] = 1, [6] = 0.7, [7] = 0.35, [8] = 0.2,
 };
 
 /* The player: what it keeps between searches. */
@@ -158,6 +163,7 @@ int ai_choose(struct ai *ai, const struct game *g, const void *st,
 		if (weak.playouts <= 0 || weak.playouts > most)
 			weak.playouts = most;
 		weak.no_book = weak.no_solver = 1;
+		weak.temper = level_temper[how->level];
 		/* (the time is the level's too: movetime, or the clock) */
 		struct ai_time t = tm_search_time(how);
 		return mcts_choose(ai->tree, g, st, &weak, &t, out);

@@ -7,7 +7,8 @@
  * exact solver that takes over when the rest of the game fits in the time,
  * and the opening book.  The levels between search too, with a few
  * playouts a move (more from level to level: ai.c, level_playouts) and
- * neither solver nor book, so that a person can beat them.
+ * neither solver nor book, and play one of their best few moves drawn at
+ * random (more evenly at lower levels), so that a person can beat them.
  *
  * A player (struct ai) keeps its search tree and tables between searches,
  * within the memory `ai_set_hash` allows.  Every search draws its
@@ -89,6 +90,9 @@ struct ai_search {
 			* (benchmarks of the search) */
 	int no_solver; /* never hand the rest of the game to the exact
 			* solver (the levels below the top) */
+	double temper; /* > 0: play one of the few moves searched most, drawn
+			* with odds of visits^(1 / temper); 0: the best (the
+			* levels below the top) */
 };
 
 /* The candidates an `info` line names unless info_moves says otherwise

@@ -1521,6 +1521,52 @@ static uint32_t best_child(const struct mcts *m)
 	return root->child + (uint32_t)best;
 }
 
+/* The root move a level below the top plays (how->temper > 0): one of
+ * the TEMPER_MOVES most visited moves of the best standing, drawn with
+ * odds of visits^(1 / temper) (the Gumbel-max draw), so that a weaker
+ * level plays a move its search liked, the best less often the hotter
+ * it is.  By visits, not means: the means of the less visited moves are
+ * the noisiest, and a draw by means picked the luckiest of them (Tiptoe
+ * and Take It Away's top level then beat level 8 by +552 and +636 Elo,
+ * docs/strength.md, "Levels").  A proven win is never passed over. */
+#define TEMPER_MOVES 4
+
+static uint32_t tempered_child(const struct mcts *m, double temper)
+{
+	uint32_t top = best_child(m);
+	const struct mcts_tree *t = m->t;
+	const struct node *root = node_at(t, t->root);
+	int b = rank_at_root(m, (int)(top - root->child));
+	if (b != 1)
+		return top;
+	const struct node *c = node_at(t, root->child);
+	int best = (int)(top - root->child);
+	/* the TEMPER_MOVES most visited (the first of equals) */
+	int pick[TEMPER_MOVES], n = 0;
+	for (int i = 0; i < root->nchild; i++) {
+		if (c[i].visits < 1 || rank_at_root(m, i) != b)
+			continue;
+		int k = n < TEMPER_MOVES ? n++ : n;
+		while (k > 0 && c[pick[k - 1]].visits < c[i].visits) {
+			if (k < TEMPER_MOVES)
+				pick[k] = pick[k - 1];
+			k--;
+		}
+		if (k < TEMPER_MOVES)
+			pick[k] = i;
+	}
+	double best_key = -1e300;
+	for (int j = 0; j < n; j++) {
+		int i = pick[j];
+		double u = rng_unit(m->r);
+		double key = num_log((double)c[i].visits) / temper -
+			     num_log(-num_log(u > 0 ? u : 1e-300));
+		if (key > best_key)
+			best_key = key, best = i;
+	}
+	return root->child + (uint32_t)best;
+}
+
 /* The real visits of the two most visited root moves still in the
  * running. */
 static void top_two(const struct mcts *m, double *first, double *second)
@@ -1691,7 +1737,9 @@ int mcts_choose(struct mcts_tree *t, const struct game *g, const void *st,
 		int k = root_index(t, out);
 		chosen = node_at(t, t->root)->child + (uint32_t)(k < 0 ? 0 : k);
 	} else {
-		chosen = best_child(&m);
+		chosen = how->temper > 0 && !why
+				 ? tempered_child(&m, how->temper)
+				 : best_child(&m);
 		root = node_at(t, t->root);
 		child_move(t, root, chosen - root->child, out);
 	}
