@@ -23,18 +23,20 @@
  *                         exact solver had part of the time, the same for
  *                         the tree alone (its iterations over the time
  *                         the solver left it)
- *   bench_ai threads GAME OPTIONS MS N1 N2 ...
+ *   bench_ai threads GAME OPTIONS MS [hash=MB] N1 N2 ...
  *                         the thread scaling (set threads): for each
  *                         count, the median of three searches of MS ms
- *                         (movetime, empty tree): iterations per second
- *                         of the clock, each count's speed-up over one
- *                         thread and its efficiency (the speed-up over
- *                         the count), iterations per second of processor
- *                         time (what the threads cost besides: on a busy
- *                         machine the clock's figures cannot scale), and
- *                         where the exact solver had part of the time the
- *                         tree's own rate (its iterations over the clock
- *                         time the solver left it); last, the time a
+ *                         (movetime, empty tree, set hash MB if given):
+ *                         iterations per second of the clock, each
+ *                         count's speed-up over one thread and its
+ *                         efficiency (the speed-up over the count),
+ *                         iterations per second of processor time (what
+ *                         the threads cost besides: on a busy machine
+ *                         the clock's figures cannot scale), where the
+ *                         exact solver had part of the time the tree's
+ *                         own rate (its iterations over the clock time
+ *                         the solver left it), and where the pool filled
+ *                         up its compactions a search; last, the time a
  *                         cache line takes to go from one thread to
  *                         another and back (see round_trip_ns)
  *   bench_ai poll GAME OPTIONS N
@@ -434,14 +436,24 @@ static int subcommand(int argc, char **argv)
 		void *st = opening(argv[2], argv[3], &g);
 		double ms = atof(argv[4]), base = 0, base_tree = 0;
 		printf("%s [%s], movetime %.0f:", g->name, argv[3], ms);
-		for (int a = 5; a < argc; a++) {
+		long hash_mb = 0;
+		int first = 5;
+		if (!strncmp(argv[5], "hash=", 5)) {
+			hash_mb = atol(argv[5] + 5);
+			printf(" (set hash %ld)", hash_mb);
+			first = 6;
+		}
+		for (int a = first; a < argc; a++) {
 			int n = atoi(argv[a]);
 			struct ai *ai = ai_new();
 			if (!ai || ai_set_threads(ai, n) < 0) {
 				fprintf(stderr, "bench_ai: no %d threads\n", n);
 				exit(1);
 			}
+			if (hash_mb > 0)
+				ai_set_hash(ai, hash_mb);
 			double wall[3], cpu[3], tree[3];
+			long compactions = 0;
 			for (int k = 0; k < 3; k++) {
 				double c, sms;
 				ai_forget(ai);
@@ -449,6 +461,9 @@ static int subcommand(int argc, char **argv)
 				long it = one_search(ai, g, st, 0, ms, NULL, &c,
 						     &sms);
 				double w = ai_now_ms() - t0;
+				struct mcts_info info;
+				ai_tree_info(ai, &info);
+				compactions += info.collections;
 				wall[k] = per_second(it, w);
 				cpu[k] = per_second(it, c);
 				tree[k] = sms > 0 ? per_second(it, w - sms) : 0;
@@ -456,18 +471,21 @@ static int subcommand(int argc, char **argv)
 			qsort(wall, 3, sizeof wall[0], compare_doubles);
 			qsort(cpu, 3, sizeof cpu[0], compare_doubles);
 			qsort(tree, 3, sizeof tree[0], compare_doubles);
-			if (a == 5)
+			if (a == first)
 				base = wall[1], base_tree = tree[1];
-			printf("%s %d thread%s %.0f/s", a == 5 ? "" : ";", n,
-			       n == 1 ? "" : "s", wall[1]);
-			if (a > 5 && base > 0)
+			printf("%s %d thread%s %.0f/s", a == first ? "" : ";",
+			       n, n == 1 ? "" : "s", wall[1]);
+			if (a > first && base > 0)
 				printf(" (x%.2f, efficiency %.0f%%)",
 				       wall[1] / base,
 				       100 * wall[1] / base / (n > 0 ? n : 1));
 			printf(", %.0f/s of processor time", cpu[1]);
+			if (compactions)
+				printf(", %.1f compactions a search",
+				       compactions / 3.0);
 			if (tree[1] > 0) {
 				printf(", the tree alone %.0f/s", tree[1]);
-				if (a > 5 && base_tree > 0)
+				if (a > first && base_tree > 0)
 					printf(" (x%.2f)", tree[1] / base_tree);
 			}
 			ai_free(ai);
@@ -498,9 +516,10 @@ static int subcommand(int argc, char **argv)
 		free(st);
 		return 0;
 	}
-	fprintf(stderr, "usage: bench_ai [iterations GAME OPTIONS N | rate "
-			"GAME OPTIONS | threads GAME OPTIONS MS N... | poll "
-			"GAME OPTIONS N]\n");
+	fprintf(stderr,
+		"usage: bench_ai [iterations GAME OPTIONS N | rate "
+		"GAME OPTIONS | threads GAME OPTIONS MS [hash=MB] N... | poll "
+		"GAME OPTIONS N]\n");
 	return 2;
 }
 
