@@ -1204,12 +1204,15 @@ void mcts_run(struct mcts *m, double until_ms, long until_iters)
 	m->aborted = 0; /* an iteration the last phase's end cut short */
 	m->look_in = 1; /* and the first look comes at once */
 	m->since = 0;
+	m->for_room = 0;
 	while (!m->aborted && (m->tickets || m->iters < until_iters)) {
 		if (__atomic_load_n(&m->t->full, __ATOMIC_RELAXED) &&
 		    !m->grown) {
-			if (m->team)
-				break; /* team_run compacts with the team
-					* stopped */
+			if (m->team) {
+				/* team_run compacts with the team stopped */
+				m->for_room = 1;
+				break;
+			}
 			if (!m->lock)
 				make_room(m);
 		}

@@ -148,6 +148,8 @@ struct mcts {
 	atomic_long *tickets;  /* a playout budget shared by the team */
 	int team;              /* helpers set up for this search */
 	int spent;             /* the shared budget ran out */
+	int for_room;          /* the last mcts_run left to have the pool
+				* compacted with the team stopped */
 };
 
 /* Visits to one node held back by a thread of a shared tree. */

@@ -177,10 +177,8 @@ void team_run(struct mcts *m, double until_ms, long until_iters)
 		team_launch(m, until_ms, until_iters);
 		mcts_run(m, until_ms, until_iters);
 		team_join(m);
-		if (!m->team || !m->t->full || m->grown || m->stopped ||
-		    m->aborted || m->spent ||
-		    (until_ms > 0 && ai_now_ms() >= until_ms) ||
-		    (!m->tickets && m->iters >= until_iters))
+		if (!m->for_room || m->stopped ||
+		    (until_ms > 0 && ai_now_ms() >= until_ms))
 			return;
 	}
 }
