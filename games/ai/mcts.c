@@ -1539,24 +1539,21 @@ static uint32_t tempered_child(const struct mcts *m, double temper)
 	uint32_t top = best_child(m);
 	const struct mcts_tree *t = m->t;
 	const struct node *root = node_at(t, t->root);
-	int b = rank_at_root(m, (int)(top - root->child));
-	if (b != 1)
-		return top;
-	const struct node *c = node_at(t, root->child);
 	int best = (int)(top - root->child);
-	/* the TEMPER_MOVES most visited (the first of equals) */
+	if (rank_at_root(m, best) != 1)
+		return top; /* a proven win, or nothing but losses */
+	/* the TEMPER_MOVES most visited of the open moves (the first of
+	 * equals), most visited first */
+	const struct node *c = node_at(t, root->child);
 	int pick[TEMPER_MOVES], n = 0;
 	for (int i = 0; i < root->nchild; i++) {
-		if (c[i].visits < 1 || rank_at_root(m, i) != b)
+		if (c[i].visits < 1 || !standing(&c[i]) ||
+		    (n == TEMPER_MOVES && c[i].visits <= c[pick[n - 1]].visits))
 			continue;
-		int k = n < TEMPER_MOVES ? n++ : n;
-		while (k > 0 && c[pick[k - 1]].visits < c[i].visits) {
-			if (k < TEMPER_MOVES)
-				pick[k] = pick[k - 1];
-			k--;
-		}
-		if (k < TEMPER_MOVES)
-			pick[k] = i;
+		int k = n < TEMPER_MOVES ? n++ : n - 1;
+		for (; k > 0 && c[pick[k - 1]].visits < c[i].visits; k--)
+			pick[k] = pick[k - 1];
+		pick[k] = i;
 	}
 	double best_key = -1e300;
 	for (int j = 0; j < n; j++) {
