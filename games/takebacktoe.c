@@ -9,8 +9,9 @@
  *
  * Spaces are numbered y * 4 + x (a1 = 0, d3 = 11).  A move is stored as
  * w[0] = 1 + its edge (see edge_from), so that `pass` is the all-zero move.
- * The random playout picks a move without listing any: the legal moves of
- * a roll are a mask of edges, computed from all 12 stacks at once. */
+ * The playout picks its moves without listing any: the legal moves of a
+ * roll are a mask of edges, computed from all 12 stacks at once, and the
+ * few that touch a home row are tried for a win on the spot. */
 #include "game.h"
 
 #include <stdio.h>
@@ -647,6 +648,23 @@ static const uint64_t row_edges[3] = {
 	0x3ff911000ULL, /* e12 e16 e20 e23 into row 3, the 10 out of it */
 };
 
+/* The edges of mask e (moves of d chips) after which row y holds equal
+ * stacks. */
+static inline uint64_t row_makers(uint8_t *cnt, uint64_t e, int d, int y)
+{
+	uint64_t hits = 0;
+	for (; e; e &= e - 1) {
+		int k = bit_first(e), from = edge_from[k], to = edge_to[k];
+		cnt[from] = (uint8_t)(cnt[from] - d);
+		cnt[to] = (uint8_t)(cnt[to] + d);
+		if (row_win(cnt, y))
+			hits |= e & -e;
+		cnt[from] = (uint8_t)(cnt[from] + d);
+		cnt[to] = (uint8_t)(cnt[to] - d);
+	}
+	return hits;
+}
+
 /* The die faces (bit d for d = 1..6) on which player p, rolling now, has a
  * move that completes p's home row.  mover: whether p is the player to
  * move (the take-back ban binds only the mover). */
@@ -655,25 +673,13 @@ static unsigned win_faces(const struct state *s, int p, int mover)
 	uint8_t cnt[SPACES + 4]; /* sources() reads 4 bytes past the counts */
 	memcpy(cnt, s->cnt, SPACES);
 	memset(cnt + SPACES, 0, 4);
-	int y = p == 1 ? 0 : ROWS - 1, h;
 	unsigned faces = 0;
 	for (unsigned d = 1; d <= 6; d++) {
 		uint64_t e =
-			legal_edges(cnt, d, mover ? s->last : 0, s->last_n) &
-			row_edges[p];
-		for (; e; e &= e - 1) {
-			int k = bit_first(e), from = edge_from[k],
-			    to = edge_to[k];
-			cnt[from] = (uint8_t)(cnt[from] - d);
-			cnt[to] = (uint8_t)(cnt[to] + d);
-			h = row_win(cnt, y);
-			cnt[from] = (uint8_t)(cnt[from] + d);
-			cnt[to] = (uint8_t)(cnt[to] - d);
-			if (h) {
-				faces |= 1u << d;
-				break;
-			}
-		}
+			legal_edges(cnt, d, mover ? s->last : 0, s->last_n);
+		if (row_makers(cnt, e & row_edges[p], (int)d,
+			       p == 1 ? 0 : ROWS - 1))
+			faces |= 1u << d;
 	}
 	return faces;
 }
@@ -750,14 +756,20 @@ static BITS_HOT int tb_random_move(const void *st, struct rng *r,
 	return 0;
 }
 
-/* Random turns until the end: a roll, then a uniformly random legal move
- * (or the pass), as roll() and play() would make them. */
+/* Turns until the end, as roll() and play() would make them: a roll, then
+ * a move that wins on the spot when there is one, else a uniformly random
+ * legal move among those that do not complete the other's row (any, when
+ * every move does), or the pass.  Uniformly random players miss wins in
+ * one and hand them over, which made the playouts mostly noise: this
+ * policy scored +67 Elo (+18 to +116) against them at movetime 100
+ * (scripts/tournament, 200 games, both seats), though a playout costs
+ * more. */
 static BITS_HOT int tb_playout(void *st, struct rng *r, int max_plies)
 {
 	struct state *s = st;
 	unsigned die = s->die, last = s->last, last_n = s->last_n;
 	uint32_t turns = s->turns;
-	int plies = 0, h = 0, winner = 0;
+	int plies = 0, h = 0, winner = 0, p = s->mover;
 	while (!winner && turns < s->maxturns && plies < max_plies) {
 		/* one draw a turn: the high half rolls, the low half picks */
 		uint64_t x = rng_next(r);
@@ -765,6 +777,18 @@ static BITS_HOT int tb_playout(void *st, struct rng *r, int max_plies)
 			die = 1 + below((uint32_t)(x >> 32), 6, r);
 		uint64_t e = legal_edges(s->cnt, die, last, last_n);
 		if (e) {
+			uint64_t win =
+				row_makers(s->cnt, e & row_edges[p], (int)die,
+					   p == 1 ? 0 : ROWS - 1);
+			if (win) {
+				e = win;
+			} else {
+				uint64_t lose = row_makers(
+					s->cnt, e & row_edges[3 - p], (int)die,
+					p == 1 ? ROWS - 1 : 0);
+				if (e & ~lose)
+					e &= ~lose;
+			}
 			int k = pick_edge(e, (uint32_t)x, r);
 			winner = move_chips(s->cnt, k, (int)die, &h);
 			last = (unsigned)k + 1;
@@ -775,6 +799,7 @@ static BITS_HOT int tb_playout(void *st, struct rng *r, int max_plies)
 		die = 0;
 		turns++;
 		plies++;
+		p = 3 - p;
 	}
 	s->die = (uint8_t)die;
 	s->last = (uint8_t)last;

@@ -780,9 +780,76 @@ START_TEST(playout_plays_legal_turns)
 }
 END_TEST
 
-/* playout() and random_move() pick every legal move equally often: from a
- * state with a die showing, over 100 tries a move, each move's count is
- * within 5 standard deviations of its share. */
+/* How often playout()'s first ply from the position opts played each
+ * listed move, in `tries` playouts: into count[], by the moves' order; a
+ * ply that is no listed move fails.  Returns how many moves there are. */
+static int first_plies(const char *opts, int tries, int *count)
+{
+	void *st = new_state(g, opts, 1), *t = malloc(g->state_size);
+	struct move list[64];
+	int n = g->moves(st, list);
+	struct rng r;
+	rng_seed(&r, 5);
+	memset(count, 0, sizeof *count * (size_t)n);
+	for (int k = 0; k < tries; k++) {
+		memcpy(t, st, g->state_size);
+		ck_assert_int_eq(g->playout(t, &r, 1), 1);
+		int i = move_index(st, t);
+		ck_assert_int_ge(i, 0);
+		count[i]++;
+	}
+	free(t);
+	free(st);
+	return n;
+}
+
+/* The index of the move named text in the position opts. */
+static int index_of(const char *opts, const char *text)
+{
+	void *st = new_state(g, opts, 1);
+	struct move list[64], mv;
+	char err[GAME_ERR_MAX] = "";
+	ck_assert_int_eq(g->parse(st, text, &mv, err), 0);
+	int n = g->moves(st, list), found = -1;
+	for (int i = 0; i < n; i++)
+		if (move_equal(&list[i], &mv))
+			found = i;
+	free(st);
+	return found;
+}
+
+/* A playout takes a win on the spot, never completes the other's row
+ * while it has another move, and when every move does, still moves. */
+START_TEST(playout_takes_wins_and_refuses_gifts)
+{
+	/* row 1 is 5 5 0 0, and 5 chips c2-c1 make it 5 5 5 0 */
+	const char *win = "board=0,0,0,0/10,10,10,0/5,5,0,0 die=5 player=1";
+	const char *gift = "board=0,0,0,0/10,10,10,0/5,5,0,0 die=5 player=2";
+	int count[64], n = first_plies(win, 200, count);
+	ck_assert_int_gt(n, 5);
+	ck_assert_int_eq(count[index_of(win, "c2-c1")], 200);
+	n = first_plies(gift, 50 * n, count);
+	for (int i = 0; i < n; i++)
+		if (i == index_of(gift, "c2-c1"))
+			ck_assert_int_eq(count[i], 0);
+		else
+			ck_assert_int_gt(count[i], 0);
+	/* 5 chips out of c1 (3 3 8 1) make 3 3 3 _ either way but back to
+	 * b1, which undoes player 1's last move */
+	const char *forced = "board=4,3,2,0/4,4,4,4/3,3,8,1 die=5 player=2 "
+			     "turns=1 last=b1-c1:5";
+	n = first_plies(forced, 100, count);
+	ck_assert_int_eq(n, 2);
+	ck_assert_int_eq(count[0] + count[1], 100);
+	ck_assert_int_gt(count[0], 0);
+	ck_assert_int_gt(count[1], 0);
+}
+END_TEST
+
+/* playout() and random_move() pick every legal move equally often where
+ * no move ends the game: from a state with a die showing, over 100 tries
+ * a move, each move's count is within 5 standard deviations of its
+ * share. */
 START_TEST(random_moves_are_uniform)
 {
 	void *st = new_state(g,
@@ -792,6 +859,13 @@ START_TEST(random_moves_are_uniform)
 	struct move list[64];
 	int n = g->moves(st, list);
 	ck_assert_int_eq(n, 18);
+	for (int i = 0; i < n; i++) {
+		void *t = malloc(g->state_size);
+		memcpy(t, st, g->state_size);
+		g->play(t, &list[i]);
+		ck_assert_int_ne(g->status(t).phase, GAME_OVER);
+		free(t);
+	}
 	struct rng r;
 	rng_seed(&r, 3);
 	for (int way = 0; way < 2; way++) {
@@ -1003,6 +1077,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, geometry_names_cells_and_rows);
 	tcase_add_test(tc, take_back_of_every_edge);
 	tcase_add_test(tc, playout_plays_legal_turns);
+	tcase_add_test(tc, playout_takes_wins_and_refuses_gifts);
 	tcase_add_test(tc, random_moves_are_uniform);
 	tcase_add_test(tc, evaluate_sees_wins_on_the_die);
 	tcase_add_test(tc, evaluate_sure_win_iff_a_move_wins);
