@@ -760,8 +760,8 @@ static BITS_HOT int tb_random_move(const void *st, struct rng *r,
  * a move that wins on the spot when there is one, else a uniformly random
  * legal move among those that do not complete the other's row (any, when
  * every move does), or the pass.  Uniformly random players miss wins in
- * one and hand them over, which made the playouts mostly noise: this
- * policy scored +67 Elo (+18 to +116) against them at movetime 100
+ * one and hand them over, which blurs what a playout tells: this policy
+ * scored +67 Elo (+18 to +116) against them at movetime 100
  * (scripts/tournament, 200 games, both seats), though a playout costs
  * more. */
 static BITS_HOT int tb_playout(void *st, struct rng *r, int max_plies)

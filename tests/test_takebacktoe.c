@@ -814,6 +814,7 @@ static int index_of(const char *opts, const char *text)
 	for (int i = 0; i < n; i++)
 		if (move_equal(&list[i], &mv))
 			found = i;
+	ck_assert_int_ge(found, 0);
 	free(st);
 	return found;
 }
@@ -829,8 +830,9 @@ START_TEST(playout_takes_wins_and_refuses_gifts)
 	ck_assert_int_gt(n, 5);
 	ck_assert_int_eq(count[index_of(win, "c2-c1")], 200);
 	n = first_plies(gift, 50 * n, count);
+	int given = index_of(gift, "c2-c1");
 	for (int i = 0; i < n; i++)
-		if (i == index_of(gift, "c2-c1"))
+		if (i == given)
 			ck_assert_int_eq(count[i], 0);
 		else
 			ck_assert_int_gt(count[i], 0);
@@ -843,6 +845,13 @@ START_TEST(playout_takes_wins_and_refuses_gifts)
 	ck_assert_int_eq(count[0] + count[1], 100);
 	ck_assert_int_gt(count[0], 0);
 	ck_assert_int_gt(count[1], 0);
+	void *st = new_state(g, forced, 1);
+	struct rng r;
+	rng_seed(&r, 9);
+	g->playout(st, &r, 1);
+	struct game_status gs = g->status(st);
+	ck_assert(gs.phase == GAME_OVER && gs.player == 1);
+	free(st);
 }
 END_TEST
 
