@@ -648,12 +648,13 @@ static const uint64_t row_edges[3] = {
 	0x3ff911000ULL, /* e12 e16 e20 e23 into row 3, the 10 out of it */
 };
 
-/* The edges of mask e (moves of d chips) after which row y holds equal
- * stacks. */
-static inline uint64_t row_makers(uint8_t *cnt, uint64_t e, int d, int y)
+/* The edges of mask e (moves of d chips) after which player p's home row
+ * holds equal stacks. */
+static inline uint64_t row_makers(uint8_t *cnt, uint64_t e, int d, int p)
 {
+	int y = p == 1 ? 0 : ROWS - 1;
 	uint64_t hits = 0;
-	for (; e; e &= e - 1) {
+	for (e &= row_edges[p]; e; e &= e - 1) {
 		int k = bit_first(e), from = edge_from[k], to = edge_to[k];
 		cnt[from] = (uint8_t)(cnt[from] - d);
 		cnt[to] = (uint8_t)(cnt[to] + d);
@@ -677,8 +678,7 @@ static unsigned win_faces(const struct state *s, int p, int mover)
 	for (unsigned d = 1; d <= 6; d++) {
 		uint64_t e =
 			legal_edges(cnt, d, mover ? s->last : 0, s->last_n);
-		if (row_makers(cnt, e & row_edges[p], (int)d,
-			       p == 1 ? 0 : ROWS - 1))
+		if (row_makers(cnt, e, (int)d, p))
 			faces |= 1u << d;
 	}
 	return faces;
@@ -777,15 +777,12 @@ static BITS_HOT int tb_playout(void *st, struct rng *r, int max_plies)
 			die = 1 + below((uint32_t)(x >> 32), 6, r);
 		uint64_t e = legal_edges(s->cnt, die, last, last_n);
 		if (e) {
-			uint64_t win =
-				row_makers(s->cnt, e & row_edges[p], (int)die,
-					   p == 1 ? 0 : ROWS - 1);
+			uint64_t win = row_makers(s->cnt, e, (int)die, p);
 			if (win) {
 				e = win;
 			} else {
-				uint64_t lose = row_makers(
-					s->cnt, e & row_edges[3 - p], (int)die,
-					p == 1 ? ROWS - 1 : 0);
+				uint64_t lose =
+					row_makers(s->cnt, e, (int)die, 3 - p);
 				if (e & ~lose)
 					e &= ~lose;
 			}
