@@ -7,6 +7,7 @@ against values worked out by hand; the runner itself against small fake
 programs (tests/players/fake wraps the engine and misbehaves on request).
 """
 
+import itertools
 import json
 import math
 import os
@@ -484,6 +485,39 @@ class Runs(unittest.TestCase):
         self.assertEqual(s.games, [9, 9, 9, 9])
         # 3 seats a game: 3 pairs each, 36 pairwise results in all.
         self.assertEqual(sum(map(sum, s.vs_games)), 2 * 36)
+
+    def test_three_seats_both_ways(self):
+        # Two rounds of three players: every order of turns once, each
+        # program first twice.  A file from before "seating" resumes in
+        # the one cyclic order it was made with.
+        progs = []
+        for i in range(3):
+            progs += ["-p", ENGINE, "-s", "set level 0", "-n", "p%d" % i]
+        self.run_runner("takeitaway", "players=3", "--rounds", "2",
+                        "--seed", "3", "-q", "-j", "2", "-o",
+                        self.path("both.json"), *progs)
+        doc = self.results("both.json")
+        self.assertEqual(doc["seating"], "both-ways")
+
+        def order(r):  # the programs in turn order
+            k = len(r["seats"])
+            return tuple(r["seats"][(r["first"] - 1 + i) % k]
+                         for i in range(k))
+        res = sorted(doc["results"], key=lambda r: r["game"])
+        orders = [order(r) for r in res]
+        self.assertEqual(sorted(orders),
+                         sorted(itertools.permutations(range(3))))
+        for block in (orders[:3], orders[3:]):
+            self.assertEqual(sorted(o[0] for o in block), [0, 1, 2])
+        del doc["seating"]
+        doc["results"] = res[:3]
+        with open(self.path("old.json"), "w") as f:
+            json.dump(doc, f)
+        self.run_runner("--resume", self.path("old.json"), "-q")
+        old = sorted(self.results("old.json")["results"],
+                     key=lambda r: r["game"])
+        self.assertEqual(len(old), 6)
+        self.assertEqual([order(r) for r in old[3:]], orders[:3])
 
     def check_html(self, path, names):
         text = read(path)

@@ -73,14 +73,19 @@ class Schedule:
     encounter; a round is one block of every encounter in turn.  With
     repeat every game of a round shares a seed (the same set-up and dice
     for every encounter and seating: with 2 seats, games 2i-1 and 2i are a
-    pair with the seats swapped).  Depends only on the match seed and the
-    game number, so shards and resumed runs agree."""
+    pair with the seats swapped).  With both_ways, every other round turns
+    the programs through the seats in the opposite order, so that with 3
+    seats two rounds give all six orders and no program always sits on
+    the same side of another (with 2 seats the two ways are one).  Depends
+    only on the match seed and the game number, so shards and resumed runs
+    agree."""
 
-    def __init__(self, match_seed, groups, k, repeat):
+    def __init__(self, match_seed, groups, k, repeat, both_ways=True):
         self.match_seed = match_seed
         self.groups = groups
         self.k = k
         self.repeat = repeat
+        self.both_ways = both_ways
 
     def round_games(self):
         return len(self.groups) * self.k
@@ -97,13 +102,16 @@ class Schedule:
 
     def seats(self, g, first):
         """The program in each seat: the group's program (g - 1) mod k
-        takes the seat that moves first, the others follow in turn order,
-        so within a block each moves first once."""
+        takes the seat that moves first, the others follow in turn order
+        (in the group's order, or against it in the odd rounds of
+        both_ways), so within a block each moves first once."""
         group = self.group(g)
         r = (g - 1) % self.k
+        back = self.both_ways and (g - 1) // self.round_games() % 2
+        step = -1 if back else 1
         seats = [0] * self.k
         for i in range(self.k):
-            seats[(first - 1 + i) % self.k] = group[(r + i) % self.k]
+            seats[(first - 1 + i) % self.k] = group[(r + step * i) % self.k]
         return seats
 
 
