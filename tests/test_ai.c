@@ -1876,6 +1876,7 @@ START_TEST(a_hot_choice_never_takes_a_proven_loss)
 		struct mcts_info info;
 		hot_search(g, st, 0, seed, &best, &info);
 		hot_search(g, st, 1000, seed, &hot, &info);
+		ck_assert(!info.settled); /* else no draw is made */
 		g->format(st, &hot, buf);
 		ck_assert_msg(!move_equal(&hot, &loss),
 			      "seed %d played %s, which loses", (int)seed, buf);
