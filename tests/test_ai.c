@@ -303,6 +303,20 @@ static int wins_as_much(const struct game *g, const void *st,
 	return ok;
 }
 
+/* Whether the exact solver proves st lost for its mover (two players):
+ * every move loses, so one that loses at once is no worse a choice than
+ * another. */
+static int proven_lost(const struct game *g, const void *st)
+{
+	if (g->players(st) != 2)
+		return 0;
+	struct solve_job job = {.want = SOLVE_WDL, .node_limit = 2000000};
+	struct solve_bound b;
+	solve_forget(tctx());
+	return solve_position(tctx(), g, st, &job, &b) &&
+	       solve_result(b.hi) < 0;
+}
+
 static int found_wins, found_blocks;
 
 static void one_move_facts(const struct game *g, const char *opts)
@@ -327,11 +341,13 @@ static void one_move_facts(const struct game *g, const char *opts)
 								&list[i])]++;
 				int want_win = count[WINS_NOW] &&
 					       count[WINS_NOW] < n && wins < 3;
-				/* with more players a loss can come later */
-				int want_block = g->players(st) == 2 &&
-						 !count[WINS_NOW] &&
-						 count[SAFE] &&
-						 count[SAFE] < n && blocks < 3;
+				/* with more players a loss can come later; in
+				 * a lost position any move will do */
+				int want_block =
+					g->players(st) == 2 &&
+					!count[WINS_NOW] && count[SAFE] &&
+					count[SAFE] < n && blocks < 3 &&
+					n <= 64 && !proven_lost(g, st);
 				if (n <= 64 && (want_win || want_block)) {
 					struct move mv;
 					int k = want_win ? WINS_NOW : SAFE;
