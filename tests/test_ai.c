@@ -347,7 +347,7 @@ static void one_move_facts(const struct game *g, const char *opts)
 					g->players(st) == 2 &&
 					!count[WINS_NOW] && count[SAFE] &&
 					count[SAFE] < n && blocks < 3 &&
-					n <= 64 && !proven_lost(g, st);
+					!proven_lost(g, st);
 				if (n <= 64 && (want_win || want_block)) {
 					struct move mv;
 					int k = want_win ? WINS_NOW : SAFE;
