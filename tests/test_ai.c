@@ -1903,6 +1903,48 @@ START_TEST(a_hot_choice_never_takes_a_proven_loss)
 }
 END_TEST
 
+/* Abs-Trac-Toe's teams: players 1 and 3 against 2 and 4, and status()
+ * names a winning team by its first player.  On test_abstractoe's hand
+ * board (12 regions in 4 rows of 3) player 3 makes the eleventh claim:
+ * region 5 wins for players 1 and 3 by two pairs, region 12 draws.  The
+ * search with the solver, the search without it and greedy all take the
+ * win: a partner's win is the player's own. */
+START_TEST(a_partner_s_win_is_a_win)
+{
+	const struct game *g = game_find("abstractoe");
+	void *st = new_state(g,
+			     "outline=.5x./7x/7x/7x/7x/7x/.5x. vlines=c,f "
+			     "hlines=3,6 line=a4-h4 players=4 teams",
+			     1);
+	play_line(g, st, "6 9 3 2 4 1 11 7 8 10");
+	ck_assert_int_eq(g->status(st).player, 3);
+	struct move win, mv;
+	struct mcts_info info;
+	char err[GAME_ERR_MAX], buf[MOVE_TEXT_MAX];
+	ck_assert_int_eq(g->parse(st, "5", &win, err), 0);
+	/* greedy sees the game go on after either claim: its lead over the
+	 * other team decides, where a partner's equal score hid it; with
+	 * equal leads it would draw lots, so several seeds */
+	for (int i = 0; i < 18; i++) {
+		if (i < 16)
+			ck_assert_int_eq(choose(g, st, 1, 0, (uint64_t)i, &mv),
+					 0);
+		else if (i == 16)
+			ck_assert_int_eq(
+				choose(g, st, AI_LEVEL_MAX, 2000, 1, &mv), 0);
+		else
+			hot_search(g, st, 0, 1, &mv, &info);
+		g->format(st, &mv, buf);
+		ck_assert_msg(move_equal(&mv, &win), "%s played %s, a draw",
+			      i < 16    ? "greedy"
+			      : i == 16 ? "the search"
+					: "the tree alone",
+			      buf);
+	}
+	free(st);
+}
+END_TEST
+
 /* ---- threads (set threads; games/ai/mcts_team.c) ---- */
 
 /* Whether mv is one of st's moves. */
@@ -2191,6 +2233,7 @@ static Suite *suite(void)
 	tcase_add_test(t, levels_search_more_at_each_step);
 	tcase_add_test(t, a_hot_choice_keeps_to_the_moves_searched_most);
 	tcase_add_test(t, a_hot_choice_never_takes_a_proven_loss);
+	tcase_add_test(t, a_partner_s_win_is_a_win);
 	suite_add_tcase(s, t);
 	/* the search on several threads: make check-threads runs this case
 	 * alone under ThreadSanitizer (CK_RUN_CASE=threads) */

@@ -11,12 +11,15 @@
 #include "timeman.h"
 
 /* Greedy: the move with the best immediate result for the mover: a win
- * first, then the mover's score lead after the move (solo: the score), a
- * loss last; ties broken at random. */
+ * (of the mover's team) first, then the mover's score lead over the best
+ * other team after the move (solo: the score), a loss last; ties broken at
+ * random. */
 static int greedy(const struct game *g, const void *st, const struct move *list,
 		  int n, void *scratch, struct rng *r)
 {
-	int player = g->status(st).player, np = g->players(st);
+	struct ai_players pl;
+	ai_players_of(g, st, &pl);
+	int player = g->status(st).player, team = pl.team[player - 1];
 	double best = -1e18;
 	int best_i = 0, ties = 0;
 	for (int i = 0; i < n; i++) {
@@ -25,15 +28,15 @@ static int greedy(const struct game *g, const void *st, const struct move *list,
 		int pts[GAME_MAX_PLAYERS] = {0};
 		g->score(scratch, pts);
 		double v = pts[player - 1];
-		if (np > 1) {
+		if (pl.n > 1) {
 			int other = INT32_MIN;
-			for (int p = 0; p < np; p++)
-				if (p != player - 1 && pts[p] > other)
+			for (int p = 0; p < pl.n; p++)
+				if (pl.team[p] != team && pts[p] > other)
 					other = pts[p];
 			v -= other;
 			struct game_status s = g->status(scratch);
 			if (s.phase == GAME_OVER && s.player)
-				v += s.player == player ? 1e9 : -1e9;
+				v += pl.team[s.player - 1] == team ? 1e9 : -1e9;
 		}
 		if (v > best) {
 			best = v, best_i = i, ties = 1;

@@ -290,8 +290,15 @@ static void prove_up(const struct mcts_tree *t, const uint32_t *path, int depth)
 /* ---- expansion ---- */
 
 /* What a move does at once, in cls[]: 0 the game goes on, else 1 + the
- * winner (1: a draw). */
+ * winning team (1: a draw). */
 #define CLS_OPEN 0
+
+static unsigned char end_class(const struct mcts *m, struct game_status cs)
+{
+	if (cs.phase != GAME_OVER)
+		return CLS_OPEN;
+	return (unsigned char)(1 + (cs.player ? m->pl.team[cs.player - 1] : 0));
+}
 
 /* Keeps the moves that win at once, if any (a player never misses one);
  * otherwise drops the moves that lose at once (a move can complete the
@@ -306,7 +313,7 @@ static void prove_up(const struct mcts_tree *t, const uint32_t *path, int depth)
 static int decisive(struct mcts *m, const void *st, int mover, int n)
 {
 	const struct game *g = m->g;
-	int nwin = 0, nsafe = 0;
+	int nwin = 0, nsafe = 0, own = 1 + m->pl.team[mover - 1];
 	unsigned char *cls = m->cls;
 	double val[GAME_MAX_PLAYERS];
 	m->have_prior = 0;
@@ -321,19 +328,18 @@ static int decisive(struct mcts *m, const void *st, int mover, int n)
 		if (g->preview &&
 		    g->preview(st, &m->list[i], &cs, val, pts) == 0) {
 			if (cs.phase == GAME_OVER)
-				ai_reward_points(pts, cs, m->np, val);
+				ai_reward_points(pts, cs, &m->pl, val);
 		} else {
 			memcpy(m->st2, st, m->ss);
 			g->play(m->st2, &m->list[i]);
 			cs = g->status(m->st2);
 			if (g->evaluate && cs.phase == GAME_OVER)
-				ai_reward_at(g, m->st2, cs, m->np, val);
+				ai_reward_at(g, m->st2, cs, &m->pl, val);
 			else if (g->evaluate)
 				g->evaluate(m->st2, val);
 		}
-		cls[i] = cs.phase == GAME_OVER ? (unsigned char)(1 + cs.player)
-					       : CLS_OPEN;
-		nwin += cls[i] == 1 + mover;
+		cls[i] = end_class(m, cs);
+		nwin += cls[i] == own;
 		nsafe += cls[i] <= 1;
 		if (g->evaluate)
 			m->prior[i] = val[mover - 1];
@@ -343,7 +349,7 @@ static int decisive(struct mcts *m, const void *st, int mover, int n)
 		return n;
 	int only_wins = nwin && m->np != 2, k = 0;
 	for (int i = 0; i < n; i++)
-		if (cls[i] == 1 + mover || (!only_wins && cls[i] <= 1)) {
+		if (cls[i] == own || (!only_wins && cls[i] <= 1)) {
 			m->prior[k] = m->prior[i];
 			cls[k] = cls[i];
 			m->list[k++] = m->list[i];
@@ -739,7 +745,7 @@ static int playout(struct mcts *m, void *st, double *rew)
 		if (done < chunk)
 			break; /* over, or stuck */
 	}
-	ai_reward_at(g, st, s, m->np, rew); /* over, stuck or too long */
+	ai_reward_at(g, st, s, &m->pl, rew); /* over, stuck or too long */
 	return 0;
 }
 
@@ -751,7 +757,7 @@ static int leaf_rewards(struct mcts *m, const struct node *leaf, int depth,
 			double *rew, int *exact)
 {
 	if (kind(leaf) == END) {
-		ai_reward(m->g, m->st, m->np, rew);
+		ai_reward(m->g, m->st, &m->pl, rew);
 	} else if (depth > 0 && proof_of(leaf) && !m->ignore_proofs) {
 		rew[0] = ai_result_reward(result_for(proof_of(leaf), 0));
 		rew[1] = ai_result_reward(result_for(proof_of(leaf), 1));
@@ -1416,7 +1422,8 @@ int mcts_start(struct mcts *m, struct mcts_tree *t, const struct game *g,
 	m->g = g;
 	m->how = how;
 	m->r = r;
-	m->np = g->players(st);
+	ai_players_of(g, st, &m->pl);
+	m->np = m->pl.n;
 	m->ss = g->state_size;
 	m->look_every = m->look_in = 1;
 	m->last_look = m->paced = ai_now_ms();
@@ -1458,6 +1465,7 @@ int mcts_follow(struct mcts *m, const struct mcts *lead, struct ai_ctx *ctx,
 	m->how = how;
 	m->r = r;
 	m->np = lead->np;
+	m->pl = lead->pl;
 	m->ss = lead->ss;
 	m->look_every = m->look_in = 1;
 	m->lock = lead->lock;

@@ -107,7 +107,8 @@ struct mcts {
 	const struct game *g;
 	const struct ai_search *how;
 	struct rng *r;
-	int np;
+	int np;               /* players */
+	struct ai_players pl; /* and their teams */
 	size_t ss;
 	unsigned char *st;  /* the iteration's scratch state */
 	unsigned char *st2; /* another, for looking one move ahead */

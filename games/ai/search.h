@@ -81,22 +81,34 @@ void *ai_scratch(struct ai_ctx *c, enum ai_slot slot, size_t bytes);
 int ai_random_move(const struct game *g, const void *st, struct rng *r,
 		   struct move *list, struct move *mv);
 
+/* The players of a set-up and the team each wins with: partners share a
+ * win (Abs-Trac-Toe's teams, where status() names the team's
+ * lowest-numbered player); a player outside a team is a team of its own. */
+struct ai_players {
+	int n;                      /* players() */
+	int team[GAME_MAX_PLAYERS]; /* player p + 1's: 1 to n */
+};
+void ai_players_of(const struct game *g, const void *st,
+		   struct ai_players *out);
+
 /* The reward of a proven result (-1 loss, 0 draw, 1 win) whose margin is
  * not known: what ai_reward gives for that result with a margin of 0. */
 double ai_result_reward(int result);
 
 /* What each player gets from the finished (or stuck) state st, into rew
- * (players() values).  With two or more players: 1 win, 0.5 draw (for the
- * players tied at the top), 0 loss, blended with a small score-margin term
- * so that bigger wins (and smaller losses) are preferred; the result always
+ * (players() values).  With two or more players: 1 win (the winner's
+ * partner's too), 0.5 draw (for the players tied at the top), 0 loss,
+ * blended with a small term for the margin over the best other team, so
+ * that bigger wins (and smaller losses) are preferred; the result always
  * dominates.  Solo: the score itself, raw. */
-void ai_reward(const struct game *g, const void *st, int np, double *rew);
+void ai_reward(const struct game *g, const void *st,
+	       const struct ai_players *pl, double *rew);
 /* The same, for a state whose status s is known already. */
 void ai_reward_at(const struct game *g, const void *st, struct game_status s,
-		  int np, double *rew);
+		  const struct ai_players *pl, double *rew);
 /* The same, from the points score() would give and the status. */
-void ai_reward_points(const int *pts, struct game_status s, int np,
-		      double *rew);
+void ai_reward_points(const int *pts, struct game_status s,
+		      const struct ai_players *pl, double *rew);
 
 /* The MCTS player's tree (mcts.c), kept by struct ai between searches:
  * its nodes live in one pool sized by the memory budget.  It owns the
@@ -181,9 +193,10 @@ int search_solve(struct ai_ctx *c, const struct game *g, const void *st,
  * result times SOLVE_RESULT (1 win, 0 draw, -1 loss) plus the margin (the
  * mover's points less the other's, clipped to +-SOLVE_MARGIN_MAX), so a
  * win is above SOLVE_MARGIN_MAX and a loss below -SOLVE_MARGIN_MAX.  One,
- * three or four players: the result (2 won, 1 tied for the top, 0 else)
- * times SOLVE_RESULT plus the margin over the best other player; solo: the
- * final score, within +-SOLVE_INF. */
+ * three or four players: the result (2 won, alone or with a partner, 1
+ * tied for the top, 0 else) times SOLVE_RESULT plus the margin over the
+ * best other team (ai_players); solo: the final score, within
+ * +-SOLVE_INF. */
 #define SOLVE_RESULT 1000
 #define SOLVE_MARGIN_MAX 499
 #define SOLVE_INF 30000

@@ -250,6 +250,7 @@ struct solver {
 	struct solve_table *tt; /* and its table */
 	const struct game *g;
 	int np;
+	struct ai_players pl; /* who plays with whom */
 	size_t ss;
 	uint64_t salt;         /* hash of the game's name, for keys */
 	unsigned char *states; /* one state per ply */
@@ -626,7 +627,8 @@ static int alphabeta(struct solver *s, int d, int me, uint64_t key, int alpha,
 }
 
 /* The value vector of a finished (or stuck) state: each player's result
- * (2 win, 1 shared top, 0 otherwise) then margin; solo: the score. */
+ * (2 win, the partner's too, 1 shared top, 0 otherwise) then margin over
+ * the best other team; solo: the score. */
 static void terminal_n(const struct solver *s, const void *st, int *vec)
 {
 	int pts[GAME_MAX_PLAYERS] = {0};
@@ -642,17 +644,18 @@ static void terminal_n(const struct solver *s, const void *st, int *vec)
 	for (int p = 0; p < s->np; p++)
 		if (pts[p] > top)
 			top = pts[p];
+	const int *team = s->pl.team;
 	for (int p = 0; p < s->np; p++) {
 		int other = INT_MIN;
 		for (int q = 0; q < s->np; q++)
-			if (q != p && pts[q] > other)
+			if (team[q] != team[p] && pts[q] > other)
 				other = pts[q];
 		long m = (long)pts[p] - other;
 		m = m < -SOLVE_MARGIN_MAX  ? -SOLVE_MARGIN_MAX
 		    : m > SOLVE_MARGIN_MAX ? SOLVE_MARGIN_MAX
 					   : m;
 		int result = cs.phase == GAME_OVER && cs.player
-				     ? 2 * (cs.player == p + 1)
+				     ? 2 * (team[cs.player - 1] == team[p])
 				     : pts[p] == top;
 		vec[p] = result * SOLVE_RESULT + (int)m;
 	}
@@ -722,7 +725,8 @@ static int begin(struct solver *s, struct ai_ctx *c, const struct game *g,
 	s->c = c;
 	s->tt = &c->solver;
 	s->g = g;
-	s->np = g->players(st);
+	ai_players_of(g, st, &s->pl);
+	s->np = s->pl.n;
 	s->ss = g->state_size;
 	s->salt = hash_bytes(g->name, strlen(g->name));
 	s->limit = job->node_limit > 0 ? job->node_limit : LONG_MAX;

@@ -69,38 +69,54 @@ double ai_result_reward(int result)
 	return (1.0 - MARGIN_WEIGHT) * 0.5 * (result + 1) + MARGIN_WEIGHT * 0.5;
 }
 
-void ai_reward(const struct game *g, const void *st, int np, double *rew)
+void ai_players_of(const struct game *g, const void *st, struct ai_players *out)
 {
-	ai_reward_at(g, st, g->status(st), np, rew);
+	struct game_sides sd = {0};
+	if (g->sides)
+		g->sides(st, &sd);
+	out->n = g->players(st);
+	for (int p = 0; p < out->n; p++)
+		out->team[p] = sd.team[p] ? sd.team[p] : p + 1;
+}
+
+void ai_reward(const struct game *g, const void *st,
+	       const struct ai_players *pl, double *rew)
+{
+	ai_reward_at(g, st, g->status(st), pl, rew);
 }
 
 void ai_reward_at(const struct game *g, const void *st, struct game_status s,
-		  int np, double *rew)
+		  const struct ai_players *pl, double *rew)
 {
 	int pts[GAME_MAX_PLAYERS] = {0};
 	g->score(st, pts);
-	ai_reward_points(pts, s, np, rew);
+	ai_reward_points(pts, s, pl, rew);
 }
 
-void ai_reward_points(const int *pts, struct game_status s, int np, double *rew)
+void ai_reward_points(const int *pts, struct game_status s,
+		      const struct ai_players *pl, double *rew)
 {
+	int np = pl->n;
+	const int *team = pl->team;
 	if (np <= 1) {
 		rew[0] = pts[0];
 		return;
 	}
-	int top = pts[0];
+	int top = pts[0], winner = 0;
 	for (int p = 1; p < np; p++)
 		if (pts[p] > top)
 			top = pts[p];
+	if (s.phase == GAME_OVER && s.player)
+		winner = team[s.player - 1];
 	for (int p = 0; p < np; p++) {
 		double result;
-		if (s.phase != GAME_OVER || s.player == 0)
-			result = pts[p] == top ? 0.5 : 0.0; /* draw or stuck */
-		else
-			result = s.player == p + 1 ? 1.0 : 0.0;
-		int other = INT32_MIN;
+		if (winner)
+			result = team[p] == winner;
+		else /* a draw, or stuck */
+			result = pts[p] == top ? 0.5 : 0.0;
+		int other = INT32_MIN; /* the best other team's */
 		for (int q = 0; q < np; q++)
-			if (q != p && pts[q] > other)
+			if (team[q] != team[p] && pts[q] > other)
 				other = pts[q];
 		double m = (double)pts[p] - (double)other;
 		double squash = m / (m < 0 ? MARGIN_HALF - m : MARGIN_HALF + m);
