@@ -519,6 +519,32 @@ class Runs(unittest.TestCase):
         self.assertEqual(len(old), 6)
         self.assertEqual([order(r) for r in old[3:]], orders[:3])
 
+    def test_a_team_shares_its_win(self):
+        # Abs-Trac-Toe's teams: status names a winning team by its first
+        # player, and the partner wins with it (game_info's teams).
+        progs = []
+        for i in range(4):
+            progs += ["-p", ENGINE, "-s", "set level 0", "-n", "p%d" % i]
+        self.run_runner("abstractoe", "teams", "--rounds", "2", "--seed",
+                        "5", "-q", "-j", "2", "-o", self.path("t.json"),
+                        *progs)
+        decided = 0
+        for r in self.results("t.json")["results"]:
+            self.assertEqual(r["teams"], [[1, 3], [2, 4]])
+            self.assertAlmostEqual(sum(r["points"]), 1.0)
+            p = int(r["status"].split()[1]) if r["status"] != \
+                "over draw" else 0
+            if not p:
+                self.assertEqual(r["points"], [0.25] * 4)
+                continue
+            decided += 1
+            won = [p, p + 2]
+            self.assertEqual(r["points"], [0.5 if s in won else 0.0
+                                           for s in range(1, 5)])
+            self.assertEqual(r["outcome"], ["win" if s in won else "loss"
+                                            for s in range(1, 5)])
+        self.assertGreater(decided, 0)
+
     def check_html(self, path, names):
         text = read(path)
         root = ET.fromstring(text)     # well-formed, or this raises

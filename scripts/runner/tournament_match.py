@@ -126,6 +126,17 @@ def parse_status(text):
     raise RefereeError("referee status answer %r is not understood" % text)
 
 
+def parse_teams(text):
+    """The teams of a game_info answer, each a list of players ([] when
+    nobody plays in a team)."""
+    teams = []
+    for line in text.split("\n"):
+        w = line.split()
+        if len(w) > 2 and w[0] == "team" and all(x.isdigit() for x in w[1:]):
+            teams.append([int(x) for x in w[1:]])
+    return teams
+
+
 def parse_score(text):
     vals = []
     for w in text.split():
@@ -262,6 +273,7 @@ class Table:
                       if l.startswith("newgame ")), None)
         if start is None:
             raise RefereeError("referee history has no newgame line")
+        teams = parse_teams(self.ref("game_info"))
         phase, first = parse_status(self.ref("status"))
         if phase == "over" or not 1 <= first <= k:
             raise RefereeError("game starts with status %s %d" %
@@ -272,6 +284,8 @@ class Table:
                 self.progs.pop(i).stop()
         result = {"game": game_no, "seed": seed, "newgame": start,
                   "seats": seats, "first": first, "moves": 0, "times": []}
+        if teams:
+            result["teams"] = teams
         clocks = None
         if cfg.clock:
             clocks = [Clock(cfg.clock, cfg.margin) for _ in seats]
@@ -432,14 +446,18 @@ class Table:
         score = parse_score(self.ref("score"))
         if score is not None and len(score) == k:
             result["score"] = score
+
+        def team(p):  # p and its partners (game_info's teams)
+            return next((t for t in result.get("teams", []) if p in t), [p])
         f = result.get("forfeit")
         if f:
-            # The forfeiting seat loses; the others share the point.
-            rest = k - 1
-            result["points"] = [0.0 if s == f["seat"] else 1.0 / rest
+            # The forfeiting seat's team loses; the others share the point.
+            out = team(f["seat"])
+            rest = [s for s in range(1, k + 1) if s not in out]
+            won = "win" if team(rest[0]) == rest else "draw"
+            result["points"] = [0.0 if s in out else 1.0 / len(rest)
                                 for s in range(1, k + 1)]
-            result["outcome"] = ["loss" if s == f["seat"] else
-                                 ("win" if rest == 1 else "draw")
+            result["outcome"] = ["loss" if s in out else won
                                  for s in range(1, k + 1)]
             return
         if result.get("adjudicated"):
@@ -448,9 +466,11 @@ class Table:
             return
         _, p = parse_status(result["status"])
         if p:
-            result["points"] = [1.0 if s == p else 0.0
+            # status names a winning team by its first player
+            won = team(p)
+            result["points"] = [1.0 / len(won) if s in won else 0.0
                                 for s in range(1, k + 1)]
-            result["outcome"] = ["win" if s == p else "loss"
+            result["outcome"] = ["win" if s in won else "loss"
                                  for s in range(1, k + 1)]
             return
         # A draw: in a game of more than two, those tied for the best
