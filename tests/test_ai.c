@@ -303,9 +303,7 @@ static int wins_as_much(const struct game *g, const void *st,
 	return ok;
 }
 
-/* Whether the exact solver proves st lost for its mover (two players):
- * every move loses, so one that loses at once is no worse a choice than
- * another. */
+/* Whether the exact solver proves st lost for its mover (two players). */
 static int proven_lost(const struct game *g, const void *st)
 {
 	if (g->players(st) != 2)
@@ -341,13 +339,13 @@ static void one_move_facts(const struct game *g, const char *opts)
 								&list[i])]++;
 				int want_win = count[WINS_NOW] &&
 					       count[WINS_NOW] < n && wins < 3;
-				/* with more players a loss can come later; in
-				 * a lost position any move will do */
-				int want_block =
-					g->players(st) == 2 &&
-					!count[WINS_NOW] && count[SAFE] &&
-					count[SAFE] < n && blocks < 3 &&
-					!proven_lost(g, st);
+				/* with more players a loss can come later; a
+				 * lost position holds out too (see
+				 * a_lost_root_holds_out) */
+				int want_block = g->players(st) == 2 &&
+						 !count[WINS_NOW] &&
+						 count[SAFE] &&
+						 count[SAFE] < n && blocks < 3;
 				if (n <= 64 && (want_win || want_block)) {
 					struct move mv;
 					int k = want_win ? WINS_NOW : SAFE;
@@ -367,10 +365,9 @@ static void one_move_facts(const struct game *g, const char *opts)
 						want_win ? "win" : "loss");
 					if (want_block) {
 						/* a hot draw keeps to the
-						 * moves not proven lost (a
-						 * lost root aside: with no
-						 * solver it may lose at
-						 * once) */
+						 * moves not proven lost, and
+						 * a lost root to one that
+						 * holds out */
 						struct mcts_info info;
 						hot_search(g, st, 0, seed, &mv,
 							   &info);
@@ -1945,6 +1942,44 @@ START_TEST(a_partner_s_win_is_a_win)
 }
 END_TEST
 
+/* Tiptoe 4x4, Black to move, every move lost (the solver proves it):
+ * after d2 White wins at once, after the others later.  With every
+ * playout lost alike the visits tell the moves apart no better than the
+ * proofs do, and the search used to play d2.  It holds out instead, with
+ * the solver and without, under budgets and under a clock. */
+START_TEST(a_lost_root_holds_out)
+{
+	const struct game *g = game_find("tiptoe");
+	void *st = new_state(g, "size=4 board=o.../o..x/..../.o.x", 1);
+	ck_assert(proven_lost(g, st));
+	struct move *list = move_buf(2, g);
+	int n = g->moves(st, list), quick = 0;
+	for (int i = 0; i < n; i++)
+		quick += classify(g, st, &list[i]) != SAFE;
+	ck_assert(quick > 0 && quick < n);
+	struct mcts_tree *t = mcts_tree_new(8 << 20);
+	char buf[MOVE_TEXT_MAX];
+	for (uint64_t seed = 1; seed <= 4; seed++) {
+		struct move mv[4];
+		struct mcts_info info;
+		ck_assert_int_eq(
+			choose(g, st, AI_LEVEL_MAX, 10000, seed, &mv[0]), 0);
+		hot_search(g, st, 0, seed, &mv[1], &info);
+		hot_search(g, st, 1000, seed, &mv[2], &info);
+		mcts_tree_reset(t, 8 << 20);
+		ck_assert_int_eq(tree_choose(t, g, st, 0, 50, seed, &mv[3]), 0);
+		for (int k = 0; k < 4; k++) {
+			g->format(st, &mv[k], buf);
+			ck_assert_msg(classify(g, st, &mv[k]) == SAFE,
+				      "seed %d, search %d: %s loses at once",
+				      (int)seed, k, buf);
+		}
+	}
+	mcts_tree_free(t);
+	free(st);
+}
+END_TEST
+
 /* ---- threads (set threads; games/ai/mcts_team.c) ---- */
 
 /* Whether mv is one of st's moves. */
@@ -2233,6 +2268,7 @@ static Suite *suite(void)
 	tcase_add_test(t, levels_search_more_at_each_step);
 	tcase_add_test(t, a_hot_choice_keeps_to_the_moves_searched_most);
 	tcase_add_test(t, a_hot_choice_never_takes_a_proven_loss);
+	tcase_add_test(t, a_lost_root_holds_out);
 	tcase_add_test(t, a_partner_s_win_is_a_win);
 	suite_add_tcase(s, t);
 	/* the search on several threads: make check-threads runs this case

@@ -26,7 +26,8 @@
  * its exact result instead of a playout, never picks a move proven lost
  * while another is left, and stops at once when the root is proven won or
  * drawn (a lost root searches on as if nothing were proven, for the best
- * chances against an opponent who may err).  When
+ * chances against an opponent who may err, and then plays a move that
+ * holds out: longest_fight).  When
  * the playouts show that the game is nearly over, the exact solver gets a
  * share of the time (a root the tree has proven too: the proofs know only
  * win, draw and loss, the solver also the margin); what it settles about
@@ -1510,11 +1511,78 @@ static int rank_at_root(const struct mcts *m, int i)
 	return r + (m->g->status(m->st2).phase == GAME_OVER);
 }
 
+/* Root moves longest_fight looks at, the most visited first, and the
+ * most replies it plays to each: a few thousand plays at most, so that
+ * the move takes no measurable time more (a lost root is near the end,
+ * where the lists are short anyway). */
+#define HOLD_MOVES 8
+#define HOLD_REPLIES 256
+
+/* How long root move i holds out: 0 it loses at once, 1 the opponent can
+ * win with its next move, 2 longer (or a roll comes first, or too many
+ * replies to look at). */
+static int holds_out(const struct mcts *m, int i)
+{
+	const struct game *g = m->g;
+	struct move mv;
+	child_move(m->t, node_at(m->t, m->t->root), (uint32_t)i, &mv);
+	memcpy(m->st2, m->t->state, m->ss);
+	g->play(m->st2, &mv);
+	struct game_status s = g->status(m->st2);
+	if (s.phase == GAME_OVER)
+		return 0;
+	if (s.phase != GAME_PLAY)
+		return 2;
+	int n = g->moves(m->st2, m->list);
+	if (n > HOLD_REPLIES)
+		return 2;
+	for (int j = 0; j < n; j++) {
+		memcpy(m->st, m->st2, m->ss);
+		g->play(m->st, &m->list[j]);
+		struct game_status r = g->status(m->st);
+		if (r.phase == GAME_OVER && r.player == s.player)
+			return 1;
+	}
+	return 2;
+}
+
+/* A root with nothing but proven losses: of the moves the solver left
+ * standing, the most visited of those that hold out longest (holds_out),
+ * among the HOLD_MOVES most visited.  The proofs carry no distance, and
+ * where every playout is lost alike the visits say nothing either: the
+ * search played a loss in one where a longer fight was open (test_ai
+ * a_lost_root_holds_out), and a person playing it sees that at once. */
+static int longest_fight(const struct mcts *m, int fallback)
+{
+	const struct node *root = node_at(m->t, m->t->root);
+	const struct node *c = node_at(m->t, root->child);
+	int seen[HOLD_MOVES], best = fallback, most = -1;
+	for (int k = 0; k < HOLD_MOVES && most < 2; k++) {
+		int pick = -1;
+		for (int i = 0; i < root->nchild; i++) {
+			int again = 0;
+			for (int j = 0; j < k; j++)
+				again |= seen[j] == i;
+			if (!again && !(flags_of(&c[i]) & F_BANNED) &&
+			    (pick < 0 || c[i].visits > c[pick].visits))
+				pick = i;
+		}
+		if (pick < 0)
+			break;
+		seen[k] = pick;
+		int h = holds_out(m, pick);
+		if (h > most)
+			best = pick, most = h;
+	}
+	return best;
+}
+
 /* The root move to play: the most visited of the moves of the best
  * standing (ties: the better mean).  Of the proven wins the solver left
  * standing alike (it found them equal, or had no time for the margins), a
  * win at once comes first, as the tree kept nothing else of such a root
- * before it kept every move for the solver (see decisive()). */
+ * before it kept every move for the solver (see decisive()); of nothing
+ * but losses, one that holds out longest (longest_fight). */
 static uint32_t best_child(const struct mcts *m)
 {
 	const struct mcts_tree *t = m->t;
@@ -1534,6 +1602,8 @@ static uint32_t best_child(const struct mcts *m)
 		     mean(t, m->np, c[i].q) > mean(t, m->np, c[best].q)))
 			best = i;
 	}
+	if (b == 0 && m->np == 2)
+		best = longest_fight(m, best);
 	return root->child + (uint32_t)best;
 }
 
