@@ -544,6 +544,20 @@ class Runs(unittest.TestCase):
             self.assertEqual(r["outcome"], ["win" if s in won else "loss"
                                             for s in range(1, 5)])
         self.assertGreater(decided, 0)
+        # a forfeit loses for the team: the slow program's partner loses
+        # with it, and the other team wins
+        progs[3 * 6 + 1] = self.fake("--clock", "--sleep", "250")
+        self.run_runner("abstractoe", "teams", "-g", "4", "--seed", "5",
+                        "-q", "-j", "2", "--tc", "0.3", "-o",
+                        self.path("f.json"), *progs)
+        for r in self.results("f.json")["results"]:
+            f = r["forfeit"]["seat"]
+            self.assertEqual(r["seats"][f - 1], 3)
+            out = [f, (f + 1) % 4 + 1]
+            self.assertEqual(r["points"], [0.0 if s in out else 0.5
+                                           for s in range(1, 5)])
+            self.assertEqual(r["outcome"], ["loss" if s in out else "win"
+                                            for s in range(1, 5)])
 
     def check_html(self, path, names):
         text = read(path)
