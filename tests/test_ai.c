@@ -1900,6 +1900,30 @@ START_TEST(a_hot_choice_never_takes_a_proven_loss)
 }
 END_TEST
 
+/* A draw's 1 is shared among the teams tied at the top, as the runner
+ * counts it: three tied get a third each, two tied half each (a proven
+ * draw's reward) and the third nothing, and Abs-Trac-Toe's two teams tied
+ * half each.  Equal scores, so the margin terms are all alike. */
+START_TEST(a_draw_is_shared_among_the_tied)
+{
+	const struct ai_players three = {3, {1, 2, 3}},
+				teams = {4, {1, 2, 1, 2}};
+	const struct game_status draw = {GAME_OVER, 0};
+	double half = ai_result_reward(0), rew[GAME_MAX_PLAYERS];
+	ai_reward_points((const int[]){5, 5, 5}, draw, &three, rew);
+	double third = rew[0];
+	ck_assert(rew[1] == third && rew[2] == third);
+	ck_assert_msg(third < half - 0.1, "three tied: %f each", third);
+	ai_reward_points((const int[]){5, 5, 3}, draw, &three, rew);
+	ck_assert(rew[0] == rew[1] && rew[0] > half - 1e-12 &&
+		  rew[0] < half + 1e-12);
+	ck_assert(rew[2] < third);
+	ai_reward_points((const int[]){5, 5, 5, 5}, draw, &teams, rew);
+	for (int p = 0; p < 4; p++)
+		ck_assert(rew[p] > half - 1e-12 && rew[p] < half + 1e-12);
+}
+END_TEST
+
 /* Abs-Trac-Toe's teams: players 1 and 3 against 2 and 4, and status()
  * names a winning team by its first player.  On test_abstractoe's hand
  * board (12 regions in 4 rows of 3) player 3 makes the eleventh claim:
@@ -2270,6 +2294,7 @@ static Suite *suite(void)
 	tcase_add_test(t, a_hot_choice_never_takes_a_proven_loss);
 	tcase_add_test(t, a_lost_root_holds_out);
 	tcase_add_test(t, a_partner_s_win_is_a_win);
+	tcase_add_test(t, a_draw_is_shared_among_the_tied);
 	suite_add_tcase(s, t);
 	/* the search on several threads: make check-threads runs this case
 	 * alone under ThreadSanitizer (CK_RUN_CASE=threads) */

@@ -97,10 +97,13 @@ double ai_result_reward(int result);
 
 /* What each player gets from the finished (or stuck) state st, into rew
  * (players() values).  With two or more players: 1 win (the winner's
- * partner's too), 0.5 draw (for the players tied at the top), 0 loss,
- * blended with a small term for the margin over the best other team, so
- * that bigger wins (and smaller losses) are preferred; the result always
- * dominates.  Solo: the score itself, raw. */
+ * partner's too), 0 loss, and a draw's 1 shared among the teams tied at
+ * the top (0.5 each with two, a third each when three tie: as the
+ * tournament runner counts it), blended with a small term for the margin
+ * over the best other team, so that bigger wins (and smaller losses) are
+ * preferred; the result always dominates.  Solo: the score itself, raw.
+ * The exact solver's max-n values count any share of first place alike
+ * (SOLVE_RESULT). */
 void ai_reward(const struct game *g, const void *st,
 	       const struct ai_players *pl, double *rew);
 /* The same, for a state whose status s is known already. */

@@ -102,18 +102,24 @@ void ai_reward_points(const int *pts, struct game_status s,
 		rew[0] = pts[0];
 		return;
 	}
-	int top = pts[0], winner = 0;
+	int top = pts[0], winner = 0, ntied = 0;
 	for (int p = 1; p < np; p++)
 		if (pts[p] > top)
 			top = pts[p];
+	unsigned tied = 0; /* bit t: team t holds a top score */
+	for (int p = 0; p < np; p++)
+		if (pts[p] == top)
+			tied |= 1u << team[p];
+	for (; tied; tied &= tied - 1)
+		ntied++;
 	if (s.phase == GAME_OVER && s.player)
 		winner = team[s.player - 1];
 	for (int p = 0; p < np; p++) {
 		double result;
 		if (winner)
 			result = team[p] == winner;
-		else /* a draw, or stuck */
-			result = pts[p] == top ? 0.5 : 0.0;
+		else /* a draw, or stuck: first place shared */
+			result = pts[p] == top ? 1.0 / ntied : 0.0;
 		int other = INT32_MIN; /* the best other team's */
 		for (int q = 0; q < np; q++)
 			if (team[q] != team[p] && pts[q] > other)
