@@ -29,11 +29,7 @@ static int greedy(const struct game *g, const void *st, const struct move *list,
 		g->score(scratch, pts);
 		double v = pts[player - 1];
 		if (pl.n > 1) {
-			int other = INT32_MIN;
-			for (int p = 0; p < pl.n; p++)
-				if (pl.team[p] != team && pts[p] > other)
-					other = pts[p];
-			v -= other;
+			v -= ai_best_other(&pl, pts, player - 1);
 			struct game_status s = g->status(scratch);
 			if (s.phase == GAME_OVER && s.player)
 				v += pl.team[s.player - 1] == team ? 1e9 : -1e9;

@@ -90,6 +90,9 @@ struct ai_players {
 };
 void ai_players_of(const struct game *g, const void *st,
 		   struct ai_players *out);
+/* The most points among the players outside player p + 1's team (pts:
+ * score()'s); INT_MIN when there are none. */
+int ai_best_other(const struct ai_players *pl, const int *pts, int p);
 
 /* The reward of a proven result (-1 loss, 0 draw, 1 win) whose margin is
  * not known: what ai_reward gives for that result with a margin of 0. */

@@ -646,11 +646,7 @@ static void terminal_n(const struct solver *s, const void *st, int *vec)
 			top = pts[p];
 	const int *team = s->pl.team;
 	for (int p = 0; p < s->np; p++) {
-		int other = INT_MIN;
-		for (int q = 0; q < s->np; q++)
-			if (team[q] != team[p] && pts[q] > other)
-				other = pts[q];
-		long m = (long)pts[p] - other;
+		long m = (long)pts[p] - ai_best_other(&s->pl, pts, p);
 		m = m < -SOLVE_MARGIN_MAX  ? -SOLVE_MARGIN_MAX
 		    : m > SOLVE_MARGIN_MAX ? SOLVE_MARGIN_MAX
 					   : m;

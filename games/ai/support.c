@@ -3,6 +3,7 @@
  * a finished game. */
 #include "search.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -79,6 +80,15 @@ void ai_players_of(const struct game *g, const void *st, struct ai_players *out)
 		out->team[p] = sd.team[p] ? sd.team[p] : p + 1;
 }
 
+int ai_best_other(const struct ai_players *pl, const int *pts, int p)
+{
+	int best = INT_MIN;
+	for (int q = 0; q < pl->n; q++)
+		if (pl->team[q] != pl->team[p] && pts[q] > best)
+			best = pts[q];
+	return best;
+}
+
 void ai_reward(const struct game *g, const void *st,
 	       const struct ai_players *pl, double *rew)
 {
@@ -120,11 +130,7 @@ void ai_reward_points(const int *pts, struct game_status s,
 			result = team[p] == winner;
 		else /* a draw, or stuck: first place shared */
 			result = pts[p] == top ? 1.0 / ntied : 0.0;
-		int other = INT32_MIN; /* the best other team's */
-		for (int q = 0; q < np; q++)
-			if (team[q] != team[p] && pts[q] > other)
-				other = pts[q];
-		double m = (double)pts[p] - (double)other;
+		double m = (double)pts[p] - (double)ai_best_other(pl, pts, p);
 		double squash = m / (m < 0 ? MARGIN_HALF - m : MARGIN_HALF + m);
 		rew[p] = (1.0 - MARGIN_WEIGHT) * result +
 			 MARGIN_WEIGHT * 0.5 * (1.0 + squash);
