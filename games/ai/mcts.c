@@ -15,9 +15,8 @@
  * value (a prior worth a few visits: progressive bias) and ends playouts
  * after a short random tail.  The exploration constant follows the spread
  * of the rewards seen (see explore_for), and a busy node scans its
- * children at one visit in four (see LAZY_FROM).  (No RAVE: it needs the
- * moves a playout made, and the games' own playout() loops keep those to
- * themselves.)
+ * children at one visit in four (see LAZY_FROM).  (No RAVE: it measured
+ * weaker in Tiptoe 8x8; docs/strength.md, "Tried and left out".)
  *
  * Proven results (two players): a finished state is proven, and so is a
  * decision with a move that wins for its mover, or whose moves are all
