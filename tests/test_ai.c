@@ -1924,6 +1924,65 @@ START_TEST(a_draw_is_shared_among_the_tied)
 }
 END_TEST
 
+/* Abs-Trac-Toe on test_abstractoe's hand board (12 regions in 4 rows of
+ * 3) with `players`, after the claims of `line`, player 3 to move. */
+static void *hand_board(const struct game *g, const char *players,
+			const char *line)
+{
+	char opts[128];
+	snprintf(opts, sizeof opts,
+		 "outline=.5x./7x/7x/7x/7x/7x/.5x. vlines=c,f hlines=3,6 "
+		 "line=a4-h4 %s",
+		 players);
+	void *st = new_state(g, opts, 1);
+	play_line(g, st, line);
+	ck_assert_int_eq(g->status(st).player, 3);
+	return st;
+}
+
+/* The exact solver shares first place as the rewards do: on the hand
+ * board with three players, player 3 claims the ninth region of twelve;
+ * by max-n, region 7 leaves it tied for first with one other player and
+ * region 2 with both, each by a margin of 0 (found by playing random
+ * games out exhaustively).  Counting any share of first place alike, the
+ * solver valued the two equally and played the first listed, 2. */
+START_TEST(the_solver_shares_first_place_by_the_tied)
+{
+	const struct game *g = game_find("abstractoe");
+	void *st = hand_board(g, "players=3", "12 10 6 9 8 3 5 1");
+	struct move *list = move_buf(2, g), two, seven, mv;
+	char err[GAME_ERR_MAX], buf[MOVE_TEXT_MAX];
+	ck_assert_int_eq(g->parse(st, "2", &two, err), 0);
+	ck_assert_int_eq(g->parse(st, "7", &seven, err), 0);
+	int n = g->moves(st, list), at2 = -1, at7 = -1;
+	for (int i = 0; i < n; i++) {
+		if (move_equal(&list[i], &two))
+			at2 = i;
+		if (move_equal(&list[i], &seven))
+			at7 = i;
+	}
+	ck_assert(at2 >= 0 && at7 >= 0);
+	struct solve_bound b[GAME_MAX_CHANCE];
+	ck_assert_int_le(n, GAME_MAX_CHANCE);
+	struct solve_job job = {.want = SOLVE_MARGIN};
+	solve_forget(tctx());
+	ck_assert(solve_moves(tctx(), g, st, list, n, &job, b));
+	ck_assert_int_eq(b[at7].lo, SOLVE_SHARES / 2 * SOLVE_RESULT);
+	ck_assert_int_eq(b[at2].lo, SOLVE_SHARES / 3 * SOLVE_RESULT);
+	for (int i = 0; i < n; i++)
+		ck_assert_int_le(b[i].lo, b[at7].lo);
+	for (uint64_t seed = 1; seed <= 3; seed++) {
+		solve_forget(tctx());
+		ck_assert_int_eq(choose(g, st, AI_LEVEL_MAX, 2000, seed, &mv),
+				 0);
+		g->format(st, &mv, buf);
+		ck_assert_msg(move_equal(&mv, &seven),
+			      "seed %d: %s, a tie of three", (int)seed, buf);
+	}
+	free(st);
+}
+END_TEST
+
 /* Abs-Trac-Toe's teams: players 1 and 3 against 2 and 4, and status()
  * names a winning team by its first player.  On test_abstractoe's hand
  * board (12 regions in 4 rows of 3) player 3 makes the eleventh claim:
@@ -1933,12 +1992,7 @@ END_TEST
 START_TEST(a_partner_s_win_is_a_win)
 {
 	const struct game *g = game_find("abstractoe");
-	void *st = new_state(g,
-			     "outline=.5x./7x/7x/7x/7x/7x/.5x. vlines=c,f "
-			     "hlines=3,6 line=a4-h4 players=4 teams",
-			     1);
-	play_line(g, st, "6 9 3 2 4 1 11 7 8 10");
-	ck_assert_int_eq(g->status(st).player, 3);
+	void *st = hand_board(g, "players=4 teams", "6 9 3 2 4 1 11 7 8 10");
 	struct move win, mv;
 	struct mcts_info info;
 	char err[GAME_ERR_MAX], buf[MOVE_TEXT_MAX];
@@ -2295,6 +2349,7 @@ static Suite *suite(void)
 	tcase_add_test(t, a_lost_root_holds_out);
 	tcase_add_test(t, a_partner_s_win_is_a_win);
 	tcase_add_test(t, a_draw_is_shared_among_the_tied);
+	tcase_add_test(t, the_solver_shares_first_place_by_the_tied);
 	suite_add_tcase(s, t);
 	/* the search on several threads: make check-threads runs this case
 	 * alone under ThreadSanitizer (CK_RUN_CASE=threads) */

@@ -93,6 +93,10 @@ void ai_players_of(const struct game *g, const void *st,
 /* The most points among the players outside player p + 1's team (pts:
  * score()'s); INT_MIN when there are none. */
 int ai_best_other(const struct ai_players *pl, const int *pts, int p);
+/* The most points of any player into *top, and how many teams hold that
+ * many (a draw's first place is shared among them, as the runner
+ * counts it). */
+int ai_top_teams(const struct ai_players *pl, const int *pts, int *top);
 
 /* The reward of a proven result (-1 loss, 0 draw, 1 win) whose margin is
  * not known: what ai_reward gives for that result with a margin of 0. */
@@ -198,12 +202,13 @@ int search_solve(struct ai_ctx *c, const struct game *g, const void *st,
 /* The solver's values, from the mover's point of view.  Two players: the
  * result times SOLVE_RESULT (1 win, 0 draw, -1 loss) plus the margin (the
  * mover's points less the other's, clipped to +-SOLVE_MARGIN_MAX), so a
- * win is above SOLVE_MARGIN_MAX and a loss below -SOLVE_MARGIN_MAX.  One,
- * three or four players: the result (2 won, alone or with a partner, 1
- * tied for the top, 0 else) times SOLVE_RESULT plus the margin over the
- * best other team (ai_players); solo: the final score, within
- * +-SOLVE_INF. */
+ * win is above SOLVE_MARGIN_MAX and a loss below -SOLVE_MARGIN_MAX.  Three
+ * or four players: the player's share of first place (SOLVE_SHARES won,
+ * alone or with a partner; tied with k - 1 other teams, SOLVE_SHARES / k;
+ * else 0) times SOLVE_RESULT plus the margin over the best other team
+ * (ai_players); solo: the final score, within +-SOLVE_INF. */
 #define SOLVE_RESULT 1000
+#define SOLVE_SHARES 12 /* first place, split evenly among 1 to 4 teams */
 #define SOLVE_MARGIN_MAX 499
 #define SOLVE_INF 30000
 

@@ -626,9 +626,10 @@ static int alphabeta(struct solver *s, int d, int me, uint64_t key, int alpha,
 	return best;
 }
 
-/* The value vector of a finished (or stuck) state: each player's result
- * (2 win, the partner's too, 1 shared top, 0 otherwise) then margin over
- * the best other team; solo: the score. */
+/* The value vector of a finished (or stuck) state: each player's share of
+ * first place (search.h, SOLVE_SHARES: all of it for a win, the
+ * partner's too) then the margin over the best other team; solo: the
+ * score. */
 static void terminal_n(const struct solver *s, const void *st, int *vec)
 {
 	int pts[GAME_MAX_PLAYERS] = {0};
@@ -640,10 +641,7 @@ static void terminal_n(const struct solver *s, const void *st, int *vec)
 		return;
 	}
 	struct game_status cs = s->g->status(st);
-	int top = INT_MIN;
-	for (int p = 0; p < s->np; p++)
-		if (pts[p] > top)
-			top = pts[p];
+	int top, ntied = ai_top_teams(&s->pl, pts, &top);
 	const int *team = s->pl.team;
 	for (int p = 0; p < s->np; p++) {
 		long m = (long)pts[p] - ai_best_other(&s->pl, pts, p);
@@ -651,8 +649,10 @@ static void terminal_n(const struct solver *s, const void *st, int *vec)
 		    : m > SOLVE_MARGIN_MAX ? SOLVE_MARGIN_MAX
 					   : m;
 		int result = cs.phase == GAME_OVER && cs.player
-				     ? 2 * (team[cs.player - 1] == team[p])
-				     : pts[p] == top;
+				     ? SOLVE_SHARES *
+					       (team[cs.player - 1] == team[p])
+			     : pts[p] == top ? SOLVE_SHARES / ntied
+					     : 0;
 		vec[p] = result * SOLVE_RESULT + (int)m;
 	}
 }

@@ -89,6 +89,22 @@ int ai_best_other(const struct ai_players *pl, const int *pts, int p)
 	return best;
 }
 
+int ai_top_teams(const struct ai_players *pl, const int *pts, int *top)
+{
+	int best = pts[0], n = 0;
+	for (int p = 1; p < pl->n; p++)
+		if (pts[p] > best)
+			best = pts[p];
+	unsigned tied = 0; /* bit t: team t holds a top score */
+	for (int p = 0; p < pl->n; p++)
+		if (pts[p] == best)
+			tied |= 1u << pl->team[p];
+	for (; tied; tied &= tied - 1)
+		n++;
+	*top = best;
+	return n;
+}
+
 void ai_reward(const struct game *g, const void *st,
 	       const struct ai_players *pl, double *rew)
 {
@@ -112,16 +128,7 @@ void ai_reward_points(const int *pts, struct game_status s,
 		rew[0] = pts[0];
 		return;
 	}
-	int top = pts[0], winner = 0, ntied = 0;
-	for (int p = 1; p < np; p++)
-		if (pts[p] > top)
-			top = pts[p];
-	unsigned tied = 0; /* bit t: team t holds a top score */
-	for (int p = 0; p < np; p++)
-		if (pts[p] == top)
-			tied |= 1u << team[p];
-	for (; tied; tied &= tied - 1)
-		ntied++;
+	int top, winner = 0, ntied = ai_top_teams(pl, pts, &top);
 	if (s.phase == GAME_OVER && s.player)
 		winner = team[s.player - 1];
 	for (int p = 0; p < np; p++) {
