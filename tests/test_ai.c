@@ -1967,8 +1967,8 @@ START_TEST(the_solver_shares_first_place_by_the_tied)
 	struct solve_job job = {.want = SOLVE_MARGIN};
 	solve_forget(tctx());
 	ck_assert(solve_moves(tctx(), g, st, list, n, &job, b));
-	ck_assert_int_eq(b[at7].lo, SOLVE_SHARES / 2 * SOLVE_RESULT);
-	ck_assert_int_eq(b[at2].lo, SOLVE_SHARES / 3 * SOLVE_RESULT);
+	ck_assert_int_eq(b[at7].lo, AI_SHARES / 2 * SOLVE_RESULT);
+	ck_assert_int_eq(b[at2].lo, AI_SHARES / 3 * SOLVE_RESULT);
 	for (int i = 0; i < n; i++)
 		ck_assert_int_le(b[i].lo, b[at7].lo);
 	for (uint64_t seed = 1; seed <= 3; seed++) {

@@ -93,24 +93,26 @@ void ai_players_of(const struct game *g, const void *st,
 /* The most points among the players outside player p + 1's team (pts:
  * score()'s); INT_MIN when there are none. */
 int ai_best_other(const struct ai_players *pl, const int *pts, int p);
-/* The most points of any player into *top, and how many teams hold that
- * many (a draw's first place is shared among them, as the runner
- * counts it). */
-int ai_top_teams(const struct ai_players *pl, const int *pts, int *top);
+/* Each player's share of first place, in AI_SHARES-ths, into share: all of
+ * it to a winner and its partner, else split evenly among the teams tied
+ * at the top (as the tournament runner counts it: a third each when
+ * three tie), nothing to the others.  The rewards and the exact solver
+ * both count results so. */
+#define AI_SHARES 12 /* divides evenly among 1 to 4 teams */
+void ai_shares(const struct ai_players *pl, const int *pts,
+	       struct game_status s, int *share);
 
 /* The reward of a proven result (-1 loss, 0 draw, 1 win) whose margin is
  * not known: what ai_reward gives for that result with a margin of 0. */
 double ai_result_reward(int result);
 
 /* What each player gets from the finished (or stuck) state st, into rew
- * (players() values).  With two or more players: 1 win (the winner's
- * partner's too), 0 loss, and a draw's 1 shared among the teams tied at
- * the top (0.5 each with two, a third each when three tie: as the
- * tournament runner counts it), blended with a small term for the margin
- * over the best other team, so that bigger wins (and smaller losses) are
- * preferred; the result always dominates.  Solo: the score itself, raw.
- * The exact solver's max-n values count any share of first place alike
- * (SOLVE_RESULT). */
+ * (players() values).  With two or more players: the share of first
+ * place (ai_shares: 1 win, the winner's partner's too, 0 loss, a draw's
+ * 1 shared among the teams tied at the top), blended with a small term
+ * for the margin over the best other team, so that bigger wins (and
+ * smaller losses) are preferred; the result always dominates.  Solo: the
+ * score itself, raw. */
 void ai_reward(const struct game *g, const void *st,
 	       const struct ai_players *pl, double *rew);
 /* The same, for a state whose status s is known already. */
@@ -203,12 +205,11 @@ int search_solve(struct ai_ctx *c, const struct game *g, const void *st,
  * result times SOLVE_RESULT (1 win, 0 draw, -1 loss) plus the margin (the
  * mover's points less the other's, clipped to +-SOLVE_MARGIN_MAX), so a
  * win is above SOLVE_MARGIN_MAX and a loss below -SOLVE_MARGIN_MAX.  Three
- * or four players: the player's share of first place (SOLVE_SHARES won,
- * alone or with a partner; tied with k - 1 other teams, SOLVE_SHARES / k;
- * else 0) times SOLVE_RESULT plus the margin over the best other team
- * (ai_players); solo: the final score, within +-SOLVE_INF. */
+ * or four players: the player's share of first place (ai_shares: AI_SHARES
+ * won, alone or with a partner; tied with k - 1 other teams,
+ * AI_SHARES / k; else 0) times SOLVE_RESULT plus the margin over the best
+ * other team (ai_players); solo: the final score, within +-SOLVE_INF. */
 #define SOLVE_RESULT 1000
-#define SOLVE_SHARES 12 /* first place, split evenly among 1 to 4 teams */
 #define SOLVE_MARGIN_MAX 499
 #define SOLVE_INF 30000
 

@@ -627,9 +627,8 @@ static int alphabeta(struct solver *s, int d, int me, uint64_t key, int alpha,
 }
 
 /* The value vector of a finished (or stuck) state: each player's share of
- * first place (search.h, SOLVE_SHARES: all of it for a win, the
- * partner's too) then the margin over the best other team; solo: the
- * score. */
+ * first place (ai_shares) then the margin over the best other team;
+ * solo: the score. */
 static void terminal_n(const struct solver *s, const void *st, int *vec)
 {
 	int pts[GAME_MAX_PLAYERS] = {0};
@@ -640,20 +639,14 @@ static void terminal_n(const struct solver *s, const void *st, int *vec)
 					      : pts[0];
 		return;
 	}
-	struct game_status cs = s->g->status(st);
-	int top, ntied = ai_top_teams(&s->pl, pts, &top);
-	const int *team = s->pl.team;
+	int share[GAME_MAX_PLAYERS];
+	ai_shares(&s->pl, pts, s->g->status(st), share);
 	for (int p = 0; p < s->np; p++) {
 		long m = (long)pts[p] - ai_best_other(&s->pl, pts, p);
 		m = m < -SOLVE_MARGIN_MAX  ? -SOLVE_MARGIN_MAX
 		    : m > SOLVE_MARGIN_MAX ? SOLVE_MARGIN_MAX
 					   : m;
-		int result = cs.phase == GAME_OVER && cs.player
-				     ? SOLVE_SHARES *
-					       (team[cs.player - 1] == team[p])
-			     : pts[p] == top ? SOLVE_SHARES / ntied
-					     : 0;
-		vec[p] = result * SOLVE_RESULT + (int)m;
+		vec[p] = share[p] * SOLVE_RESULT + (int)m;
 	}
 }
 

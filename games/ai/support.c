@@ -89,7 +89,9 @@ int ai_best_other(const struct ai_players *pl, const int *pts, int p)
 	return best;
 }
 
-int ai_top_teams(const struct ai_players *pl, const int *pts, int *top)
+/* The most points of any player into *top, and how many teams hold that
+ * many. */
+static int top_teams(const struct ai_players *pl, const int *pts, int *top)
 {
 	int best = pts[0], n = 0;
 	for (int p = 1; p < pl->n; p++)
@@ -103,6 +105,20 @@ int ai_top_teams(const struct ai_players *pl, const int *pts, int *top)
 		n++;
 	*top = best;
 	return n;
+}
+
+void ai_shares(const struct ai_players *pl, const int *pts,
+	       struct game_status s, int *share)
+{
+	if (s.phase == GAME_OVER && s.player) {
+		int winner = pl->team[s.player - 1];
+		for (int p = 0; p < pl->n; p++)
+			share[p] = pl->team[p] == winner ? AI_SHARES : 0;
+		return;
+	}
+	int top, ntied = top_teams(pl, pts, &top); /* a draw, or stuck */
+	for (int p = 0; p < pl->n; p++)
+		share[p] = pts[p] == top ? AI_SHARES / ntied : 0;
 }
 
 void ai_reward(const struct game *g, const void *st,
@@ -122,21 +138,14 @@ void ai_reward_at(const struct game *g, const void *st, struct game_status s,
 void ai_reward_points(const int *pts, struct game_status s,
 		      const struct ai_players *pl, double *rew)
 {
-	int np = pl->n;
-	const int *team = pl->team;
-	if (np <= 1) {
+	if (pl->n <= 1) {
 		rew[0] = pts[0];
 		return;
 	}
-	int top, winner = 0, ntied = ai_top_teams(pl, pts, &top);
-	if (s.phase == GAME_OVER && s.player)
-		winner = team[s.player - 1];
-	for (int p = 0; p < np; p++) {
-		double result;
-		if (winner)
-			result = team[p] == winner;
-		else /* a draw, or stuck: first place shared */
-			result = pts[p] == top ? 1.0 / ntied : 0.0;
+	int share[GAME_MAX_PLAYERS];
+	ai_shares(pl, pts, s, share);
+	for (int p = 0; p < pl->n; p++) {
+		double result = (double)share[p] / AI_SHARES;
 		double m = (double)pts[p] - (double)ai_best_other(pl, pts, p);
 		double squash = m / (m < 0 ? MARGIN_HALF - m : MARGIN_HALF + m);
 		rew[p] = (1.0 - MARGIN_WEIGHT) * result +
