@@ -233,6 +233,21 @@ class Arithmetic(unittest.TestCase):
         self.assertEqual(stats.pair_order(r, 1, 2), 0)
         self.assertEqual(stats.pair_order(r, 0, 1), -1)
 
+    def test_partners_play_no_pair(self):
+        # Abs-Trac-Toe's teams: players 1 and 3 won together against 2 and
+        # 4.  Each winner beat each loser; the partners did not draw.
+        r = result(1, [0, 1, 2, 3], [0.5, 0.0, 0.5, 0.0],
+                   ["win", "loss", "win", "loss"], teams=[[1, 3], [2, 4]])
+        s = stats.Summary(4, 4, True)
+        s.add(r)
+        self.assertEqual(s.vs_games[0][2], 0)
+        self.assertEqual(s.vs_games[1][3], 0)
+        for w in (0, 2):
+            for lost in (1, 3):
+                self.assertEqual(s.vs_games[w][lost], 1)
+                self.assertEqual(s.vs_points[w][lost], 1.0)
+                self.assertEqual(s.vs_points[lost][w], 0.0)
+
 
 class Clocks(unittest.TestCase):
     def test_parse(self):

@@ -364,8 +364,13 @@ class Summary:
             prog = seats[f["seat"] - 1]
             self.forfeits[prog][f["kind"]] = \
                 self.forfeits[prog].get(f["kind"], 0) + 1
+        # Partners (game_info's teams) share one result: they played with
+        # each other, not against, so their pair is not a draw.
+        team = {p - 1: tuple(t) for t in r.get("teams", []) for p in t}
         for a in range(k):
             for b in range(a + 1, k):
+                if a in team and team.get(a) == team.get(b):
+                    continue
                 pa, pb = seats[a], seats[b]
                 o = pair_order(r, a, b)
                 self.vs_games[pa][pb] += 1
@@ -470,8 +475,9 @@ def ratings_method(meta, names):
            "95%% intervals):" % (anchor + 1, names[anchor])]
     if meta.get("seats", 2) > 2:
         out.append("  (each game's ranking split into pairs of programs, "
-                   "one result per pair; the pairs of one game are not "
-                   "independent, so the intervals are too narrow)")
+                   "one result per pair, partners none; the pairs of "
+                   "one game are not independent, so the intervals are "
+                   "too narrow)")
     return out
 
 
