@@ -253,6 +253,13 @@ struct game {
 	 * [0, 1] (1 = surely wins), for searches that stop early. */
 	void (*evaluate)(const void *st, double *value);
 
+	/* Whether a search of st may back up evaluate() as a minimax and weigh
+	 * the best judgement below each move beside its playouts (implicit
+	 * minimax, games/ai/mcts.c): where that measured better
+	 * (docs/strength.md, "Implicit minimax").  Two players without dice
+	 * only.  NULL: never. */
+	int (*minimax_eval)(const void *st);
+
 	/* What playing the legal move mv would make of st, without playing
 	 * it: the status after it into *after, then, if the game goes on,
 	 * evaluate()'s values after it into value, or, if it is over,

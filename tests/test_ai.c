@@ -1229,6 +1229,56 @@ static void reuse_keeps_visits(const struct game *g, const char *opts)
 	mcts_tree_free(t);
 }
 
+/* Where the search keeps minimax values (a game that asks for them:
+ * Tiptoe's square board), every node's is the best of its children's
+ * after a search and after a search of a kept tree, and the other games
+ * and boards keep none. */
+START_TEST(minimax_values_follow_the_children)
+{
+	static const struct {
+		const char *game, *opts;
+		int keeps;
+	} cases[] = {{"tiptoe", "", 1},     {"tiptoe", "size=12", 1},
+		     {"tiptoe", "hex", 0},  {"tiptoe", "diagonal", 0},
+		     {"abstractoe", "", 0}, {"takeitaway", "", 0},
+		     {"takebacktoe", "", 0}};
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		const struct game *g = game_find(cases[k].game);
+		struct move *list = move_buf(2, g);
+		struct mcts_tree *t = mcts_tree_new(8 << 20);
+		void *st = try_state(g, cases[k].opts, 7);
+		struct rng r;
+		rng_seed(&r, 7);
+		for (int step = 0; step < 8; step++)
+			walk_step(g, st, &r, list);
+		while (g->status(st).phase == GAME_ROLL)
+			walk_step(g, st, &r, list);
+		struct move mv;
+		long seen;
+		ck_assert_int_eq(tree_choose(t, g, st, 20000, 0, 7, &mv), 0);
+		ck_assert_int_eq(mcts_tree_im_faults(t, &seen), 0);
+		if (cases[k].keeps)
+			ck_assert_msg(seen > 100,
+				      "%s %s: %ld nodes with values",
+				      cases[k].game, cases[k].opts, seen);
+		else
+			ck_assert_int_eq(seen, 0);
+		/* clock-bound: the tree is kept for the next search */
+		ck_assert_int_eq(tree_choose(t, g, st, 0, 30, 7, &mv), 0);
+		g->play(st, &mv);
+		while (g->status(st).phase == GAME_ROLL)
+			walk_step(g, st, &r, list);
+		if (g->status(st).phase == GAME_PLAY) {
+			ck_assert_int_eq(tree_choose(t, g, st, 0, 30, 7, &mv),
+					 0);
+			ck_assert_int_eq(mcts_tree_im_faults(t, &seen), 0);
+		}
+		free(st);
+		mcts_tree_free(t);
+	}
+}
+END_TEST
+
 START_TEST(reused_tree_keeps_the_visits_below)
 {
 	reuse_checked = 0;
@@ -2333,6 +2383,7 @@ static Suite *suite(void)
 	tcase_add_test(t, solver_matches_plain_search);
 	tcase_add_test(t, solo_solver_matches_plain_search);
 	tcase_add_test(t, solver_solves_small_tiptoe);
+	tcase_add_test(t, minimax_values_follow_the_children);
 	tcase_add_test(t, reused_tree_keeps_the_visits_below);
 	tcase_add_test(t, pondering_grows_the_next_tree);
 	tcase_add_test(t, memory_budget_holds_over_long_searches);

@@ -13,10 +13,13 @@
  * (a player always takes a win on the spot and avoids a move that loses on
  * the spot).  When the game gives evaluate(), it also seeds each new move's
  * value (a prior worth a few visits: progressive bias) and ends playouts
- * after a short random tail.  The exploration constant follows the spread
- * of the rewards seen (see explore_for), and a busy node scans its
- * children at one visit in four (see LAZY_FROM).  (No RAVE: it measured
- * weaker in Tiptoe 8x8; docs/strength.md, "Tried and left out".)
+ * after a short random tail; where the game asks for it (minimax_eval),
+ * each node also keeps the minimax of the evaluations below it, which UCT
+ * weighs beside the playouts' mean (implicit minimax: im_code in mcts.h).
+ * The exploration constant follows the spread of the rewards seen (see
+ * explore_for), and a busy node scans its children at one visit in four
+ * (see LAZY_FROM).  (No RAVE: it measured weaker in Tiptoe 8x8;
+ * docs/strength.md, "Tried and left out".)
  *
  * Proven results (two players): a finished state is proven, and so is a
  * decision with a move that wins for its mover, or whose moves are all
@@ -73,6 +76,10 @@
  * in Tiptoe hex (100 games), +26.1 (-16.2 to +69.2) in Take It Away and
  * -10.4 (-59.1 to +37.9) in Take-Back-Toe (200 games each). */
 #define PRIOR_VISITS 7
+/* The weight of a child's minimax value (see im_code in mcts.h) in UCT's
+ * mean, where the search keeps one: docs/strength.md, "Implicit
+ * minimax". */
+#define IM_WEIGHT 0.15f
 #define PLAYOUT_CHUNK 128 /* playout plies between looks at the clock */
 /* A leaf grows after expand_at visits, and one more for every WIDE_STEP
  * moves of its parent: in a wide game (676 moves on Tiptoe 26x26) most
@@ -93,7 +100,8 @@
  * most of what made an iteration of a big tree (a deep one) dear: on
  * checkertoe the iterations a second at 5 s were 81% of those at 0.1 s
  * with a scan at every visit, and 98% with this.  At equal playouts no
- * game played measurably weaker (docs/benchmarks.md). */
+ * game played measurably weaker (docs/benchmarks.md).  Not where the
+ * search keeps minimax values, which take the place of `last` (mcts.h). */
 #define LAZY_FROM 256
 #define LAZY_SKIP 3
 #define REROOT_PLAYS 4096 /* moves tried to find the new root in the tree */
@@ -414,6 +422,76 @@ static uint32_t node_alloc(struct mcts *m, uint32_t n)
 	return m->chunk_next - n;
 }
 
+/* nd's minimax value (im_code) from its children's: the best of them for
+ * the player who moves at nd (a proven child's, its result), as nd's mover
+ * sees it; 0 when none has one.  Read atomically, as threads that share the
+ * tree write them. */
+static uint16_t im_of_children(const struct mcts_tree *t, const struct node *nd)
+{
+	if (kind(nd) != DECIDE || nd->who == NOBODY)
+		return 0;
+	const struct node *c =
+		node_at(t, __atomic_load_n(&nd->child, __ATOMIC_RELAXED));
+	uint16_t best = 0;
+	int who = 0;
+	for (int i = 0; i < nd->nchild; i++) {
+		int p = proof_of(&c[i]);
+		uint16_t v = p ? im_code(0.5 * (1 + result_for(p, c[i].who)))
+			       : __atomic_load_n(&c[i].im, __ATOMIC_RELAXED);
+		if (v > best)
+			best = v, who = c[i].who;
+	}
+	return !best || who == nd->who ? best : (uint16_t)(IM_CODE_SUM - best);
+}
+
+/* Sets nd's minimax value from its children's; returns whether it changed.
+ * (A value another thread changes below meanwhile counts at the next
+ * pass.) */
+static int im_update(struct mcts *m, struct node *nd)
+{
+	uint16_t v = im_of_children(m->t, nd);
+	if (!v || v == __atomic_load_n(&nd->im, __ATOMIC_RELAXED))
+		return 0;
+	__atomic_store_n(&nd->im, v, __ATOMIC_RELAXED);
+	return 1;
+}
+
+/* The nodes below n whose minimax value is not their children's, and (in
+ * *seen) those whose children have values. */
+static long im_faults_below(const struct mcts_tree *t, uint32_t n, long *seen)
+{
+	const struct node *nd = node_at(t, n);
+	if (kind(nd) != DECIDE)
+		return 0;
+	long faults = 0;
+	for (uint32_t i = 0; i < nd->nchild; i++) {
+		const struct node *c = node_at(t, nd->child + i);
+		uint16_t v = im_of_children(t, c);
+		faults += v && v != c->im;
+		*seen += v != 0;
+		faults += im_faults_below(t, nd->child + i, seen);
+	}
+	return faults;
+}
+
+long mcts_tree_im_faults(const struct mcts_tree *t, long *seen)
+{
+	*seen = 0;
+	return t->im && t->pool ? im_faults_below(t, t->root, seen) : 0;
+}
+
+/* After an iteration down path[0..depth]: the minimax values from the
+ * bottom up, as far as they change (the last node may be a leaf, its
+ * parent may have just grown its children).  Not the root's, which no
+ * choice reads: every thread passes the root, and a write there would
+ * move its cache line from core to core (see BUSY). */
+static void im_back(struct mcts *m, const uint32_t *path, int depth)
+{
+	for (int i = depth; i >= 1; i--)
+		if (!im_update(m, node_at(m->t, path[i])) && i < depth)
+			break;
+}
+
 /* Gives the leaf `at` its children or makes it a finished node (expand). */
 static int grow(struct mcts *m, uint32_t at, const void *st, int root)
 {
@@ -501,6 +579,14 @@ static int grow(struct mcts *m, uint32_t at, const void *st, int root)
 						 GAME_OVER, m->cls[i] - 1}));
 			flags_change(node_at(t, at), 0, F_MIXED);
 		}
+		if (m->im)
+			c[i].im = m->cls[i] != CLS_OPEN
+					  ? im_code(0.5 *
+						    (1 +
+						     result_for(proof_of(&c[i]),
+								c[i].who)))
+				  : m->have_prior ? im_code(m->prior[i])
+						  : 0;
 		if (m->have_prior) {
 			/* the game's judgement counts as a few visits, so that
 			 * wide nodes try their promising moves first */
@@ -552,6 +638,27 @@ static double mean(const struct mcts_tree *t, int np, double q)
 	if (np == 1)
 		return t->hi > t->lo ? (q - t->lo) / (t->hi - t->lo) : 0.5;
 	return q;
+}
+
+/* A child's mean reward for UCT: its playouts' mean q, and its minimax
+ * value (code im, 0: none) beside it. */
+static inline float im_mean(float q, uint16_t im)
+{
+	return im ? q + IM_WEIGHT * (im_value(im) - q) : q;
+}
+
+/* select_child's scan where the search keeps minimax values: the first
+ * of the n children c with the highest a mean + k rs (im_mean). */
+static int uct_im_best(const struct node *c, int n, float a, float k)
+{
+	float best = -1e30f;
+	int bi = 0;
+	for (int i = 0; i < n; i++) {
+		float u = a * im_mean(c[i].q, c[i].im) + k * c[i].rs;
+		if (u > best)
+			best = u, bi = i;
+	}
+	return bi;
 }
 
 /* The first of the n children c with the highest a q + k rs: UCT's scan,
@@ -656,7 +763,7 @@ static uint32_t select_child(struct mcts *m, struct node *nd)
 		    (m->ignore_proofs || !lost(&c[i])))
 			return nd->child + (uint32_t)i;
 	}
-	if (nd->skip && !(nd->flags & F_MIXED)) { /* see LAZY_FROM */
+	if (nd->skip && !(nd->flags & F_MIXED) && !m->im) { /* LAZY_FROM */
 		nd->skip--;
 		return nd->child + nd->last;
 	}
@@ -668,6 +775,8 @@ static uint32_t select_child(struct mcts *m, struct node *nd)
 	      best = -1e30f;
 	int bi = -1;
 	if (!(nd->flags & F_MIXED)) { /* the common case: nothing set aside */
+		if (m->im)
+			return nd->child + (uint32_t)uct_im_best(c, n, a, k);
 		int b = uct_first_best(c, n, a, k);
 		if (nd->visits >= LAZY_FROM) {
 			nd->last = (uint16_t)b;
@@ -690,7 +799,7 @@ static uint32_t select_child(struct mcts *m, struct node *nd)
 				u = 0.5f * (float)(r + 1);
 			}
 		} else {
-			u = a * ci->q + k * ci->rs;
+			u = a * im_mean(ci->q, m->im ? ci->im : 0) + k * ci->rs;
 		}
 		if (u > best)
 			best = u, bi = i;
@@ -832,6 +941,8 @@ static int iterate(struct mcts *m)
 	}
 	if (proved)
 		prove_up(t, path, depth);
+	if (m->im)
+		im_back(m, path, depth);
 	if (m->np == 1) {
 		if (t->rn == 0 || rew[0] < t->lo)
 			t->lo = rew[0];
@@ -1045,7 +1156,12 @@ static uint32_t select_shared(struct mcts *m, struct node *nd)
 				u = 0.5f * (float)(r + 1);
 			}
 		} else {
-			u = a * ld_f(&cj->q) + k * ld_f(&cj->rs);
+			u = a * im_mean(ld_f(&cj->q),
+					m->im ? __atomic_load_n(
+							&cj->im,
+							__ATOMIC_RELAXED)
+					      : 0) +
+			    k * ld_f(&cj->rs);
 		}
 		if (u > best)
 			best = u, bi = j;
@@ -1135,6 +1251,8 @@ static int iterate_shared(struct mcts *m)
 		return -1;
 	if (proved)
 		prove_up(t, path, depth);
+	if (m->im)
+		im_back(m, path, depth);
 	if (m->np == 1) {
 		if (m->rn == 0 || rew[0] < m->lo)
 			m->lo = rew[0];
@@ -1424,6 +1542,8 @@ int mcts_start(struct mcts *m, struct mcts_tree *t, const struct game *g,
 	m->r = r;
 	ai_players_of(g, st, &m->pl);
 	m->np = m->pl.n;
+	m->im = t->im = m->np == 2 && g->evaluate && !g->chance &&
+			g->minimax_eval && g->minimax_eval(st);
 	m->ss = g->state_size;
 	m->look_every = m->look_in = 1;
 	m->last_look = m->paced = ai_now_ms();
@@ -1466,6 +1586,7 @@ int mcts_follow(struct mcts *m, const struct mcts *lead, struct ai_ctx *ctx,
 	m->r = r;
 	m->np = lead->np;
 	m->pl = lead->pl;
+	m->im = lead->im;
 	m->ss = lead->ss;
 	m->look_every = m->look_in = 1;
 	m->lock = lead->lock;

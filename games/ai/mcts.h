@@ -46,9 +46,35 @@ struct node {
 	uint8_t virt : 3; /* visits that are the game's evaluate() (a prior) */
 	uint8_t skip : 2; /* visits still to follow `last` without a scan */
 	uint8_t flags;    /* kind, F_WIDE, F_SAMPLED, F_BANNED, proof */
-	uint16_t last;    /* the child UCT's last scan chose */
+	union {
+		uint16_t last; /* the child UCT's last scan chose */
+		uint16_t im;   /* a search with minimax values (struct mcts,
+				* im): see im_code */
+	};
 };
 _Static_assert(sizeof(struct node) == 32, "a node is 32 bytes");
+
+/* Implicit minimax (Lanctot, Winands, Pepels and Sturtevant, 2014): where
+ * a game of two players without dice has an evaluate() and asks for this
+ * (struct game, minimax_eval), each node also keeps the minimax of the
+ * evaluations below it, for `who`: a leaf the game's
+ * judgement after its move (or its proven result), a node with children
+ * the best of theirs for the player who moves there.  UCT weighs it beside
+ * the mean of the playouts (IM_WEIGHT in mcts.c).  It is stored in 16
+ * bits, in the place of `last`, which such a search does not use (no
+ * lazy scans: LAZY_FROM): 0 none, else 1 + the value times IM_SCALE. */
+#define IM_SCALE 65534.0f
+static inline uint16_t im_code(double v)
+{
+	float f = v < 0 ? 0 : v > 1 ? 1 : (float)v;
+	return (uint16_t)(1.5f + f * IM_SCALE);
+}
+/* v's code and (1 - v)'s add up to this */
+#define IM_CODE_SUM 65536
+static inline float im_value(uint16_t code)
+{
+	return (float)(code - 1) / IM_SCALE;
+}
 
 /* No node: node 0 is not always the root (see pool_compact), so no index
  * stands for none. */
@@ -77,6 +103,7 @@ struct mcts_tree {
 	 * clock; the plans end that much earlier instead.  Kept when the tree
 	 * is dropped: it is the machine's, not the game's. */
 	double late;
+	int im; /* its nodes keep minimax values (struct mcts, im) */
 	/* what the root stands for, when the tree is kept between searches */
 	const struct game *g;
 	unsigned char *state;
@@ -109,6 +136,7 @@ struct mcts {
 	struct rng *r;
 	int np;               /* players */
 	struct ai_players pl; /* and their teams */
+	int im;               /* the nodes keep minimax values (node's im) */
 	size_t ss;
 	unsigned char *st;  /* the iteration's scratch state */
 	unsigned char *st2; /* another, for looking one move ahead */
