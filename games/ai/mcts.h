@@ -57,12 +57,12 @@ _Static_assert(sizeof(struct node) == 32, "a node is 32 bytes");
 /* Implicit minimax (Lanctot, Winands, Pepels and Sturtevant, 2014): where
  * a game of two players without dice has an evaluate() and asks for this
  * (struct game, minimax_eval), each node also keeps the minimax of the
- * evaluations below it, for `who`: a leaf the game's
- * judgement after its move (or its proven result), a node with children
- * the best of theirs for the player who moves there.  UCT weighs it beside
- * the mean of the playouts (IM_WEIGHT in mcts.c).  It is stored in 16
- * bits, in the place of `last`, which such a search does not use (no
- * lazy scans: LAZY_FROM): 0 none, else 1 + the value times IM_SCALE. */
+ * evaluations below it, for `who`: a leaf the game's judgement after its
+ * move (or its proven result), a node with children the best of theirs
+ * for the player who moves there.  UCT weighs it beside the mean of the
+ * playouts (IM_WEIGHT in mcts.c).  It is stored in 16 bits, in the place
+ * of `last`, which such a search does not use (no lazy scans: LAZY_FROM):
+ * 0 none, else 1 + the value times IM_SCALE. */
 #define IM_SCALE 65534.0f
 static inline uint16_t im_code(double v)
 {
