@@ -579,14 +579,9 @@ static int grow(struct mcts *m, uint32_t at, const void *st, int root)
 						 GAME_OVER, m->cls[i] - 1}));
 			flags_change(node_at(t, at), 0, F_MIXED);
 		}
-		if (m->im)
-			c[i].im = m->cls[i] != CLS_OPEN
-					  ? im_code(0.5 *
-						    (1 +
-						     result_for(proof_of(&c[i]),
-								c[i].who)))
-				  : m->have_prior ? im_code(m->prior[i])
-						  : 0;
+		if (m->im) /* (a proven child's counts by its proof:
+			    * im_of_children) */
+			c[i].im = m->have_prior ? im_code(m->prior[i]) : 0;
 		if (m->have_prior) {
 			/* the game's judgement counts as a few visits, so that
 			 * wide nodes try their promising moves first */
