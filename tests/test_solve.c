@@ -401,7 +401,7 @@ START_TEST(checkertoe_endgame_counted_by_hand)
 	int value[4];
 	long nodes;
 	ck_assert(search_solve(tctx(), g, st, list, n, 0, 1000, NULL, NULL,
-			       value, &nodes));
+			       value, NULL, &nodes));
 	for (int i = 0; i < n; i++) {
 		char buf[8];
 		g->format(st, &list[i], buf);

@@ -213,6 +213,9 @@ struct solved {
 	int n;    /* moves in list */
 	struct move *list;
 	int *value; /* per move of list, the mover's value */
+	/* per move of list, what the solver proved of its value, also when
+	 * it ran out of budget */
+	struct solve_bound *bound;
 	long nodes;
 };
 

@@ -22,6 +22,7 @@ enum ai_slot {
 	AI_LIST,          /* mcts.c: max_moves moves */
 	AI_SOLVE_LIST,    /* mcts.c: the solver's root moves */
 	AI_VALUES,        /* mcts.c: the solver's values */
+	AI_BOUNDS,        /* mcts.c: what the solver proved of each */
 	AI_CLASS,         /* mcts.c: one byte a move */
 	AI_PRIOR,         /* mcts.c: one double a move */
 	AI_STATES,        /* mcts.c: scratch states */
@@ -189,6 +190,12 @@ int mcts_analyze(struct mcts_tree *t, const struct game *g, const void *st,
 int mcts_ponder(struct mcts_tree *t, const struct game *g, const void *st,
 		const struct ai_search *how);
 
+/* What the solver knows of one value: it lies in [lo, hi]; lo == hi when
+ * it is exact, -SOLVE_INF and SOLVE_INF when nothing is known. */
+struct solve_bound {
+	int lo, hi;
+};
+
 /* Exact solver.  For the GAME_PLAY state st with the n moves list[]:
  * searches the whole rest of the game until node_limit nodes are spent or
  * the clock passes deadline_ms (0: no clock) or stop(ctx) (when stop is
@@ -200,11 +207,13 @@ int mcts_ponder(struct mcts_tree *t, const struct game *g, const void *st,
  * cannot solve (chance, unlisted moves).  *nodes gets the nodes searched.
  * A call without a deadline starts from an empty table, so that its answer
  * under a node budget never depends on earlier calls; with a deadline the
- * table is kept (see solve_moves). */
+ * table is kept (see solve_moves).  When bounds is not NULL, bounds[i]
+ * gets what was proved of move i's value (struct solve_bound), also when
+ * the budget ran out. */
 int search_solve(struct ai_ctx *c, const struct game *g, const void *st,
 		 const struct move *list, int n, double deadline_ms,
 		 long node_limit, int (*stop)(void *), void *ctx, int *value,
-		 long *nodes);
+		 struct solve_bound *bounds, long *nodes);
 
 /* The solver's values, from the mover's point of view.  Two players: the
  * result times SOLVE_RESULT (1 win, 0 draw, -1 loss) plus the margin (the
@@ -233,12 +242,6 @@ static inline int solve_class_lo(int v)
 	       : r == 0 ? -SOLVE_MARGIN_MAX
 			: -SOLVE_RESULT - SOLVE_MARGIN_MAX;
 }
-
-/* What the solver knows of one value: it lies in [lo, hi]; lo == hi when
- * it is exact, -SOLVE_INF and SOLVE_INF when nothing is known. */
-struct solve_bound {
-	int lo, hi;
-};
 
 enum solve_want {
 	SOLVE_WDL,    /* two players: each move's result (win, draw, loss) */

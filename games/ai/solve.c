@@ -986,7 +986,7 @@ int solve_position(struct ai_ctx *c, const struct game *g, const void *st,
 int search_solve(struct ai_ctx *c, const struct game *g, const void *st,
 		 const struct move *list, int n, double deadline_ms,
 		 long node_limit, int (*stop)(void *), void *ctx, int *value,
-		 long *nodes)
+		 struct solve_bound *bounds, long *nodes)
 {
 	struct solve_job job = {
 		.want = SOLVE_WDL,
@@ -997,8 +997,10 @@ int search_solve(struct ai_ctx *c, const struct game *g, const void *st,
 	};
 	if (deadline_ms <= 0)
 		solve_clear(c);
-	struct solve_bound *b = ai_scratch(c, AI_SOLVER_BOUNDS,
-					   sizeof *b * (size_t)(n > 0 ? n : 1));
+	struct solve_bound *b =
+		bounds ? bounds
+		       : ai_scratch(c, AI_SOLVER_BOUNDS,
+				    sizeof *b * (size_t)(n > 0 ? n : 1));
 	*nodes = 0;
 	if (!b)
 		return 0;
