@@ -1278,9 +1278,9 @@ static void reuse_keeps_visits(const struct game *g, const char *opts)
 }
 
 /* Where the search keeps minimax values (a game that asks for them:
- * Tiptoe's square board), every node's is the best of its children's
- * after a search and after a search of a kept tree, and the other games
- * and boards keep none. */
+ * Tiptoe's square board, Take It Away before its endgame), every node's
+ * is the best of its children's after a search and after a search of a
+ * kept tree, and the other games and boards keep none. */
 START_TEST(minimax_values_follow_the_children)
 {
 	static const struct {
@@ -1288,7 +1288,7 @@ START_TEST(minimax_values_follow_the_children)
 		int keeps;
 	} cases[] = {{"tiptoe", "", 1},     {"tiptoe", "size=12", 1},
 		     {"tiptoe", "hex", 0},  {"tiptoe", "diagonal", 0},
-		     {"abstractoe", "", 0}, {"takeitaway", "", 0},
+		     {"abstractoe", "", 0}, {"takeitaway", "", 1},
 		     {"takebacktoe", "", 0}};
 	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
 		const struct game *g = game_find(cases[k].game);

@@ -1537,8 +1537,16 @@ int mcts_start(struct mcts *m, struct mcts_tree *t, const struct game *g,
 	m->r = r;
 	ai_players_of(g, st, &m->pl);
 	m->np = m->pl.n;
-	m->im = t->im = m->np == 2 && g->evaluate && !g->chance &&
-			g->minimax_eval && g->minimax_eval(st);
+	int im = m->np == 2 && g->evaluate && !g->chance && g->minimax_eval &&
+		 g->minimax_eval(st);
+	/* a node's minimax value and its lazy scan's last child share their
+	 * bits: a tree searched without the values cannot be searched with
+	 * them.  (The other way round it can, and is in Take It Away, whose
+	 * values stop once few pieces are left: a search with them makes no
+	 * lazy scans.) */
+	if (im && !t->im)
+		t->kept = 0;
+	m->im = t->im = im;
 	m->ss = g->state_size;
 	m->look_every = m->look_in = 1;
 	m->last_look = m->paced = ai_now_ms();
