@@ -422,6 +422,35 @@ START_TEST(every_game_takes_wins_and_blocks_losses)
 }
 END_TEST
 
+/* A two-player Take It Away game on board (64 letters, row 8 first), the
+ * moves played: bench-strength's endgames write their positions so. */
+static void *takeitaway_after(const struct game *g, const char *board,
+			      const char *moves)
+{
+	char opts[160];
+	snprintf(opts, sizeof opts,
+		 "players=2 board=%s open=0 nodrop=0 penalty=2 plain=0", board);
+	void *st = new_state(g, opts, 1);
+	play_line(g, st, moves);
+	return st;
+}
+
+/* The top level's move at st under a budget of playouts, as its index in
+ * list[0..n) (which must hold it); its text into buf. */
+static int chosen_index(const struct game *g, const void *st, long playouts,
+			uint64_t seed, const struct move *list, int n,
+			char *buf)
+{
+	struct move mv;
+	ck_assert_int_eq(choose(g, st, AI_LEVEL_MAX, playouts, seed, &mv), 0);
+	g->format(st, &mv, buf);
+	int i = 0;
+	while (i < n && !move_equal(&list[i], &mv))
+		i++;
+	ck_assert_int_lt(i, n);
+	return i;
+}
+
 /* Take It Away, player 2 jumping alone with player 1 dropped out: h1-f3
  * and h1-h3 end the game at once, 3 points ahead; f1-h3 and h2-f2 leave
  * one more jump each, and win by 6.  And a board where h7-h5 wins by 14
@@ -511,17 +540,14 @@ END_TEST
 START_TEST(a_margin_cut_short_keeps_what_it_settled)
 {
 	const struct game *g = game_find("takeitaway");
-	void *st =
-		new_state(g,
-			  "players=2 board=rrwwwbwrrrwwwwwwrbwrwrbrwrrrwrwwwwww"
-			  "wwbwbbbwrbrwrwrrbrrwbwwwwwww open=0 nodrop=0 "
-			  "penalty=2 plain=0",
-			  1);
-	play_line(g, st,
-		  "h1 f3-h1 g4-g2 g1-g3 e3-g1 e1-e3 e6-g4-g2 d3-f3-f5-d3 "
-		  "c6-e6-e4-c6 g1-e1 b4-d6 c3-e3-c5-c3 d2-b4 a7-c5 "
-		  "d6-b6-d4 a2-c4-e4 f7-f5-d3 h6-f6 e8-e6-g6-g4 a8-c6-e8 "
-		  "c1-c3-e3 d1-f1 c8-a8 a4-c6-c8 drop d8-b8 h8-h6");
+	void *st = takeitaway_after(
+		g,
+		"rrwwwbwrrrwwwwwwrbwrwrbrwrrrwrwwwwwwwwbwbbbwrbrwrwrrbrrwbwww"
+		"wwww",
+		"h1 f3-h1 g4-g2 g1-g3 e3-g1 e1-e3 e6-g4-g2 d3-f3-f5-d3 "
+		"c6-e6-e4-c6 g1-e1 b4-d6 c3-e3-c5-c3 d2-b4 a7-c5 d6-b6-d4 "
+		"a2-c4-e4 f7-f5-d3 h6-f6 e8-e6-g6-g4 a8-c6-e8 c1-c3-e3 d1-f1 "
+		"c8-a8 a4-c6-c8 drop d8-b8 h8-h6");
 	struct move *list = move_buf(2, g);
 	int n = g->moves(st, list), best = -SOLVE_INF;
 	struct solve_bound *b = malloc(sizeof *b * (size_t)n);
@@ -533,16 +559,9 @@ START_TEST(a_margin_cut_short_keeps_what_it_settled)
 			best = b[i].lo;
 	ck_assert_int_gt(solve_result(best), 0);
 	for (uint64_t seed = 1; seed <= 3; seed++) {
-		struct move mv;
 		char buf[MOVE_TEXT_MAX];
 		solve_forget(tctx());
-		ck_assert_int_eq(choose(g, st, AI_LEVEL_MAX, 30000, seed, &mv),
-				 0);
-		g->format(st, &mv, buf);
-		int i = 0;
-		while (i < n && !move_equal(&list[i], &mv))
-			i++;
-		ck_assert_int_lt(i, n);
+		int i = chosen_index(g, st, 30000, seed, list, n, buf);
 		ck_assert_msg(b[i].lo == best,
 			      "seed %d: %s wins by %d, the best by %d",
 			      (int)seed, buf, b[i].hi - SOLVE_RESULT,
@@ -563,17 +582,14 @@ END_TEST
 START_TEST(a_solve_cut_short_sets_aside_what_it_proved_worse)
 {
 	const struct game *g = game_find("takeitaway");
-	void *st =
-		new_state(g,
-			  "players=2 board=wwwrwwwwbrrbwbrwwrrwrrrwwwwbrwrwbwww"
-			  "rrbwwwwwrwrrwwwbbrbbrwrrwwww open=0 nodrop=0 "
-			  "penalty=2 plain=0",
-			  1);
-	play_line(g, st,
-		  "h8 f6-h8 e7-g7 d5-f7 g8-e6 h5-f7-d5 c8-e6 e8-c8 f3-h5 "
-		  "g2-g4-g6-g8-e8 b8-d8-f8 e1-g3 e3-e1 e5-g5-e3-e5-e7 b7-d7-f7 "
-		  "c6-e6-g8-e8 c4-e4-c6-c4-e2 b5-b7 d1-d3 h4-f2-d2-d4 c2-c4-e4 "
-		  "h6-h4 b1-d1");
+	void *st = takeitaway_after(
+		g,
+		"wwwrwwwwbrrbwbrwwrrwrrrwwwwbrwrwbwwwrrbwwwwwrwrrwwwbbrbbrwrr"
+		"wwww",
+		"h8 f6-h8 e7-g7 d5-f7 g8-e6 h5-f7-d5 c8-e6 e8-c8 f3-h5 "
+		"g2-g4-g6-g8-e8 b8-d8-f8 e1-g3 e3-e1 e5-g5-e3-e5-e7 b7-d7-f7 "
+		"c6-e6-g8-e8 c4-e4-c6-c4-e2 b5-b7 d1-d3 h4-f2-d2-d4 c2-c4-e4 "
+		"h6-h4 b1-d1");
 	struct move *list = move_buf(2, g);
 	int n = g->moves(st, list), *value = malloc(sizeof *value * (size_t)n);
 	long nodes;
@@ -584,15 +600,8 @@ START_TEST(a_solve_cut_short_sets_aside_what_it_proved_worse)
 		draws += value[i] == 0;
 	ck_assert_int_eq(draws, 3); /* and no win */
 	for (uint64_t seed = 1; seed <= 3; seed++) {
-		struct move mv;
 		char buf[MOVE_TEXT_MAX];
-		ck_assert_int_eq(choose(g, st, AI_LEVEL_MAX, 400000, seed, &mv),
-				 0);
-		g->format(st, &mv, buf);
-		int i = 0;
-		while (i < n && !move_equal(&list[i], &mv))
-			i++;
-		ck_assert_int_lt(i, n);
+		int i = chosen_index(g, st, 400000, seed, list, n, buf);
 		ck_assert_msg(value[i] == 0, "seed %d: %s loses", (int)seed,
 			      buf);
 	}
