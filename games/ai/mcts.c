@@ -100,8 +100,9 @@
  * most of what made an iteration of a big tree (a deep one) dear: on
  * checkertoe the iterations a second at 5 s were 81% of those at 0.1 s
  * with a scan at every visit, and 98% with this.  At equal playouts no
- * game played measurably weaker (docs/benchmarks.md).  Not where the
- * search keeps minimax values, which take the place of `last` (mcts.h). */
+ * game played measurably weaker (docs/benchmarks.md).  Where the search
+ * keeps minimax values, which take the place of `last` (mcts.h), the
+ * search's own table remembers the scans (uct_im_lazy). */
 #define LAZY_FROM 256
 #define LAZY_SKIP 3
 #define REROOT_PLAYS 4096 /* moves tried to find the new root in the tree */
@@ -656,6 +657,26 @@ static int uct_im_best(const struct node *c, int n, float a, float k)
 	return bi;
 }
 
+/* uct_im_best at nd, which from LAZY_FROM visits on follows the child its
+ * last scan chose for LAZY_SKIP more visits, as select_child does where
+ * the nodes keep no minimax values, with its memory in m->lazy (a slot
+ * another node took over, or that compaction emptied, scans afresh). */
+static int uct_im_lazy(struct mcts *m, const struct node *nd, float a, float k)
+{
+	const struct node *c = node_at(m->t, nd->child);
+	if (nd->visits < LAZY_FROM)
+		return uct_im_best(c, nd->nchild, a, k);
+	uint32_t at = (uint32_t)(nd - m->t->pool);
+	struct im_lazy *z = &m->lazy[at % IM_LAZY];
+	if (z->at == at && z->skip && z->last < nd->nchild) {
+		z->skip--;
+		return z->last;
+	}
+	int b = uct_im_best(c, nd->nchild, a, k);
+	*z = (struct im_lazy){at, (uint16_t)b, LAZY_SKIP};
+	return b;
+}
+
 /* The first of the n children c with the highest a q + k rs: UCT's scan,
  * once a third of the time of a big tree (a deep one; see LAZY_FROM).  With
  * SSE2 four children at a time, each lane keeping the first best of its own
@@ -771,7 +792,7 @@ static uint32_t select_child(struct mcts *m, struct node *nd)
 	int bi = -1;
 	if (!(nd->flags & F_MIXED)) { /* the common case: nothing set aside */
 		if (m->im)
-			return nd->child + (uint32_t)uct_im_best(c, n, a, k);
+			return nd->child + (uint32_t)uct_im_lazy(m, nd, a, k);
 		int b = uct_first_best(c, n, a, k);
 		if (nd->visits >= LAZY_FROM) {
 			nd->last = (uint16_t)b;
@@ -1309,10 +1330,12 @@ void make_room(struct mcts *m)
 {
 	struct mcts_tree *t = m->t;
 	if (m->timed && ai_now_ms() + pool_compact_cost(t, t->used) + m->step >=
-				m->deadline)
+				m->deadline) {
 		m->grown = 1;
-	else
+	} else {
 		pool_compact(t);
+		memset(m->lazy, 0, sizeof m->lazy); /* the nodes moved */
+	}
 }
 
 /* Runs iterations until the clock passes until_ms (when timed), iters

@@ -61,8 +61,8 @@ _Static_assert(sizeof(struct node) == 32, "a node is 32 bytes");
  * move (or its proven result), a node with children the best of theirs
  * for the player who moves there.  UCT weighs it beside the mean of the
  * playouts (IM_WEIGHT in mcts.c).  It is stored in 16 bits, in the place
- * of `last`, which such a search does not use (no lazy scans: LAZY_FROM):
- * 0 none, else 1 + the value times IM_SCALE. */
+ * of `last`, whose lazy scans such a search remembers in a table of its
+ * own (struct mcts, lazy): 0 none, else 1 + the value times IM_SCALE. */
 #define IM_SCALE 65534.0f
 static inline uint16_t im_code(double v)
 {
@@ -128,6 +128,16 @@ struct mcts_tree {
 	atomic_long tickets;  /* a playout budget: the playouts begun by all */
 };
 
+/* A lazy scan's memory (mcts.c, LAZY_FROM) where the nodes keep minimax
+ * values in the place of their own: the node (its index), the child its
+ * last scan chose, and the visits left before the next scan. */
+#define IM_LAZY 256
+struct im_lazy {
+	uint32_t at;
+	uint16_t last;
+	uint16_t skip;
+};
+
 /* One search over the tree. */
 struct mcts {
 	struct mcts_tree *t;
@@ -137,6 +147,9 @@ struct mcts {
 	int np;               /* players */
 	struct ai_players pl; /* and their teams */
 	int im;               /* the nodes keep minimax values (node's im) */
+	/* then the lazy scans of the busiest nodes, by index, one node a
+	 * slot; emptied when the pool is compacted */
+	struct im_lazy lazy[IM_LAZY];
 	size_t ss;
 	unsigned char *st;  /* the iteration's scratch state */
 	unsigned char *st2; /* another, for looking one move ahead */
