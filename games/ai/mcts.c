@@ -1565,8 +1565,8 @@ int mcts_start(struct mcts *m, struct mcts_tree *t, const struct game *g,
 	/* a node's minimax value and its lazy scan's last child share their
 	 * bits: a tree searched without the values cannot be searched with
 	 * them.  (The other way round it can, and is in Take It Away, whose
-	 * values stop once few pieces are left: a search with them makes no
-	 * lazy scans.) */
+	 * values stop once few pieces are left: a search with them keeps its
+	 * lazy scans in m->lazy, and every node's `skip` stays 0.) */
 	if (im && !t->im)
 		t->kept = 0;
 	m->im = t->im = im;
