@@ -119,23 +119,19 @@ static void set_aside(struct mcts *m, const struct solved *sv)
 {
 	int floor = -1; /* the best result some move is proven to reach */
 	for (int i = 0; i < sv->n; i++)
-		if (sv->bound[i].lo > -SOLVE_INF &&
-		    solve_result(sv->bound[i].lo) > floor)
+		if (solve_result(sv->bound[i].lo) > floor)
 			floor = solve_result(sv->bound[i].lo);
-	struct mcts_tree *t = m->t;
-	struct node *root = node_at(t, t->root);
-	struct node *kids = node_at(t, root->child);
-	for (int k = 0; k < root->nchild; k++) {
-		struct move mv;
-		child_move(t, root, (uint32_t)k, &mv);
-		for (int i = 0; i < sv->n; i++) {
-			if (!move_equal(&sv->list[i], &mv) ||
-			    solve_result(sv->bound[i].hi) >= floor)
-				continue;
-			/* UCT's slow path knows the moves set aside */
-			flags_change(root, 0, F_MIXED);
-			flags_change(&kids[k], 0, F_BANNED);
-		}
+	struct node *root = node_at(m->t, m->t->root);
+	for (int i = 0; i < sv->n; i++) {
+		int k = solve_result(sv->bound[i].hi) < floor
+				? root_index(m->t, &sv->list[i])
+				: -1;
+		if (k < 0)
+			continue;
+		/* UCT's slow path knows the moves set aside */
+		flags_change(root, 0, F_MIXED);
+		flags_change(node_at(m->t, root->child + (uint32_t)k), 0,
+			     F_BANNED);
 	}
 }
 
