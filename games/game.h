@@ -260,6 +260,12 @@ struct game {
 	 * only.  NULL: never. */
 	int (*minimax_eval)(const void *st);
 
+	/* How many plies of the playout policy a search's playout from st
+	 * plays before evaluate() judges where it stands: a short tail of
+	 * play, then the game's own judgement.  NULL or 0: the search's
+	 * default (EVAL_AFTER in games/ai/mcts.c).  Only with evaluate. */
+	int (*eval_after)(const void *st);
+
 	/* What playing the legal move mv would make of st, without playing
 	 * it: the status after it into *after, then, if the game goes on,
 	 * evaluate()'s values after it into value, or, if it is over,

@@ -1336,6 +1336,54 @@ START_TEST(minimax_values_follow_the_children)
 }
 END_TEST
 
+/* How often a search's playouts were asked for each number of plies up
+ * to 128 (the search also plays whole random games, 128 plies at a time,
+ * to judge how long the game will last). */
+static long plies_asked[129];
+static const struct game *plies_of;
+
+static int counting_playout(void *st, struct rng *r, int max_plies)
+{
+	plies_asked[max_plies < 128 ? max_plies : 128]++;
+	return plies_of->playout(st, r, max_plies);
+}
+
+static int three_plies(const void *st)
+{
+	(void)st;
+	return 3;
+}
+
+/* A game's eval_after sets how far each playout runs before evaluate():
+ * Take It Away with its playouts counted, as it is (4 plies with two
+ * players) and with a hook that asks for 3. */
+START_TEST(playouts_stop_where_the_game_says)
+{
+	const struct game *ta = game_find("takeitaway");
+	void *st = try_state(ta, "", 7);
+	struct game g = *ta;
+	g.playout = counting_playout;
+	plies_of = ta;
+	for (int k = 0; k < 2; k++) {
+		int want = k ? 3 : ta->eval_after(st);
+		if (k)
+			g.eval_after = three_plies;
+		memset(plies_asked, 0, sizeof plies_asked);
+		struct move mv;
+		ck_assert_int_eq(choose(&g, st, AI_LEVEL_MAX, 2000, 1, &mv), 0);
+		ck_assert_msg(plies_asked[want] > 1000,
+			      "%ld playouts of %d plies", plies_asked[want],
+			      want);
+		for (int n = 1; n < 128; n++)
+			ck_assert_msg(n == want || !plies_asked[n],
+				      "%ld playouts of %d plies, not %d",
+				      plies_asked[n], n, want);
+	}
+	ck_assert_int_eq(ta->eval_after(st), 4);
+	free(st);
+}
+END_TEST
+
 START_TEST(reused_tree_keeps_the_visits_below)
 {
 	reuse_checked = 0;
@@ -2442,6 +2490,7 @@ static Suite *suite(void)
 	tcase_add_test(t, solo_solver_matches_plain_search);
 	tcase_add_test(t, solver_solves_small_tiptoe);
 	tcase_add_test(t, minimax_values_follow_the_children);
+	tcase_add_test(t, playouts_stop_where_the_game_says);
 	tcase_add_test(t, reused_tree_keeps_the_visits_below);
 	tcase_add_test(t, pondering_grows_the_next_tree);
 	tcase_add_test(t, memory_budget_holds_over_long_searches);
