@@ -1369,8 +1369,16 @@ START_TEST(playouts_stop_where_the_game_says)
 		if (k)
 			g.eval_after = three_plies;
 		memset(plies_asked, 0, sizeof plies_asked);
+		/* a player of its own: g lives on this stack */
+		struct ai *ai = ai_new();
+		struct ai_search how = {.level = AI_LEVEL_MAX,
+					.playouts = 2000,
+					.movetime_ms = 60000,
+					.start_ms = ai_now_ms(),
+					.seed = 1};
 		struct move mv;
-		ck_assert_int_eq(choose(&g, st, AI_LEVEL_MAX, 2000, 1, &mv), 0);
+		ck_assert_int_eq(ai_choose(ai, &g, st, &how, &mv), 0);
+		ai_free(ai);
 		ck_assert_msg(plies_asked[want] > 1000,
 			      "%ld playouts of %d plies", plies_asked[want],
 			      want);
