@@ -66,9 +66,9 @@
  * unless the game names its own (eval_after): a short random tail, then
  * the game's own judgement.  At movetime 100 against 8, 200 games each:
  * Tiptoe 8x8 with 4 scored -34.9 Elo (-84.3 to +13.2) and with 16 -190.8,
- * Take-Back-Toe with 4 +24.4 (-23.7 to +73.4); Take It Away with two
- * players gained from 4 (takeitaway.c; docs/strength.md, "Playout plies
- * before the evaluation"). */
+ * Take-Back-Toe with 4 +24.4 (-23.7 to +73.4) and with 2 +3.5; Take It
+ * Away with two players gained from 4 (takeitaway.c; docs/strength.md,
+ * "Playout plies before the evaluation"). */
 #define EVAL_AFTER 8
 #define LINE_SAMPLES 24 /* moves drawn where moves cannot be listed */
 /* The weight of evaluate() in a new node's value, in visits (below 8: it
