@@ -2447,6 +2447,130 @@ START_TEST(stop_ends_a_threaded_search)
 }
 END_TEST
 
+/* Solves the moves of st into b (SOLVE_MARGIN, or SOLVE_WDL), from an
+ * empty table, on one thread or split among four (crew: three helpers'
+ * contexts). */
+static void split_solve(const struct game *g, const void *st,
+			const struct move *list, int n, enum solve_want want,
+			struct ai_ctx **crew, struct solve_bound *b)
+{
+	struct solve_job job = {
+		.want = want, .crew = crew ? 3 : 0, .crew_ctx = crew};
+	solve_forget(tctx());
+	ck_assert(solve_moves(tctx(), g, st, list, n, &job, b));
+}
+
+/* The solver's root split (solve_job's crew: four threads, one table)
+ * proves what one thread proves, in Take It Away's endgames with two and
+ * three players and checkertoe's: with two players every move's result
+ * and the best value, each other move settled or shown below it; with
+ * three every move's max-n value.  A split cut short by its budget says
+ * so. */
+START_TEST(the_solver_split_among_threads_agrees)
+{
+	static const char *const setups[][2] = {
+		{"takeitaway", ""},
+		{"takeitaway", "players=3"},
+		{"checkertoe", ""},
+	};
+	struct ai_ctx *crew[3];
+	for (int i = 0; i < 3; i++)
+		ck_assert((crew[i] = ai_ctx_new()) != NULL);
+	int checked = 0;
+	for (size_t k = 0; k < sizeof setups / sizeof setups[0]; k++) {
+		const struct game *g = game_find(setups[k][0]);
+		size_t ss = g->state_size;
+		unsigned char *trail = malloc(ss * 200);
+		struct move *list = move_buf(0, g);
+		for (uint64_t seed = 1; seed <= 3; seed++) {
+			void *st = try_state(g, setups[k][1], seed);
+			ck_assert(st != NULL);
+			struct rng r;
+			rng_seed(&r, seed);
+			int len = 0;
+			while (len < 200 && g->status(st).phase == GAME_PLAY) {
+				memcpy(trail + ss * (size_t)len++, st, ss);
+				int n = g->moves(st, list);
+				g->play(st, &list[rng_below(&r, (uint32_t)n)]);
+			}
+			for (int back = 4; back <= 8 && back <= len;
+			     back += 4) {
+				const void *p =
+					trail + ss * (size_t)(len - back);
+				int n = g->moves(p, list);
+				struct solve_bound *one = malloc(sizeof *one *
+								 (size_t)n),
+						   *four = malloc(sizeof *four *
+								  (size_t)n);
+				split_solve(g, p, list, n, SOLVE_MARGIN, NULL,
+					    one);
+				split_solve(g, p, list, n, SOLVE_MARGIN, crew,
+					    four);
+				int best = -SOLVE_INF, top = -SOLVE_INF;
+				for (int i = 0; i < n; i++) {
+					best = one[i].lo > best ? one[i].lo
+								: best;
+					top = four[i].lo > top ? four[i].lo
+							       : top;
+				}
+				ck_assert_int_eq(top, best);
+				for (int i = 0; i < n; i++) {
+					if (g->players(p) != 2) {
+						ck_assert(one[i].lo ==
+								  four[i].lo &&
+							  one[i].hi ==
+								  four[i].hi);
+						continue;
+					}
+					ck_assert(four[i].lo == four[i].hi ||
+						  four[i].hi < best);
+					ck_assert(four[i].lo <= one[i].hi &&
+						  one[i].lo <= four[i].hi);
+				}
+				if (g->players(p) == 2) {
+					split_solve(g, p, list, n, SOLVE_WDL,
+						    NULL, one);
+					split_solve(g, p, list, n, SOLVE_WDL,
+						    crew, four);
+					for (int i = 0; i < n; i++)
+						ck_assert(
+							solve_result(
+								one[i].lo) ==
+								solve_result(
+									four[i].lo) &&
+							solve_result(
+								one[i].hi) ==
+								solve_result(
+									four[i].hi));
+				}
+				free(one);
+				free(four);
+				checked++;
+			}
+			free(st);
+		}
+		free(trail);
+	}
+	ck_assert_int_ge(checked, 12);
+	/* cut short: a budget of nodes that cannot settle an opening */
+	const struct game *g = game_find("checkertoe");
+	void *st = try_state(g, "", 1);
+	struct move *list = move_buf(0, g);
+	int n = g->moves(st, list);
+	struct solve_bound *b = malloc(sizeof *b * (size_t)n);
+	struct solve_job job = {.want = SOLVE_WDL,
+				.node_limit = 5000,
+				.crew = 3,
+				.crew_ctx = crew};
+	ck_assert(!solve_moves(tctx(), g, st, list, n, &job, b));
+	ck_assert_int_gt(job.nodes, 5000);
+	free(b);
+	free(st);
+	for (int i = 0; i < 3; i++)
+		ai_ctx_free(crew[i]);
+}
+END_TEST
+
 /* analyze on three threads: its lines count the visits of every thread
  * (more than the calling thread's own iterations). */
 START_TEST(analyze_counts_every_thread)
@@ -2527,6 +2651,7 @@ static Suite *suite(void)
 	tcase_add_test(th, stop_ends_a_threaded_search);
 	tcase_add_test(th, analyze_counts_every_thread);
 	tcase_add_test(th, kept_shared_trees_stay_sound);
+	tcase_add_test(th, the_solver_split_among_threads_agrees);
 	suite_add_tcase(s, th);
 	return s;
 }

@@ -122,10 +122,12 @@ struct mcts_tree {
 	 * search (mcts_team.c); none with one thread */
 	struct helper *crew;
 	int ncrew;
-	pthread_mutex_t lock; /* its reward statistics, while shared */
-	int shared;           /* helpers search it now */
-	atomic_int halt;      /* the main search tells its helpers to stop */
-	atomic_long tickets;  /* a playout budget: the playouts begun by all */
+	struct ai_ctx **crew_ctx; /* their contexts, for the solver's root
+				   * split (solve_job) */
+	pthread_mutex_t lock;     /* its reward statistics, while shared */
+	int shared;               /* helpers search it now */
+	atomic_int halt;     /* the main search tells its helpers to stop */
+	atomic_long tickets; /* a playout budget: the playouts begun by all */
 };
 
 /* A lazy scan's memory (mcts.c, LAZY_FROM) where the nodes keep minimax

@@ -95,7 +95,9 @@ static void add_margins(struct mcts *m, double until, long limit,
 				.node_limit = limit,
 				.stop = m->how->stop,
 				.ctx = m->how->ctx,
-				.order = visits};
+				.order = visits,
+				.crew = m->t->ncrew,
+				.crew_ctx = m->t->crew_ctx};
 	int done = solve_moves(m->t->ctx, m->g, m->t->state, list, n, &job, b);
 	sv->nodes += job.nodes;
 	/* settled: each exact, or shown below the best; cut short: what was
@@ -151,10 +153,16 @@ int try_solve(struct mcts *m, double until, double margins_until, long limit,
 	sv->n = g->moves(t->state, sv->list);
 	t->solver_used = 1;
 	double t0 = cpu_ms();
-	sv->done = sv->n > 0 &&
-		   search_solve(t->ctx, g, t->state, sv->list, sv->n, until,
-				limit, m->how->stop, m->how->ctx, sv->value,
-				sv->bound, &sv->nodes);
+	struct solve_job job = {.want = SOLVE_WDL,
+				.deadline_ms = until,
+				.node_limit = limit,
+				.stop = m->how->stop,
+				.ctx = m->how->ctx,
+				.crew = t->ncrew,
+				.crew_ctx = t->crew_ctx};
+	sv->done = sv->n > 0 && solve_values(t->ctx, g, t->state, sv->list,
+					     sv->n, &job, sv->value, sv->bound);
+	sv->nodes = job.nodes;
 	if (sv->done && m->np == 2)
 		add_margins(m, margins_until, limit, sv);
 	t->info.solver_ms += cpu_ms() - t0;

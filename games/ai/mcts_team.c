@@ -20,7 +20,9 @@
  * The pool is compacted only while the helpers are stopped: between
  * phases, and when it fills up during one (team_run stops the team,
  * compacts and starts it again).
- * The exact solver and the book run on the main thread between phases.
+ * The exact solver and the book run between phases, on the main thread;
+ * the solver splits the root moves between it and threads of its own that
+ * use the helpers' contexts (solve_job's crew), all on one table.
  * A playout budget is one counter for the whole team (take_ticket in
  * mcts.c): the threads together play exactly that many playouts, unless
  * stopped.  Threads are started for each phase and joined at its end
@@ -38,11 +40,15 @@ int team_resize(struct mcts_tree *t, int n)
 	if (n <= 1)
 		return 0;
 	struct helper *crew = calloc((size_t)n - 1, sizeof *crew);
-	if (!crew)
+	t->crew_ctx = calloc((size_t)n - 1, sizeof *t->crew_ctx);
+	if (!crew || !t->crew_ctx) {
+		free(crew);
+		team_free(t);
 		return -1;
+	}
 	t->crew = crew;
 	for (int i = 0; i < n - 1; i++) {
-		crew[i].ctx = ai_ctx_new();
+		crew[i].ctx = t->crew_ctx[i] = ai_ctx_new();
 		if (!crew[i].ctx) {
 			team_free(t);
 			return -1;
@@ -57,7 +63,9 @@ void team_free(struct mcts_tree *t)
 	for (int i = 0; i < t->ncrew; i++)
 		ai_ctx_free(t->crew[i].ctx);
 	free(t->crew);
+	free(t->crew_ctx);
 	t->crew = NULL;
+	t->crew_ctx = NULL;
 	t->ncrew = 0;
 }
 

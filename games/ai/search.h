@@ -259,6 +259,11 @@ struct solve_job {
 	/* NULL, or a score for each root move (a tree's visits): the solver
 	 * tries the higher ones first */
 	const double *order;
+	/* helpers for a root split: up to `crew` threads more search root
+	 * moves, each with a context of its own from crew_ctx (none asked
+	 * about stop; the table is c's, and the node limit each thread's) */
+	int crew;
+	struct ai_ctx *const *crew_ctx;
 	long nodes; /* out: the nodes searched */
 };
 
@@ -273,6 +278,13 @@ struct solve_job {
 int solve_moves(struct ai_ctx *c, const struct game *g, const void *st,
 		const struct move *list, int n, struct solve_job *job,
 		struct solve_bound *out);
+
+/* search_solve with the budget, the input to watch and the helpers of
+ * job (whose want it sets to SOLVE_WDL); job->nodes gets the nodes
+ * searched. */
+int solve_values(struct ai_ctx *c, const struct game *g, const void *st,
+		 const struct move *list, int n, struct solve_job *job,
+		 int *value, struct solve_bound *bounds);
 
 /* The value of the GAME_PLAY state st for its mover, as solve_moves: a
  * search below one node of a tree.  Returns 1 when settled as asked. */

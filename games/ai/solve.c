@@ -21,6 +21,7 @@
 #include "search.h"
 
 #include <limits.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,12 +41,13 @@
 #define LOOK_PLIES 8
 #define MAX_VALUE (SOLVE_RESULT + SOLVE_MARGIN_MAX) /* a win by the most */
 
-/* One table entry, 16 bytes.  The top byte of `tag` is the generation that
- * wrote it (entries of other generations are empty), the rest the key's
- * low 56 bits.  Two players keep bounds, the index of the best move in
- * moves()'s order, and the log2 of the nodes the entry saved (what the
- * replacement keeps); more players keep the exact value of each. */
-struct tt_entry {
+/* What the table holds of a position.  The top byte of `tag` is the
+ * generation that wrote it (entries of other generations are empty), the
+ * rest the key's low 56 bits.  Two players keep bounds, the index of the
+ * best move in moves()'s order, and the log2 of the nodes the entry saved
+ * (what the replacement keeps); more players keep the exact value of
+ * each. */
+struct tt_val {
 	uint64_t tag;
 	union {
 		struct {
@@ -54,7 +56,17 @@ struct tt_entry {
 			uint8_t work;
 		} ab;
 		int16_t v[GAME_MAX_PLAYERS];
+		uint64_t word;
 	} u;
+};
+
+/* One table entry, 16 bytes: the value's word, and its tag XOR-ed with
+ * that word.  The threads of a root split (solve_moves) share the table
+ * without a lock: an entry one thread reads while another writes it may
+ * pair one write's word with the other's check, and then reads as no
+ * entry at all (the "lockless" table of Hyatt and Mann). */
+struct tt_entry {
+	uint64_t check, word;
 };
 
 #define TAG_KEY(k) ((k) & (((uint64_t)1 << 56) - 1))
@@ -98,10 +110,26 @@ void solve_clear(struct ai_ctx *c)
 	}
 }
 
-/* An entry of this generation: the others are empty. */
-static int tt_live(const struct solve_table *T, const struct tt_entry *e)
+/* Entry e's value; its tag is 0 (no generation's) when e is empty or
+ * half written. */
+static struct tt_val tt_read(const struct tt_entry *e)
 {
-	return e->tag >> 56 == T->gen;
+	struct tt_val v;
+	v.u.word = __atomic_load_n(&e->word, __ATOMIC_RELAXED);
+	v.tag = __atomic_load_n(&e->check, __ATOMIC_RELAXED) ^ v.u.word;
+	return v;
+}
+
+static void tt_write(struct tt_entry *e, const struct tt_val *v)
+{
+	__atomic_store_n(&e->word, v->u.word, __ATOMIC_RELAXED);
+	__atomic_store_n(&e->check, v->tag ^ v->u.word, __ATOMIC_RELAXED);
+}
+
+/* A tag of this generation: the others are empty. */
+static int tt_live(const struct solve_table *T, uint64_t tag)
+{
+	return tag >> 56 == T->gen;
 }
 
 /* Puts n buckets in use (more than now): an entry moves to the bucket its
@@ -116,15 +144,16 @@ static void tt_widen(struct solve_table *T, size_t n)
 		struct tt_entry *from = &tt[b * BUCKET], keep[BUCKET];
 		int k = 0;
 		for (int i = 0; i < BUCKET; i++) {
-			if (!tt_live(T, &from[i]))
+			uint64_t tag = tt_read(&from[i]).tag;
+			if (!tt_live(T, tag))
 				continue;
-			size_t to = TAG_KEY(from[i].tag) & (n - 1);
+			size_t to = TAG_KEY(tag) & (n - 1);
 			if (to == b) {
 				keep[k++] = from[i];
 				continue;
 			}
 			struct tt_entry *dst = &tt[to * BUCKET];
-			while (tt_live(T, dst))
+			while (tt_live(T, tt_read(dst).tag))
 				dst++;
 			*dst = from[i];
 		}
@@ -170,34 +199,44 @@ static struct tt_entry *tt_bucket(const struct solve_table *T, uint64_t key)
 	return &T->tt[(key & T->buckets_mask) * BUCKET];
 }
 
-static struct tt_entry *tt_find(const struct solve_table *T, uint64_t key)
+/* Whether the table holds key; its entry into *out when it does. */
+static int tt_find(const struct solve_table *T, uint64_t key,
+		   struct tt_val *out)
 {
-	struct tt_entry *b = tt_bucket(T, key);
+	const struct tt_entry *b = tt_bucket(T, key);
 	uint64_t tag = TAG(key, T->gen);
-	for (int i = 0; i < BUCKET; i++)
-		if (b[i].tag == tag)
-			return &b[i];
-	return NULL;
+	for (int i = 0; i < BUCKET; i++) {
+		struct tt_val v = tt_read(&b[i]);
+		if (v.tag == tag) {
+			*out = v;
+			return 1;
+		}
+	}
+	return 0;
 }
 
 /* The slot for key: its own entry, an empty one, or the one whose proof
  * was cheapest to find (entries near the root are worth the most).  Sets
- * *fresh when the slot held no entry of key. */
+ * *fresh when the slot held no entry of key, and otherwise *old to what
+ * it held. */
 static struct tt_entry *tt_slot(const struct solve_table *T, uint64_t key,
-				int *fresh)
+				int *fresh, struct tt_val *old)
 {
 	struct tt_entry *b = tt_bucket(T, key), *victim = &b[0];
 	uint64_t tag = TAG(key, T->gen);
+	int least = 256;
 	*fresh = 1;
 	for (int i = 0; i < BUCKET; i++) {
-		if (b[i].tag == tag) {
+		struct tt_val v = tt_read(&b[i]);
+		if (v.tag == tag) {
 			*fresh = 0;
+			*old = v;
 			return &b[i];
 		}
-		if (!tt_live(T, &b[i]))
+		if (!tt_live(T, v.tag))
 			return &b[i];
-		if (b[i].u.ab.work < victim->u.ab.work)
-			victim = &b[i];
+		if (v.u.ab.work < least)
+			least = v.u.ab.work, victim = &b[i];
 	}
 	return victim;
 }
@@ -241,8 +280,10 @@ int solve_hint(const struct ai_ctx *c, const struct game *g, const void *st)
 	if (!c->solver.tt || g->players(st) != 2)
 		return -1;
 	uint64_t k = solve_key(g, st) & ~(uint64_t)1;
-	struct tt_entry *e = tt_find(&c->solver, k);
-	return e && e->u.ab.best != NO_BEST ? e->u.ab.best : -1;
+	struct tt_val e;
+	return tt_find(&c->solver, k, &e) && e.u.ab.best != NO_BEST
+		       ? e.u.ab.best
+		       : -1;
 }
 
 struct solver {
@@ -267,6 +308,7 @@ struct solver {
 	void *ctx;
 	double next_poll;
 	int abort;
+	int *halt; /* a root split's (set by the first thread to stop short) */
 	const double *scores; /* the caller's scores of the root moves */
 	const struct move *root_move; /* refine()'s move */
 	uint32_t *hist;               /* HIST_SIZE cutoff counts by move */
@@ -291,7 +333,10 @@ static int out_of_budget(struct solver *s, int d)
 {
 	if (d >= SOLVE_DEPTH || ++s->nodes > s->limit) {
 		s->abort = 1;
-	} else if ((s->nodes & 31) == 0 && (s->deadline > 0 || s->stop)) {
+	} else if ((s->nodes & 31) == 0 &&
+		   (s->deadline > 0 || s->stop || s->halt)) {
+		if (s->halt && __atomic_load_n(s->halt, __ATOMIC_RELAXED))
+			s->abort = 1;
 		double now = ai_now_ms();
 		if (s->deadline > 0 && now >= s->deadline)
 			s->abort = 1;
@@ -481,24 +526,25 @@ static void tt_store2(const struct solve_table *T, uint64_t key, int lo, int hi,
 		      int best, long work)
 {
 	int fresh, w = bits(work);
-	struct tt_entry *e = tt_slot(T, key, &fresh);
+	struct tt_val old, v = {.tag = TAG(key, T->gen), .u.word = 0};
+	struct tt_entry *e = tt_slot(T, key, &fresh, &old);
 	if (!fresh) {
-		if (e->u.ab.lo > lo)
-			lo = e->u.ab.lo;
-		if (e->u.ab.hi < hi)
-			hi = e->u.ab.hi;
+		if (old.u.ab.lo > lo)
+			lo = old.u.ab.lo;
+		if (old.u.ab.hi < hi)
+			hi = old.u.ab.hi;
 		if (lo > hi) /* only a key collision can do this */
 			return;
 		if (best == NO_BEST)
-			best = e->u.ab.best;
-		if (e->u.ab.work > w)
-			w = e->u.ab.work;
+			best = old.u.ab.best;
+		if (old.u.ab.work > w)
+			w = old.u.ab.work;
 	}
-	e->tag = TAG(key, T->gen);
-	e->u.ab.lo = (int16_t)lo;
-	e->u.ab.hi = (int16_t)hi;
-	e->u.ab.best = (uint16_t)best;
-	e->u.ab.work = (uint8_t)w;
+	v.u.ab.lo = (int16_t)lo;
+	v.u.ab.hi = (int16_t)hi;
+	v.u.ab.best = (uint16_t)best;
+	v.u.ab.work = (uint8_t)w;
+	tt_write(e, &v);
 }
 
 /* Before searching any move of ply d: the key of the position each move
@@ -536,10 +582,10 @@ static int look_ahead(struct solver *s, int d, int me, const struct move *list,
 		}
 	}
 	for (int i = 0; i < n && best < beta; i++) {
-		struct tt_entry *e = keys[i] ? tt_find(s->tt, keys[i]) : NULL;
-		if (!e)
+		struct tt_val e;
+		if (!keys[i] || !tt_find(s->tt, keys[i], &e))
 			continue;
-		int lo = keys[i] & 1 ? e->u.ab.lo : -e->u.ab.hi;
+		int lo = keys[i] & 1 ? e.u.ab.lo : -e.u.ab.hi;
 		if (lo > best)
 			best = lo;
 	}
@@ -559,16 +605,16 @@ static int alphabeta(struct solver *s, int d, int me, uint64_t key, int alpha,
 		return 0;
 	long start = s->nodes;
 	int first = -1;
-	struct tt_entry *e = tt_find(s->tt, key);
-	if (e) {
-		int lo = e->u.ab.lo, hi = e->u.ab.hi;
+	struct tt_val e;
+	if (tt_find(s->tt, key, &e)) {
+		int lo = e.u.ab.lo, hi = e.u.ab.hi;
 		if (lo >= beta || lo == hi)
 			return lo;
 		if (hi <= alpha)
 			return hi;
 		alpha = lo > alpha ? lo : alpha;
 		beta = hi < beta ? hi : beta;
-		first = e->u.ab.best == NO_BEST ? -1 : e->u.ab.best;
+		first = e.u.ab.best == NO_BEST ? -1 : e.u.ab.best;
 	}
 	if (s->cap - s->off[d] < (size_t)g->max_moves) {
 		s->abort = 1;
@@ -660,10 +706,10 @@ static void maxn(struct solver *s, int d, int *vec)
 		return;
 	int me = g->status(st).player - 1;
 	uint64_t key = node_key(s, st);
-	struct tt_entry *e = tt_find(s->tt, key);
-	if (e) {
+	struct tt_val e;
+	if (tt_find(s->tt, key, &e)) {
 		for (int p = 0; p < s->np; p++)
-			vec[p] = e->u.v[p];
+			vec[p] = e.u.v[p];
 		return;
 	}
 	if (s->cap - s->off[d] < (size_t)g->max_moves) {
@@ -700,10 +746,36 @@ static void maxn(struct solver *s, int d, int *vec)
 	}
 	memcpy(vec, best, sizeof best);
 	int fresh;
-	e = tt_slot(s->tt, key, &fresh);
-	e->tag = TAG(key, s->tt->gen);
+	struct tt_val v = {.tag = TAG(key, s->tt->gen), .u.word = 0};
 	for (int p = 0; p < GAME_MAX_PLAYERS; p++)
-		e->u.v[p] = (int16_t)(p < s->np ? vec[p] : 0);
+		v.u.v[p] = (int16_t)(p < s->np ? vec[p] : 0);
+	tt_write(tt_slot(s->tt, key, &fresh, &e), &v);
+}
+
+/* s's scratch space, from its context.  Returns 0, or -1 when memory is
+ * short. */
+static int scratch(struct solver *s)
+{
+	const struct game *g = s->g;
+	s->states =
+		ai_scratch(s->c, AI_SOLVER_STATES, s->ss * (SOLVE_DEPTH + 2));
+	/* room for the widest list at any ply, and for a few hundred moves a
+	 * ply down the whole depth; a deeper stack than that gives up */
+	size_t per_ply = g->max_moves < 256 ? (size_t)g->max_moves : 256;
+	s->cap = (size_t)g->max_moves + per_ply * SOLVE_DEPTH;
+	size_t list_bytes = sizeof *s->lists * s->cap;
+	unsigned char *mem = ai_scratch(
+		s->c, AI_SOLVER_MOVES,
+		list_bytes + (2 * sizeof *s->ord + sizeof *s->gain) * s->cap);
+	s->hist = ai_scratch(s->c, AI_SOLVER_HIST, HIST_SIZE * sizeof *s->hist);
+	if (!s->states || !mem || !s->hist)
+		return -1;
+	s->lists = (struct move *)mem;
+	s->ord = (uint64_t *)(mem + list_bytes);
+	s->keys = s->ord + s->cap;
+	s->gain = (int *)(s->keys + s->cap);
+	memset(s->hist, 0, HIST_SIZE * sizeof *s->hist);
+	return 0;
 }
 
 /* Sets up a solver for st; returns 0, or -1 when memory is short. */
@@ -724,31 +796,15 @@ static int begin(struct solver *s, struct ai_ctx *c, const struct game *g,
 	s->ctx = job->ctx;
 	s->scores = job->order;
 	job->nodes = 0;
-	s->states =
-		ai_scratch(s->c, AI_SOLVER_STATES, s->ss * (SOLVE_DEPTH + 2));
-	/* room for the widest list at any ply, and for a few hundred moves a
-	 * ply down the whole depth; a deeper stack than that gives up */
-	size_t per_ply = g->max_moves < 256 ? (size_t)g->max_moves : 256;
-	s->cap = (size_t)g->max_moves + per_ply * SOLVE_DEPTH;
-	size_t list_bytes = sizeof *s->lists * s->cap;
-	unsigned char *mem = ai_scratch(
-		s->c, AI_SOLVER_MOVES,
-		list_bytes + (2 * sizeof *s->ord + sizeof *s->gain) * s->cap);
-	s->hist = ai_scratch(s->c, AI_SOLVER_HIST, HIST_SIZE * sizeof *s->hist);
 	double nodes = (double)s->limit;
 	if (s->deadline > 0) {
 		double by_time = (s->deadline - ai_now_ms()) * NODES_PER_MS;
 		if (by_time < nodes)
 			nodes = by_time;
 	}
-	if (g->max_moves >= NO_BEST || !tt_ready(s->tt, nodes) || !s->states ||
-	    !mem || !s->hist)
+	if (g->max_moves >= NO_BEST || !tt_ready(s->tt, nodes) ||
+	    scratch(s) < 0)
 		return -1;
-	s->lists = (struct move *)mem;
-	s->ord = (uint64_t *)(mem + list_bytes);
-	s->keys = s->ord + s->cap;
-	s->gain = (int *)(s->keys + s->cap);
-	memset(s->hist, 0, HIST_SIZE * sizeof *s->hist);
 	memcpy(s->states, st, s->ss);
 	return 0;
 }
@@ -866,56 +922,56 @@ static void refine(struct solver *s, int me, int root_move, uint64_t key,
 	}
 }
 
-/* Two players: each root move's result, then (SOLVE_MARGIN) the exact
- * value of the best moves, the others shown to be below it.  Returns 1
- * when done. */
-static int root_ab(struct solver *s, const struct move *list, int n,
-		   enum solve_want want, struct solve_bound *out)
+/* A pass over the root moves (root_pass), shared by the threads of a
+ * root split: each thread takes the next move in the root's order, and
+ * the first to stop short (the clock, the budget, the engine's input)
+ * stops the others.  The root moves' searches share nothing but the
+ * table, so with the table shared a root split loses little of what one
+ * thread finds for the next (on one thread the pass is the same loop). */
+enum pass { RESULTS, MARGINS, MAXN };
+
+struct split {
+	enum pass pass;
+	const struct move *list;
+	const uint64_t *ord; /* the order to take them in (order words) */
+	int n, me;
+	struct solve_bound *out;
+	int next;  /* the next of ord to take */
+	int halt;  /* a thread stopped short */
+	int floor; /* MARGINS: the best exact value so far, at least the
+		    * best result's class */
+};
+
+/* Root move mv played into ply 1. */
+static void root_play(struct solver *s, const struct move *mv)
 {
-	const struct game *g = s->g;
-	int me = g->status(s->states).player;
-	uint64_t *ord = s->ord;
-	s->off[1] = (size_t)n; /* ord[0..n) is the root's */
-	if (root_order(s, list, ord, n) < 0)
-		return 0;
-	/* the result of every move, best guesses first */
-	int best = -SOLVE_INF;
-	for (int k = 0; k < n && !s->abort; k++) {
-		int i = move_index(ord[k]);
-		memcpy(ply_state(s, 1), s->states, s->ss);
-		g->play(ply_state(s, 1), &list[i]);
-		out[i] = meet(out[i], root_child(s, me, -DRAW_EDGE, DRAW_EDGE));
-		if (!s->abort && out[i].lo > best)
-			best = out[i].lo;
-	}
-	if (s->abort || want == SOLVE_WDL)
-		return !s->abort;
-	/* the margin, among the moves of the best result: the first is
-	 * settled exactly, each later one only when it reaches the best so
-	 * far (a move that ties it is settled too) */
-	int floor = solve_class_lo(best);
-	for (int k = 0; k < n && !s->abort; k++) {
-		int i = move_index(ord[k]);
-		s->root_move = &list[i];
-		refine(s, me, 1, 0, floor, &out[i]);
-		if (!s->abort && out[i].lo == out[i].hi && out[i].lo > floor)
-			floor = out[i].lo;
-	}
-	return !s->abort;
+	memcpy(ply_state(s, 1), s->states, s->ss);
+	s->g->play(ply_state(s, 1), mv);
 }
 
-/* More than two players, or one: max-n gives every move's exact value. */
-static int root_maxn(struct solver *s, const struct move *list, int n,
-		     struct solve_bound *out)
+/* The pass's work at root move i: its result (RESULTS: win, draw or
+ * loss), its exact value unless it is below the floor (MARGINS: refine),
+ * or its max-n value. */
+static void root_move(struct solver *s, struct split *sp, int i)
 {
-	const struct game *g = s->g;
-	int me = g->status(s->states).player - 1;
-	s->off[1] = 0;
-	for (int i = 0; i < n && !s->abort; i++) {
-		unsigned char *child = ply_state(s, 1);
-		memcpy(child, s->states, s->ss);
-		g->play(child, &list[i]);
-		struct game_status cs = g->status(child);
+	struct solve_bound *b = &sp->out[i];
+	if (sp->pass == RESULTS) {
+		root_play(s, &sp->list[i]);
+		*b = meet(*b, root_child(s, sp->me, -DRAW_EDGE, DRAW_EDGE));
+	} else if (sp->pass == MARGINS) {
+		s->root_move = &sp->list[i];
+		refine(s, sp->me, 1, 0,
+		       __atomic_load_n(&sp->floor, __ATOMIC_RELAXED), b);
+		int f = __atomic_load_n(&sp->floor, __ATOMIC_RELAXED);
+		while (!s->abort && b->lo == b->hi && b->lo > f &&
+		       !__atomic_compare_exchange_n(&sp->floor, &f, b->lo, 1,
+						    __ATOMIC_RELAXED,
+						    __ATOMIC_RELAXED))
+			;
+	} else {
+		root_play(s, &sp->list[i]);
+		const unsigned char *child = ply_state(s, 1);
+		struct game_status cs = s->g->status(child);
 		int vec[GAME_MAX_PLAYERS] = {0};
 		if (cs.phase == GAME_ROLL)
 			s->abort = 1;
@@ -924,9 +980,130 @@ static int root_maxn(struct solver *s, const struct move *list, int n,
 		else
 			maxn(s, 1, vec);
 		if (!s->abort)
-			out[i].lo = out[i].hi = vec[me];
+			b->lo = b->hi = vec[sp->me];
 	}
+}
+
+/* One thread's share of the pass. */
+static void root_share(struct solver *s, struct split *sp)
+{
+	while (!s->abort) {
+		int k = __atomic_fetch_add(&sp->next, 1, __ATOMIC_RELAXED);
+		if (k >= sp->n)
+			break;
+		root_move(s, sp, sp->ord ? move_index(sp->ord[k]) : k);
+	}
+	if (s->abort)
+		__atomic_store_n(&sp->halt, 1, __ATOMIC_RELAXED);
+}
+
+/* A helper thread of a root split: a solver of its own (its context's
+ * scratch space) on the table of the main one. */
+struct hand {
+	struct solver s;
+	struct split *sp;
+	pthread_t thread;
+};
+
+static void *hand_main(void *arg)
+{
+	struct hand *h = arg;
+	root_share(&h->s, h->sp);
+	return NULL;
+}
+
+/* Sets up helper h of main solver s with context c. */
+static int hand_ready(struct hand *h, const struct solver *s, struct ai_ctx *c,
+		      struct split *sp)
+{
+	h->s = (struct solver){.c = c,
+			       .tt = s->tt,
+			       .g = s->g,
+			       .np = s->np,
+			       .pl = s->pl,
+			       .ss = s->ss,
+			       .salt = s->salt,
+			       .limit = s->limit,
+			       .deadline = s->deadline,
+			       .halt = &sp->halt};
+	h->sp = sp;
+	if (scratch(&h->s) < 0)
+		return -1;
+	memcpy(h->s.states, s->states, s->ss);
+	return 0;
+}
+
+/* The pass, on the main solver s and up to `crew` helpers (one fewer than
+ * the moves).  Returns 1 unless a thread stopped short. */
+static int root_pass(struct solver *s, struct split *sp,
+		     const struct solve_job *job)
+{
+	int want = job->crew < sp->n - 1 ? job->crew : sp->n - 1, hands = 0;
+	struct hand *h = want > 0 ? calloc((size_t)want, sizeof *h) : NULL;
+	for (; h && hands < want; hands++)
+		if (hand_ready(&h[hands], s, job->crew_ctx[hands], sp) < 0 ||
+		    pthread_create(&h[hands].thread, NULL, hand_main,
+				   &h[hands]) != 0)
+			break;
+	if (hands > 0)
+		s->halt = &sp->halt;
+	root_share(s, sp);
+	for (int j = 0; j < hands; j++) {
+		pthread_join(h[j].thread, NULL);
+		s->nodes += h[j].s.nodes;
+	}
+	free(h);
+	s->halt = NULL;
+	if (__atomic_load_n(&sp->halt, __ATOMIC_RELAXED))
+		s->abort = 1;
 	return !s->abort;
+}
+
+/* Two players: each root move's result, then (SOLVE_MARGIN) the exact
+ * value of the best moves, the others shown to be below it.  Returns 1
+ * when done. */
+static int root_ab(struct solver *s, const struct move *list, int n,
+		   const struct solve_job *job, struct solve_bound *out)
+{
+	uint64_t *ord = s->ord;
+	s->off[1] = (size_t)n; /* ord[0..n) is the root's */
+	if (root_order(s, list, ord, n) < 0)
+		return 0;
+	/* the result of every move, best guesses first */
+	struct split sp = {.pass = RESULTS,
+			   .list = list,
+			   .ord = ord,
+			   .n = n,
+			   .me = s->g->status(s->states).player,
+			   .out = out};
+	if (!root_pass(s, &sp, job) || job->want == SOLVE_WDL)
+		return !s->abort;
+	/* the margin, among the moves of the best result: the first is
+	 * settled exactly, each later one only when it reaches the best so
+	 * far (a move that ties it is settled too; with a root split, one
+	 * that another thread's move passes after it began is settled as
+	 * well) */
+	int best = -SOLVE_INF;
+	for (int i = 0; i < n; i++)
+		if (out[i].lo > best)
+			best = out[i].lo;
+	sp.pass = MARGINS;
+	sp.next = 0;
+	sp.floor = solve_class_lo(best);
+	return root_pass(s, &sp, job);
+}
+
+/* More than two players, or one: max-n gives every move's exact value. */
+static int root_maxn(struct solver *s, const struct move *list, int n,
+		     const struct solve_job *job, struct solve_bound *out)
+{
+	s->off[1] = 0;
+	struct split sp = {.pass = MAXN,
+			   .list = list,
+			   .n = n,
+			   .me = s->g->status(s->states).player - 1,
+			   .out = out};
+	return root_pass(s, &sp, job);
 }
 
 int solve_moves(struct ai_ctx *c, const struct game *g, const void *st,
@@ -938,8 +1115,8 @@ int solve_moves(struct ai_ctx *c, const struct game *g, const void *st,
 		out[i] = (struct solve_bound){-SOLVE_INF, SOLVE_INF};
 	if (begin(&s, c, g, st, job) < 0)
 		return 0;
-	int done = s.np == 2 ? root_ab(&s, list, n, job->want, out)
-			     : root_maxn(&s, list, n, out);
+	int done = s.np == 2 ? root_ab(&s, list, n, job, out)
+			     : root_maxn(&s, list, n, job, out);
 	job->nodes = s.nodes;
 	return done;
 }
@@ -955,9 +1132,9 @@ int solve_position(struct ai_ctx *c, const struct game *g, const void *st,
 	if (s.np == 2) {
 		int me = g->status(st).player;
 		uint64_t key = node_key(&s, st);
-		struct tt_entry *e = tt_find(s.tt, key);
-		if (e)
-			*out = (struct solve_bound){e->u.ab.lo, e->u.ab.hi};
+		struct tt_val e;
+		if (tt_find(s.tt, key, &e))
+			*out = (struct solve_bound){e.u.ab.lo, e.u.ab.hi};
 		/* is it a loss?  if not, is it a win?  (refine() needs no
 		 * class first) */
 		while (job->want == SOLVE_WDL && !settled_class(*out) &&
@@ -989,23 +1166,31 @@ int search_solve(struct ai_ctx *c, const struct game *g, const void *st,
 		 struct solve_bound *bounds, long *nodes)
 {
 	struct solve_job job = {
-		.want = SOLVE_WDL,
 		.deadline_ms = deadline_ms,
 		.node_limit = node_limit,
 		.stop = stop,
 		.ctx = ctx,
 	};
-	if (deadline_ms <= 0)
+	int done = solve_values(c, g, st, list, n, &job, value, bounds);
+	*nodes = job.nodes;
+	return done;
+}
+
+int solve_values(struct ai_ctx *c, const struct game *g, const void *st,
+		 const struct move *list, int n, struct solve_job *job,
+		 int *value, struct solve_bound *bounds)
+{
+	job->want = SOLVE_WDL;
+	job->nodes = 0;
+	if (job->deadline_ms <= 0)
 		solve_clear(c);
 	struct solve_bound *b =
 		bounds ? bounds
 		       : ai_scratch(c, AI_SOLVER_BOUNDS,
 				    sizeof *b * (size_t)(n > 0 ? n : 1));
-	*nodes = 0;
 	if (!b)
 		return 0;
-	int done = solve_moves(c, g, st, list, n, &job, b);
-	*nodes = job.nodes;
+	int done = solve_moves(c, g, st, list, n, job, b);
 	int np = g->players(st);
 	for (int i = 0; i < n && done; i++)
 		value[i] = np == 2 ? solve_result(b[i].lo) : b[i].lo;
