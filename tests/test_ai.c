@@ -2460,12 +2460,53 @@ static void split_solve(const struct game *g, const void *st,
 	ck_assert(solve_moves(tctx(), g, st, list, n, &job, b));
 }
 
+static int same_result(struct solve_bound a, struct solve_bound b)
+{
+	return solve_result(a.lo) == solve_result(b.lo) &&
+	       solve_result(a.hi) == solve_result(b.hi);
+}
+
+/* At st, the bounds of a split among four threads against one thread's:
+ * with two players the same best value, each other move settled or shown
+ * below it, and every move's result; with more, every move's value. */
+static void split_agrees_at(const struct game *g, const void *st,
+			    struct ai_ctx **crew)
+{
+	struct move *list = move_buf(1, g);
+	int n = g->moves(st, list), two = g->players(st) == 2;
+	struct solve_bound *one = malloc(sizeof *one * (size_t)n * 2),
+			   *four = one + n;
+	ck_assert(one != NULL);
+	split_solve(g, st, list, n, SOLVE_MARGIN, NULL, one);
+	split_solve(g, st, list, n, SOLVE_MARGIN, crew, four);
+	int best = -SOLVE_INF, top = -SOLVE_INF;
+	for (int i = 0; i < n; i++) {
+		best = one[i].lo > best ? one[i].lo : best;
+		top = four[i].lo > top ? four[i].lo : top;
+	}
+	ck_assert_int_eq(top, best);
+	for (int i = 0; i < n; i++) {
+		if (!two) {
+			ck_assert(one[i].lo == four[i].lo &&
+				  one[i].hi == four[i].hi);
+			continue;
+		}
+		ck_assert(four[i].lo == four[i].hi || four[i].hi < best);
+		ck_assert(four[i].lo <= one[i].hi && one[i].lo <= four[i].hi);
+	}
+	if (two) {
+		split_solve(g, st, list, n, SOLVE_WDL, NULL, one);
+		split_solve(g, st, list, n, SOLVE_WDL, crew, four);
+		for (int i = 0; i < n; i++)
+			ck_assert(same_result(one[i], four[i]));
+	}
+	free(one);
+}
+
 /* The solver's root split (solve_job's crew: four threads, one table)
- * proves what one thread proves, in Take It Away's endgames with two and
- * three players and checkertoe's: with two players every move's result
- * and the best value, each other move settled or shown below it; with
- * three every move's max-n value.  A split cut short by its budget says
- * so. */
+ * proves what one thread proves (split_agrees_at), 4 and 8 plies before
+ * the end of random games: Take It Away with two and three players and
+ * checkertoe.  A split cut short by its budget says so. */
 START_TEST(the_solver_split_among_threads_agrees)
 {
 	static const char *const setups[][2] = {
@@ -2497,54 +2538,7 @@ START_TEST(the_solver_split_among_threads_agrees)
 			     back += 4) {
 				const void *p =
 					trail + ss * (size_t)(len - back);
-				int n = g->moves(p, list);
-				struct solve_bound *one = malloc(sizeof *one *
-								 (size_t)n),
-						   *four = malloc(sizeof *four *
-								  (size_t)n);
-				split_solve(g, p, list, n, SOLVE_MARGIN, NULL,
-					    one);
-				split_solve(g, p, list, n, SOLVE_MARGIN, crew,
-					    four);
-				int best = -SOLVE_INF, top = -SOLVE_INF;
-				for (int i = 0; i < n; i++) {
-					best = one[i].lo > best ? one[i].lo
-								: best;
-					top = four[i].lo > top ? four[i].lo
-							       : top;
-				}
-				ck_assert_int_eq(top, best);
-				for (int i = 0; i < n; i++) {
-					if (g->players(p) != 2) {
-						ck_assert(one[i].lo ==
-								  four[i].lo &&
-							  one[i].hi ==
-								  four[i].hi);
-						continue;
-					}
-					ck_assert(four[i].lo == four[i].hi ||
-						  four[i].hi < best);
-					ck_assert(four[i].lo <= one[i].hi &&
-						  one[i].lo <= four[i].hi);
-				}
-				if (g->players(p) == 2) {
-					split_solve(g, p, list, n, SOLVE_WDL,
-						    NULL, one);
-					split_solve(g, p, list, n, SOLVE_WDL,
-						    crew, four);
-					for (int i = 0; i < n; i++)
-						ck_assert(
-							solve_result(
-								one[i].lo) ==
-								solve_result(
-									four[i].lo) &&
-							solve_result(
-								one[i].hi) ==
-								solve_result(
-									four[i].hi));
-				}
-				free(one);
-				free(four);
+				split_agrees_at(g, p, crew);
 				checked++;
 			}
 			free(st);
@@ -2552,7 +2546,8 @@ START_TEST(the_solver_split_among_threads_agrees)
 		free(trail);
 	}
 	ck_assert_int_ge(checked, 12);
-	/* cut short: a budget of nodes that cannot settle an opening */
+	/* cut short: a budget of nodes that cannot settle an opening; each
+	 * thread searches up to it */
 	const struct game *g = game_find("checkertoe");
 	void *st = try_state(g, "", 1);
 	struct move *list = move_buf(0, g);

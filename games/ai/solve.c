@@ -952,7 +952,7 @@ static void root_play(struct solver *s, const struct move *mv)
 /* The pass's work at root move i: its result (RESULTS: win, draw or
  * loss), its exact value unless it is below the floor (MARGINS: refine),
  * or its max-n value. */
-static void root_move(struct solver *s, struct split *sp, int i)
+static void root_work(struct solver *s, struct split *sp, int i)
 {
 	struct solve_bound *b = &sp->out[i];
 	if (sp->pass == RESULTS) {
@@ -991,7 +991,7 @@ static void root_share(struct solver *s, struct split *sp)
 		int k = __atomic_fetch_add(&sp->next, 1, __ATOMIC_RELAXED);
 		if (k >= sp->n)
 			break;
-		root_move(s, sp, sp->ord ? move_index(sp->ord[k]) : k);
+		root_work(s, sp, sp->ord ? move_index(sp->ord[k]) : k);
 	}
 	if (s->abort)
 		__atomic_store_n(&sp->halt, 1, __ATOMIC_RELAXED);
