@@ -2526,14 +2526,7 @@ START_TEST(the_solver_split_among_threads_agrees)
 		for (uint64_t seed = 1; seed <= 3; seed++) {
 			void *st = try_state(g, setups[k][1], seed);
 			ck_assert(st != NULL);
-			struct rng r;
-			rng_seed(&r, seed);
-			int len = 0;
-			while (len < 200 && g->status(st).phase == GAME_PLAY) {
-				memcpy(trail + ss * (size_t)len++, st, ss);
-				int n = g->moves(st, list);
-				g->play(st, &list[rng_below(&r, (uint32_t)n)]);
-			}
+			int len = random_trail(g, st, seed, 200, trail, list);
 			for (int back = 4; back <= 8 && back <= len;
 			     back += 4) {
 				const void *p =

@@ -666,15 +666,7 @@ START_TEST(the_solver_agrees_with_a_plain_search)
 		ck_assert_msg(st != NULL, "%s %s: %s", game, opts, err);
 		/* a random game to its end, then back to the first position
 		 * (of every third) the plain search can still finish */
-		struct rng r;
-		rng_seed(&r, seed);
-		int len = 0;
-		while (len < 200 && g->status(st).phase == GAME_PLAY) {
-			memcpy(trail + ss * (size_t)len++, st, ss);
-			int n = g->moves(st, list);
-			ck_assert_int_gt(n, 0);
-			g->play(st, &list[rng_below(&r, (uint32_t)n)]);
-		}
+		int len = random_trail(g, st, seed, 200, trail, list);
 		for (int k = len - 1; k >= 0; k -= 3) {
 			const void *p = trail + ss * (size_t)k;
 			int n = g->moves(p, list);

@@ -13,6 +13,7 @@
 
 #include "../engine.h"
 #include "../games/game.h"
+#include "../games/util/rng.h"
 
 /* Sends one line; returns the whole framed response ("= c3\n\n"), valid
  * until the next call. */
@@ -111,6 +112,27 @@ static inline void play_text(const struct game *g, void *st, const char *text)
 	char err[GAME_ERR_MAX] = "";
 	ck_assert_msg(g->parse(st, text, &mv, err) == 0, "%s: %s", text, err);
 	g->play(st, &mv);
+}
+
+/* Plays uniformly random moves on st (seeded by seed) until the game stops
+ * for good or a roll is due, or `most` moves; keeps each position before
+ * a move in trail (state_size bytes each; room for `most`) and returns
+ * how many.  list: room for max_moves moves. */
+static inline int random_trail(const struct game *g, void *st, uint64_t seed,
+			       int most, unsigned char *trail,
+			       struct move *list)
+{
+	size_t ss = g->state_size;
+	struct rng r;
+	rng_seed(&r, seed);
+	int len = 0;
+	while (len < most && g->status(st).phase == GAME_PLAY) {
+		memcpy(trail + ss * (size_t)len++, st, ss);
+		int n = g->moves(st, list);
+		ck_assert_int_gt(n, 0);
+		g->play(st, &list[rng_below(&r, (uint32_t)n)]);
+	}
+	return len;
 }
 
 /* Plays the moves of `line`, written as text and separated by spaces. */
