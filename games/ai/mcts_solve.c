@@ -41,6 +41,21 @@ const int *solved_value(const struct solved *sv, const struct move *mv)
 	return NULL;
 }
 
+/* The solver's job for m's search: until the clock passes `until` (0: no
+ * clock) or `limit` nodes, watching the engine's input, split among the
+ * tree's helpers (set threads). */
+static struct solve_job job_for(const struct mcts *m, enum solve_want want,
+				double until, long limit)
+{
+	return (struct solve_job){.want = want,
+				  .deadline_ms = until,
+				  .node_limit = limit,
+				  .stop = m->how->stop,
+				  .ctx = m->how->ctx,
+				  .crew = m->t->ncrew,
+				  .crew_ctx = m->t->crew_ctx};
+}
+
 /* Two players: turns the solver's results (1 win, 0 draw, -1 loss) into
  * values on its own scale (SOLVE_RESULT times the result), and where the
  * budget allows settles the margin among the moves of the best result, so
@@ -90,14 +105,8 @@ static void add_margins(struct mcts *m, double until, long limit,
 				  : node_at(m->t, root->child + (uint32_t)k)
 					    ->visits;
 	}
-	struct solve_job job = {.want = SOLVE_MARGIN,
-				.deadline_ms = until,
-				.node_limit = limit,
-				.stop = m->how->stop,
-				.ctx = m->how->ctx,
-				.order = visits,
-				.crew = m->t->ncrew,
-				.crew_ctx = m->t->crew_ctx};
+	struct solve_job job = job_for(m, SOLVE_MARGIN, until, limit);
+	job.order = visits;
 	int done = solve_moves(m->t->ctx, m->g, m->t->state, list, n, &job, b);
 	sv->nodes += job.nodes;
 	/* settled: each exact, or shown below the best; cut short: what was
@@ -153,13 +162,7 @@ int try_solve(struct mcts *m, double until, double margins_until, long limit,
 	sv->n = g->moves(t->state, sv->list);
 	t->solver_used = 1;
 	double t0 = cpu_ms();
-	struct solve_job job = {.want = SOLVE_WDL,
-				.deadline_ms = until,
-				.node_limit = limit,
-				.stop = m->how->stop,
-				.ctx = m->how->ctx,
-				.crew = t->ncrew,
-				.crew_ctx = t->crew_ctx};
+	struct solve_job job = job_for(m, SOLVE_WDL, until, limit);
 	sv->done = sv->n > 0 && solve_values(t->ctx, g, t->state, sv->list,
 					     sv->n, &job, sv->value, sv->bound);
 	sv->nodes = job.nodes;
