@@ -2,6 +2,8 @@
  * (games/util/numbers.h), against known values and against each other. */
 #include "test_util.h"
 
+#include <math.h>
+
 #include "../games/util/numbers.h"
 
 static double rel(double a, double b)
@@ -73,6 +75,20 @@ START_TEST(rsqrt_of_counts)
 }
 END_TEST
 
+/* The learned evaluations' squashing (learn.h), against libm's exp. */
+START_TEST(logistic_follows_exp)
+{
+	for (double x = -45; x <= 45; x += 0.0137) {
+		double want = 1 / (1 + exp(-x));
+		ck_assert_msg(fabs(num_logistic(x) - want) < 1e-14,
+			      "x=%g: %.17g, not %.17g", x, num_logistic(x),
+			      want);
+	}
+	ck_assert(num_logistic(0) == 0.5);
+	ck_assert(num_logistic(-1000) == 0 && num_logistic(1000) == 1);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *su = suite_create("numbers");
@@ -81,6 +97,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, sqrtlog_follows_the_function);
 	tcase_add_test(tc, sqrtlog_never_falls);
 	tcase_add_test(tc, rsqrt_of_counts);
+	tcase_add_test(tc, logistic_follows_exp);
 	suite_add_tcase(su, tc);
 	return su;
 }

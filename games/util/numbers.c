@@ -41,6 +41,25 @@ double num_log(double x)
 	return 2 * sum + e * 0.6931471805599453;
 }
 
+double num_logistic(double x)
+{
+	if (x < -40)
+		return 0;
+	if (x > 40)
+		return 1;
+	/* e^-x = 2^k e^r, |r| <= ln 2 / 2: k in the exponent's bits, e^r
+	 * by its series (12 terms: under 1e-15 of it) */
+	double t = -x * 1.4426950408889634;
+	int k = (int)(t < 0 ? t - 0.5 : t + 0.5);
+	double r = -x - k * 0.6931471805599453, term = 1, e = 1;
+	for (int i = 1; i < 12; i++)
+		e += term *= r / i;
+	uint64_t bits = (uint64_t)(k + 1023) << 52;
+	double p2;
+	memcpy(&p2, &bits, sizeof p2);
+	return 1 / (1 + e * p2);
+}
+
 /* Every table at once, before any search reads them: the search's
  * threads share them (5 ms, once a process). */
 static void fill_all(void)

@@ -17,6 +17,8 @@
 double num_sqrt(double x);
 /* ln x for x >= 1, to about 1e-9. */
 double num_log(double x);
+/* 1 / (1 + e^-x), the logistic function, to about 1e-15. */
+double num_logistic(double x);
 /* Fills the tables of num_rsqrt_n() and num_sqrtlog(), once a process
  * (safe from any thread); call it before them. */
 void num_init(void);
