@@ -11,6 +11,8 @@
 #                    under DESTDIR when set; make uninstall removes them
 # make format        formats the C files with clang-format (.clang-format)
 # make format-check  fails when a C file differs from that format
+# make train GAME=takebacktoe   learns the game's evaluation from self-play
+#                    into games/takebacktoe_weights.c (minutes; see below)
 # make web          the engine in WebAssembly with the GUI's page, as static
 #                    files in build/web/ (needs Emscripten; see below)
 # BUILD=dir puts objects and test binaries there (default build/).
@@ -253,3 +255,27 @@ book: $(SOLVER)
 	$(SOLVER) -m $(BOOK_MB) $(BOOK_FLAGS) book games/ai/book_data.c \
 		$(BOOK_SPEC)
 	$(CLANG_FORMAT) -i games/ai/book_data.c
+
+# make train GAME=takebacktoe: learns the game's evaluation from games the
+# player plays against itself (scripts/tools/train.c, games/learn.h) on
+# every core and writes games/GAME_weights.c, compiled in like the book.
+# TRAIN_<game> are the settings its compiled weights were made with (the file
+# records them, and make check plays their first rounds again:
+# tests/test_learn.c); TRAIN_FLAGS adds to them (-t THREADS).  A run saves
+# $(BUILD)/train/GAME.ckpt every minute and, run again, goes on from it.
+TRAIN = $(BUILD)/scripts/train
+TRAIN_FLAGS ?=
+TRAIN_takebacktoe = -s 1 -g 256 -e 0.1 -n 3000
+
+$(TRAIN): scripts/tools/train.c $(LIB_OBJ) $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LDFLAGS)
+
+.PHONY: train
+train: $(TRAIN)
+	@test -n "$(TRAIN_$(GAME))" || \
+		{ echo "make train GAME=takebacktoe: no settings for '$(GAME)'"; exit 2; }
+	@mkdir -p $(BUILD)/train
+	$(TRAIN) $(TRAIN_$(GAME)) $(TRAIN_FLAGS) -c $(BUILD)/train/$(GAME).ckpt \
+		$(GAME) "" games/$(GAME)_weights.c
+	$(CLANG_FORMAT) -i games/$(GAME)_weights.c

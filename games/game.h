@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "learn.h"
 #include "util/rng.h"
 #include "util/text.h"
 
@@ -285,6 +286,12 @@ struct game {
 	 * for every image of a state under them, so that a solver searches each
 	 * class once.  NULL: the state's bytes are hashed. */
 	uint64_t (*key)(const void *st);
+
+	/* The features of an evaluation learned from self-play (learn.h),
+	 * for the training tool (scripts/tools/train.c); the game's
+	 * evaluate() reads the weights it learned.  Two players only.
+	 * NULL: none. */
+	const struct learn_spec *learn;
 
 	/* For frontends that know no game (protocol.md, "Discovery"); NULL
 	 * gives the engine's plain answers (sides by number, no teams, the

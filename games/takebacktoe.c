@@ -11,13 +11,16 @@
  * w[0] = 1 + its edge (see edge_from), so that `pass` is the all-zero move.
  * The playout picks its moves without listing any: the legal moves of a
  * roll are a mask of edges, computed from all 12 stacks at once, and the
- * few that touch a home row are tried for a win on the spot. */
+ * few that touch a home row are tried for a win on the spot.  The features
+ * of a learned evaluation (learn.h) are below; its weights, in
+ * takebacktoe_weights.c, are made by `make train`. */
 #include "game.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "util/bits.h"
+#include "util/numbers.h"
 
 #define COLS 4
 #define ROWS 3
@@ -698,6 +701,103 @@ static double race(double a, double b)
 #define EVAL_BASE 0.1
 #define EVAL_BLOCK 0.3
 
+/* The first guess of the learned evaluation, for the player to roll: a
+ * race of threats (the faces of the die that would win at once).  The
+ * roller wins with the share of its faces, else moves (and may spoil some
+ * of the other's), and so on.  As the log of the odds. */
+static double base_of(unsigned fm, unsigned fo)
+{
+	double a = bit_count(fm) / 6.0, b = bit_count(fo) / 6.0;
+	double v = race(a + EVAL_BASE, b * (1 - EVAL_BLOCK) + EVAL_BASE);
+	v = v < 1e-6 ? 1e-6 : v > 1 - 1e-6 ? 1 - 1e-6 : v;
+	return num_log(1 / (1 - v)) - num_log(1 / v);
+}
+
+/* The die faces that would win at once for the player to roll in s (fm)
+ * and for the other (fo). */
+static void faces(const struct state *s, unsigned *fm, unsigned *fo)
+{
+	*fm = win_faces(s, s->mover, 1);
+	*fo = win_faces(s, 3 - s->mover, 0);
+}
+
+static double tb_base(const void *st)
+{
+	unsigned fm, fo;
+	faces(st, &fm, &fo);
+	return base_of(fm, fo);
+}
+
+/* The learned evaluation (learn.h): an n-tuple network over the stacks
+ * and the threats, seen from the player to act, whose home row is "home"
+ * and the other's "away".  Each board is read twice, as it is and
+ * mirrored left to right, through the same tuples: both home rows, the
+ * 2x2 squares of each home row with the middle row (at the edge and
+ * inside), and the columns (at the edge and inside); besides, the die
+ * faces that would win at once for either player. */
+#define LV 12 /* stack heights told apart: 0 to 10, and 11 or more */
+#define T3 (LV * LV * LV)
+#define T4 (LV * T3)
+enum {
+	F_FACES = 0,             /* the mover's and the other's faces */
+	F_HOME = F_FACES + 4096, /* the home row */
+	F_AWAY = F_HOME + T4,    /* the other's home row */
+	F_HSQ = F_AWAY + T4,     /* 2x2 of home and middle: edge, inside */
+	F_ASQ = F_HSQ + 2 * T4,  /* the same for the other's row */
+	F_COL = F_ASQ + 2 * T4,  /* a column, home to away: edge, inside */
+	F_SIZE = F_COL + 2 * T3,
+};
+#define F_MAX 17
+
+extern const struct learn_weights takebacktoe_weights;
+
+static inline uint32_t lv(unsigned c)
+{
+	return c < LV - 1 ? c : LV - 1;
+}
+
+static uint32_t tuple4(uint32_t a, uint32_t b, uint32_t c, uint32_t d)
+{
+	return ((a * LV + b) * LV + c) * LV + d;
+}
+
+static int features_of(const struct state *s, unsigned fm, unsigned fo,
+		       uint32_t *idx)
+{
+	int home = s->mover == 1 ? 0 : ROWS - 1, away = ROWS - 1 - home;
+	int n = 0;
+	idx[n++] = F_FACES + (fm >> 1 | (fo >> 1) << 6);
+	for (int img = 0; img < 2; img++) {
+		uint32_t h[COLS], a[COLS], c[COLS];
+		for (int x = 0; x < COLS; x++) {
+			int col = img ? COLS - 1 - x : x;
+			h[x] = lv(s->cnt[SQ(col, home)]);
+			c[x] = lv(s->cnt[SQ(col, 1)]);
+			a[x] = lv(s->cnt[SQ(col, away)]);
+		}
+		idx[n++] = F_HOME + tuple4(h[0], h[1], h[2], h[3]);
+		idx[n++] = F_AWAY + tuple4(a[0], a[1], a[2], a[3]);
+		for (int x = 0; x < 2; x++) {
+			idx[n++] = F_HSQ + x * T4 +
+				   tuple4(h[x], h[x + 1], c[x], c[x + 1]);
+			idx[n++] = F_ASQ + x * T4 +
+				   tuple4(a[x], a[x + 1], c[x], c[x + 1]);
+			idx[n++] =
+				F_COL + x * T3 + (h[x] * LV + c[x]) * LV + a[x];
+		}
+	}
+	return n;
+}
+
+static int tb_features(const void *st, uint32_t *idx)
+{
+	unsigned fm, fo;
+	faces(st, &fm, &fo);
+	return features_of(st, fm, fo, idx);
+}
+
+static const struct learn_spec tb_learn = {F_SIZE, F_MAX, tb_features, tb_base};
+
 /* Threats: the faces of the die that would win at once for each player.
  * The player to roll wins with the share of its faces, else moves (and may
  * spoil some of the other's), and so on: a race between the two. */
@@ -835,6 +935,7 @@ const struct game game_takebacktoe = {
 	.random_move = tb_random_move,
 	.playout = tb_playout,
 	.evaluate = tb_evaluate,
+	.learn = &tb_learn,
 	.turn = tb_turn,
 	.units = tb_units,
 };

@@ -1,0 +1,410 @@
+/* train.c: TD(0) self-play over afterstates (see train.h). */
+#include "train.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/numbers.h"
+
+#define MAX_PLIES 100000 /* a game longer than this stops unlearned */
+/* Errors are summed as integers in units of 2^-32: integer sums do not
+ * depend on their order, so neither do the weights on the threads.  An
+ * error is below 1, and a weight gets at most a few hundred a game: far
+ * from 2^63. */
+#define FIXED 4294967296.0
+/* A round's games all read the table as it stood when the round began, so
+ * a weight that most positions pick (no threats on either side) would take
+ * hundreds of steps of alpha at once and overshoot.  A weight moves by
+ * alpha for each time it was picked, but by no more than ROUND_STEP times
+ * the mean of its shares of the errors of those times. */
+#define ROUND_STEP 0.5
+
+struct trainer {
+	const struct game *g;
+	struct train_opts o;
+	char *options;
+	uint32_t size;
+	int nf;       /* features a state picks at most */
+	double *w;    /* the weights, in the logistic's units */
+	int rounds;   /* played so far */
+	double first; /* the last round's mean result for the first player */
+};
+
+/* One thread's share of a round: games [lo, hi). */
+struct worker {
+	const struct trainer *t;
+	int lo, hi;
+	int64_t *acc;  /* the errors of its games, in units of 1 / FIXED */
+	uint32_t *hit; /* how often each weight was picked */
+	double first;  /* the first player's results, summed */
+	int failed;
+	char err[GAME_ERR_MAX];
+};
+
+/* The state a move leaves: its features and value for its player to
+ * act, or its result when the game is over. */
+struct after {
+	struct game_status s;
+	int n;
+	double v;
+	uint32_t *idx;
+};
+
+static double result_for(struct game_status s, int player)
+{
+	return s.player == player ? 1 : s.player == 0 ? 0.5 : 0;
+}
+
+/* Looks at st with the weights w, or with the first guess alone when w
+ * is NULL. */
+static void look(const struct trainer *t, const double *w, const void *st,
+		 struct after *a)
+{
+	a->s = t->g->status(st);
+	a->n = 0;
+	if (a->s.phase == GAME_OVER)
+		return;
+	a->n = t->g->learn->features(st, a->idx);
+	double sum = t->g->learn->base ? t->g->learn->base(st) : 0;
+	for (int i = 0; w && i < a->n; i++)
+		sum += w[a->idx[i]];
+	a->v = num_logistic(sum);
+}
+
+/* The value of a for player: the result, or the table's value for the
+ * player to act there, turned round when that is the other. */
+static double value_for(const struct after *a, int player)
+{
+	if (a->s.phase == GAME_OVER)
+		return result_for(a->s, player);
+	return a->s.player == player ? a->v : 1 - a->v;
+}
+
+/* The seed of a game's set-up, dice and random moves: the training's
+ * seed, the round and the game's number, mixed (a 64-bit finaliser). */
+static uint64_t game_seed(const struct trainer *t, int game)
+{
+	uint64_t x = t->o.seed ^ ((uint64_t)t->rounds << 32 | (uint32_t)game);
+	x = (x ^ (x >> 31)) * 0x7fb5d329728ea185ULL;
+	x = (x ^ (x >> 27)) * 0x81dadef4bc2dd44dULL;
+	return x ^ (x >> 33);
+}
+
+/* Plays game number `game` of this round, adding its errors to wk->acc
+ * and wk->hit.  Returns 0, or -1 with the reason in wk->err. */
+static int play_game(struct worker *wk, int game, void *tmp, struct move *list,
+		     struct after *cand, struct after *prev)
+{
+	const struct trainer *t = wk->t;
+	const struct game *g = t->g;
+	uint64_t seed = game_seed(t, game);
+	void *st = game_new_state(g, t->options, seed, wk->err);
+	if (!st)
+		return -1;
+	struct rng r;
+	rng_seed(&r, seed);
+	int have_prev = 0, first = g->status(st).player;
+	for (int ply = 0; ply < MAX_PLIES; ply++) {
+		struct game_status s = g->status(st);
+		if (s.phase == GAME_ROLL) {
+			g->roll(st, game_chance_pick(g, st, &r));
+			continue;
+		}
+		int n = s.phase == GAME_PLAY ? g->moves(st, list) : 0;
+		if (n == 0)
+			break;
+		int pick = t->o.epsilon > 0 && rng_unit(&r) < t->o.epsilon
+				   ? (int)rng_below(&r, (uint32_t)n)
+				   : -1;
+		/* cand[0] holds the best so far, cand[1] the one looked at */
+		double best = -1;
+		int chosen = 0;
+		for (int i = 0; i < n; i++) {
+			if (pick >= 0 && i != pick)
+				continue;
+			memcpy(tmp, st, g->state_size);
+			g->play(tmp, &list[i]);
+			look(t, t->w, tmp, &cand[1]);
+			double v = value_for(&cand[1], s.player);
+			if (v > best) {
+				struct after x = cand[0];
+				cand[0] = cand[1];
+				cand[1] = x;
+				best = v;
+				chosen = i;
+			}
+		}
+		g->play(st, &list[chosen]);
+		if (have_prev) {
+			double target = value_for(&cand[0], prev->s.player);
+			/* all of its features move together: each takes its
+			 * share of the error */
+			int64_t e =
+				(int64_t)((target - prev->v) / prev->n * FIXED);
+			for (int i = 0; i < prev->n; i++) {
+				wk->acc[prev->idx[i]] += e;
+				wk->hit[prev->idx[i]]++;
+			}
+		}
+		if (cand[0].s.phase == GAME_OVER) {
+			wk->first += result_for(cand[0].s, first);
+			break;
+		}
+		struct after x = *prev;
+		*prev = cand[0];
+		cand[0] = x;
+		have_prev = 1;
+	}
+	free(st);
+	return 0;
+}
+
+static void *work(void *arg)
+{
+	struct worker *wk = arg;
+	const struct trainer *t = wk->t;
+	void *tmp = malloc(t->g->state_size);
+	struct move *list = malloc((size_t)t->g->max_moves * sizeof *list);
+	uint32_t *idx = malloc(3 * (size_t)t->nf * sizeof *idx);
+	struct after cand[2] = {{.idx = idx}, {.idx = idx + t->nf}};
+	struct after prev = {.idx = idx + 2 * t->nf};
+	if (!tmp || !list || !idx) {
+		snprintf(wk->err, sizeof wk->err, "out of memory");
+		wk->failed = 1;
+	}
+	for (int i = wk->lo; i < wk->hi && !wk->failed; i++)
+		if (play_game(wk, i, tmp, list, cand, &prev) < 0)
+			wk->failed = 1;
+	free(tmp);
+	free(list);
+	free(idx);
+	return NULL;
+}
+
+struct trainer *train_new(const struct game *g, const struct train_opts *o,
+			  char *err)
+{
+	if (!g->learn) {
+		game_fail(err, "%s has no learned evaluation", g->name);
+		return NULL;
+	}
+	void *st = game_new_state(g, o->options, o->seed, err);
+	if (!st)
+		return NULL;
+	int players = g->players(st);
+	free(st);
+	if (players != 2) {
+		game_fail(err, "training is for two players, not %d", players);
+		return NULL;
+	}
+	struct trainer *t = calloc(1, sizeof *t);
+	if (t) {
+		t->g = g;
+		t->o = *o;
+		t->options = strdup(o->options);
+		t->size = g->learn->size;
+		t->nf = g->learn->max_features;
+		t->w = calloc(t->size, sizeof *t->w);
+	}
+	if (!t || !t->options || !t->w) {
+		train_free(t);
+		game_fail(err, "out of memory");
+		return NULL;
+	}
+	if (t->o.threads < 1)
+		t->o.threads = 1;
+	return t;
+}
+
+void train_free(struct trainer *t)
+{
+	if (!t)
+		return;
+	free(t->options);
+	free(t->w);
+	free(t);
+}
+
+int train_round(struct trainer *t)
+{
+	int nt = t->o.threads, ok = 1;
+	struct worker *wk = calloc((size_t)nt, sizeof *wk);
+	pthread_t *th = calloc((size_t)nt, sizeof *th);
+	if (!wk || !th)
+		ok = 0;
+	for (int i = 0; ok && i < nt; i++) {
+		wk[i].t = t;
+		wk[i].lo = (int)((long)t->o.games * i / nt);
+		wk[i].hi = (int)((long)t->o.games * (i + 1) / nt);
+		wk[i].acc = calloc(t->size, sizeof *wk[i].acc);
+		wk[i].hit = calloc(t->size, sizeof *wk[i].hit);
+		ok = wk[i].acc && wk[i].hit;
+	}
+	int started = 0;
+	for (; ok && started < nt; started++)
+		if (pthread_create(&th[started], NULL, work, &wk[started]))
+			ok = 0;
+	for (int i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	double first = 0;
+	for (int i = 0; ok && i < nt; i++) {
+		ok = !wk[i].failed;
+		first += wk[i].first;
+	}
+	for (uint32_t j = 0; ok && j < t->size; j++) {
+		int64_t sum = 0;
+		uint64_t hits = 0;
+		for (int i = 0; i < nt; i++) {
+			sum += wk[i].acc[j];
+			hits += wk[i].hit[j];
+		}
+		if (hits) {
+			double rate = ROUND_STEP / (double)hits;
+			rate = rate < t->o.alpha ? rate : t->o.alpha;
+			t->w[j] += rate * ((double)sum / FIXED);
+		}
+	}
+	if (ok) {
+		t->rounds++;
+		t->first = first / t->o.games;
+	}
+	for (int i = 0; wk && i < nt; i++) {
+		free(wk[i].acc);
+		free(wk[i].hit);
+	}
+	free(wk);
+	free(th);
+	return ok ? 0 : -1;
+}
+
+int train_rounds(const struct trainer *t)
+{
+	return t->rounds;
+}
+
+double train_first_score(const struct trainer *t)
+{
+	return t->first;
+}
+
+uint32_t train_size(const struct trainer *t)
+{
+	return t->size;
+}
+
+void train_import(struct trainer *t, const int16_t *w)
+{
+	for (uint32_t i = 0; i < t->size; i++)
+		t->w[i] = (double)w[i] / LEARN_SCALE;
+}
+
+double train_match(const struct trainer *t, int games, uint64_t seed)
+{
+	const struct game *g = t->g;
+	char err[GAME_ERR_MAX];
+	void *tmp = malloc(g->state_size);
+	struct move *list = malloc((size_t)g->max_moves * sizeof *list);
+	uint32_t *idx = malloc((size_t)t->nf * sizeof *idx);
+	double points = 0;
+	int played = 0;
+	for (int i = 0; tmp && list && idx && i < games; i++) {
+		void *st =
+			game_new_state(g, t->options, seed + (uint64_t)i, err);
+		if (!st)
+			break;
+		struct rng r;
+		rng_seed(&r, seed + (uint64_t)i);
+		int table = 1 + i % 2; /* the seat the table plays */
+		struct game_status s = g->status(st);
+		for (int ply = 0; s.phase != GAME_OVER && ply < MAX_PLIES;
+		     ply++, s = g->status(st)) {
+			if (s.phase == GAME_ROLL) {
+				g->roll(st, game_chance_pick(g, st, &r));
+				continue;
+			}
+			int n = g->moves(st, list), best = 0;
+			double top = -1;
+			for (int k = 0; k < n; k++) {
+				struct after a = {.idx = idx};
+				memcpy(tmp, st, g->state_size);
+				g->play(tmp, &list[k]);
+				look(t, s.player == table ? t->w : NULL, tmp,
+				     &a);
+				double v = value_for(&a, s.player);
+				if (v > top)
+					top = v, best = k;
+			}
+			if (n == 0)
+				break;
+			g->play(st, &list[best]);
+		}
+		points += s.phase == GAME_OVER ? result_for(s, table) : 0.5;
+		played++;
+		free(st);
+	}
+	free(tmp);
+	free(list);
+	free(idx);
+	return played ? points / played : 0;
+}
+
+void train_export(const struct trainer *t, int16_t *out)
+{
+	for (uint32_t i = 0; i < t->size; i++) {
+		double x = t->w[i] * LEARN_SCALE;
+		x = x < -32767 ? -32767 : x > 32767 ? 32767 : x;
+		out[i] = (int16_t)(x < 0 ? x - 0.5 : x + 0.5);
+	}
+}
+
+/* A checkpoint: one line naming the game and the settings (a load refuses
+ * another's), the rounds, then the weights as raw doubles. */
+static void settings(const struct trainer *t, char *buf, size_t size)
+{
+	snprintf(buf, size,
+		 "quintet-train 1 %s size=%u seed=%llu games=%d alpha=%.17g "
+		 "epsilon=%.17g options=%s\n",
+		 t->g->name, t->size, (unsigned long long)t->o.seed, t->o.games,
+		 t->o.alpha, t->o.epsilon, t->options);
+}
+
+int train_save(const struct trainer *t, const char *path, char *err)
+{
+	char head[512], tmp[4096];
+	settings(t, head, sizeof head);
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	FILE *f = fopen(tmp, "wb");
+	if (!f)
+		return game_fail(err, "cannot write %s", tmp);
+	int ok = fputs(head, f) >= 0 &&
+		 fprintf(f, "rounds=%d\n", t->rounds) > 0 &&
+		 fwrite(t->w, sizeof *t->w, t->size, f) == t->size;
+	ok = fclose(f) == 0 && ok;
+	if (!ok || rename(tmp, path) != 0)
+		return game_fail(err, "cannot write %s", path);
+	return 0;
+}
+
+int train_load(struct trainer *t, const char *path, char *err)
+{
+	char head[512], line[512];
+	settings(t, head, sizeof head);
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return game_fail(err, "cannot read %s", path);
+	int rounds = -1,
+	    ok = fgets(line, sizeof line, f) && !strcmp(line, head);
+	if (!ok) {
+		fclose(f);
+		return game_fail(err, "%s was made with other settings", path);
+	}
+	ok = fscanf(f, "rounds=%d\n", &rounds) == 1 && rounds >= 0 &&
+	     fread(t->w, sizeof *t->w, t->size, f) == t->size;
+	fclose(f);
+	if (!ok)
+		return game_fail(err, "%s is cut short", path);
+	t->rounds = rounds;
+	return 0;
+}

@@ -1,0 +1,203 @@
+/* train.c: learns a game's evaluation from self-play (games/ai/train.h)
+ * and writes its weights as C (games/GAME_weights.c, see games/learn.h).
+ *
+ *   train [-t THREADS] [-s SEED] [-g GAMES] [-a ALPHA] [-e EPSILON]
+ *         [-n ROUNDS] [-c CHECKPOINT] GAME "OPTIONS" OUT.c
+ *
+ * plays ROUNDS rounds of GAMES games each (defaults 1000 and 512) on
+ * THREADS threads (default: the processors online), saving the weights to
+ * CHECKPOINT (default OUT.c.ckpt) every minute and at the end.  Run again
+ * with the same settings, it goes on from the checkpoint, so a run cut
+ * short loses a minute at most; the weights depend on the settings alone,
+ * not on the threads or where a run was cut.  OUT.c records the settings
+ * and a checksum of the weights after the first SAMPLE_ROUNDS rounds,
+ * which make check plays again (tests/test_learn.c).  At the end it says
+ * what the table is worth beside its first guess: the share of 4000
+ * games a player going by the table wins against one going by the first
+ * guess alone, both one move deep. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../../games/ai/train.h"
+
+#define SAMPLE_ROUNDS 2
+#define MATCH_GAMES 4000 /* the table against its first guess, at the end */
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: train [-t THREADS] [-s SEED] [-g GAMES] "
+			"[-a ALPHA] [-e EPSILON] [-n ROUNDS] [-c CHECKPOINT] "
+			"GAME \"OPTIONS\" OUT.c\n");
+	exit(2);
+}
+
+/* The table's checksum after SAMPLE_ROUNDS rounds from scratch. */
+static uint64_t sample_sum(const struct game *g, const struct train_opts *o)
+{
+	char err[GAME_ERR_MAX];
+	struct trainer *t = train_new(g, o, err);
+	if (!t) {
+		fprintf(stderr, "train: %s\n", err);
+		exit(1);
+	}
+	int16_t *w = malloc(train_size(t) * sizeof *w);
+	for (int i = 0; i < SAMPLE_ROUNDS; i++)
+		if (!w || train_round(t) < 0) {
+			fprintf(stderr, "train: a round failed\n");
+			exit(1);
+		}
+	train_export(t, w);
+	uint64_t sum = learn_sum(w, train_size(t));
+	free(w);
+	train_free(t);
+	return sum;
+}
+
+static int write_weights(const char *path, const struct game *g,
+			 const struct train_opts *o, int rounds,
+			 const int16_t *w, uint32_t size)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fprintf(f,
+		"/* %s_weights.c: the learned evaluation of %s (learn.h),\n"
+		" * written by scripts/tools/train.c (make train GAME=%s): do "
+		"not edit.\n"
+		" * %d rounds of %d games from \"%s\", seed %llu, alpha %g,\n"
+		" * epsilon %g. */\n"
+		"#include \"learn.h\"\n\n"
+		"static const int16_t w[%u] = {\n",
+		g->name, g->title, g->name, rounds, o->games, o->options,
+		(unsigned long long)o->seed, o->alpha, o->epsilon, size);
+	for (uint32_t i = 0; i < size; i++)
+		fprintf(f, "%d,%s", w[i],
+			i % 16 == 15 || i + 1 == size ? "\n" : " ");
+	fprintf(f,
+		"};\n\n"
+		"const struct learn_weights %s_weights = {\n"
+		"\t.game = \"%s\",\n\t.options = \"%s\",\n"
+		"\t.seed = %lluULL,\n\t.games = %d,\n\t.rounds = %d,\n"
+		"\t.alpha = %.17g,\n\t.epsilon = %.17g,\n"
+		"\t.sample = %d,\n\t.sample_sum = 0x%016llxULL,\n"
+		"\t.sum = 0x%016llxULL,\n\t.size = %u,\n\t.w = w,\n};\n",
+		g->name, g->name, o->options, (unsigned long long)o->seed,
+		o->games, rounds, o->alpha, o->epsilon, SAMPLE_ROUNDS,
+		(unsigned long long)sample_sum(g, o),
+		(unsigned long long)learn_sum(w, size), size);
+	return fclose(f);
+}
+
+int main(int argc, char **argv)
+{
+	struct train_opts o = {.seed = 1,
+			       .games = 512,
+			       .alpha = 0.01,
+			       .epsilon = 0,
+			       .threads = (int)sysconf(_SC_NPROCESSORS_ONLN)};
+	int rounds = 1000, c;
+	const char *ckpt = NULL;
+	while ((c = getopt(argc, argv, "t:s:g:a:e:n:c:")) != -1) {
+		switch (c) {
+		case 't':
+			o.threads = atoi(optarg);
+			break;
+		case 's':
+			o.seed = strtoull(optarg, NULL, 10);
+			break;
+		case 'g':
+			o.games = atoi(optarg);
+			break;
+		case 'a':
+			o.alpha = atof(optarg);
+			break;
+		case 'e':
+			o.epsilon = atof(optarg);
+			break;
+		case 'n':
+			rounds = atoi(optarg);
+			break;
+		case 'c':
+			ckpt = optarg;
+			break;
+		default:
+			usage();
+		}
+	}
+	if (argc - optind != 3 || o.games < 1 || rounds < 0)
+		usage();
+	const struct game *g = game_find(argv[optind]);
+	if (!g) {
+		fprintf(stderr, "train: no game %s\n", argv[optind]);
+		return 2;
+	}
+	o.options = argv[optind + 1];
+	const char *out = argv[optind + 2];
+	char err[GAME_ERR_MAX], path[4096];
+	if (!ckpt) {
+		snprintf(path, sizeof path, "%s.ckpt", out);
+		ckpt = path;
+	}
+	struct trainer *t = train_new(g, &o, err);
+	if (!t) {
+		fprintf(stderr, "train: %s\n", err);
+		return 1;
+	}
+	if (access(ckpt, F_OK) == 0) {
+		if (train_load(t, ckpt, err) < 0) {
+			fprintf(stderr, "train: %s\n", err);
+			return 1;
+		}
+		fprintf(stderr, "train: from %s, round %d\n", ckpt,
+			train_rounds(t));
+	}
+	double start = now(), saved = start, shown = start;
+	while (train_rounds(t) < rounds) {
+		if (train_round(t) < 0) {
+			fprintf(stderr, "train: a round failed\n");
+			return 1;
+		}
+		double x = now();
+		if (x - shown >= 10 || train_rounds(t) == rounds) {
+			fprintf(stderr,
+				"train: round %d of %d, first player %.3f, "
+				"%.0f s\n",
+				train_rounds(t), rounds, train_first_score(t),
+				x - start);
+			shown = x;
+		}
+		if (x - saved >= 60 || train_rounds(t) == rounds) {
+			if (train_save(t, ckpt, err) < 0) {
+				fprintf(stderr, "train: %s\n", err);
+				return 1;
+			}
+			saved = x;
+		}
+	}
+	fprintf(stderr,
+		"train: the table against its first guess alone, one move "
+		"deep: %.1f%% of %d games\n",
+		100 * train_match(t, MATCH_GAMES, o.seed), MATCH_GAMES);
+	uint32_t size = train_size(t);
+	int16_t *w = malloc(size * sizeof *w);
+	if (!w)
+		return 1;
+	train_export(t, w);
+	if (write_weights(out, g, &o, train_rounds(t), w, size) != 0) {
+		fprintf(stderr, "train: cannot write %s\n", out);
+		return 1;
+	}
+	free(w);
+	train_free(t);
+	return 0;
+}

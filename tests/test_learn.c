@@ -1,0 +1,187 @@
+/* test_learn.c: the learned evaluations (games/learn.h) and their training
+ * (games/ai/train.h): the compiled weights are what the training tool
+ * writes for its recorded settings, the training does not depend on its
+ * threads or on being cut short, and features stay in their table. */
+#include "test_util.h"
+
+#include <unistd.h>
+
+#include "../games/ai/train.h"
+
+extern const struct learn_weights takebacktoe_weights;
+
+/* Every game's compiled weights, with the game they belong to. */
+static const struct learn_weights *const tables[] = {&takebacktoe_weights};
+#define NTABLES (int)(sizeof tables / sizeof tables[0])
+
+static struct train_opts opts_of(const struct learn_weights *lw, int threads)
+{
+	return (struct train_opts){.options = lw->options,
+				   .seed = lw->seed,
+				   .games = lw->games,
+				   .alpha = lw->alpha,
+				   .epsilon = lw->epsilon,
+				   .threads = threads};
+}
+
+/* The checksum of a trainer's table after `rounds` more rounds. */
+static uint64_t after_rounds(struct trainer *t, int rounds)
+{
+	for (int i = 0; i < rounds; i++)
+		ck_assert_int_eq(train_round(t), 0);
+	int16_t *w = malloc(train_size(t) * sizeof *w);
+	ck_assert_ptr_nonnull(w);
+	train_export(t, w);
+	uint64_t sum = learn_sum(w, train_size(t));
+	free(w);
+	return sum;
+}
+
+START_TEST(the_compiled_weights_are_whole)
+{
+	const struct learn_weights *lw = tables[_i];
+	const struct game *g = game_find(lw->game);
+	ck_assert_ptr_nonnull(g);
+	ck_assert_ptr_nonnull(g->learn);
+	ck_assert_uint_eq(lw->size, g->learn->size);
+	ck_assert_msg(learn_sum(lw->w, lw->size) == lw->sum,
+		      "%s's weights differ from the checksum train wrote",
+		      lw->game);
+	ck_assert_int_gt(lw->rounds, lw->sample);
+}
+END_TEST
+
+/* make check cannot play the hours of training again, but it plays the
+ * first rounds of the recorded settings, on one thread and on three, and
+ * finds the table the tool found. */
+START_TEST(a_sample_of_the_training_is_made_again)
+{
+	const struct learn_weights *lw = tables[_i];
+	const struct game *g = game_find(lw->game);
+	char err[GAME_ERR_MAX];
+	for (int threads = 1; threads <= 3; threads += 2) {
+		struct train_opts o = opts_of(lw, threads);
+		struct trainer *t = train_new(g, &o, err);
+		ck_assert_msg(t != NULL, "%s", err);
+		ck_assert_msg(after_rounds(t, lw->sample) == lw->sample_sum,
+			      "%s on %d threads: not the recorded sample",
+			      lw->game, threads);
+		train_free(t);
+	}
+}
+END_TEST
+
+/* A run saved after one round and loaded into a new trainer goes on to
+ * the same table as a run of two rounds. */
+START_TEST(a_checkpoint_goes_on_where_it_stopped)
+{
+	const struct learn_weights *lw = tables[0];
+	const struct game *g = game_find(lw->game);
+	struct train_opts o = opts_of(lw, 2);
+	o.games = 16;
+	char err[GAME_ERR_MAX], path[] = "/tmp/test_learn_XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	struct trainer *a = train_new(g, &o, err), *b = train_new(g, &o, err);
+	ck_assert(a && b);
+	uint64_t whole = after_rounds(a, 2);
+	after_rounds(b, 1);
+	ck_assert_int_eq(train_save(b, path, err), 0);
+	train_free(b);
+	b = train_new(g, &o, err);
+	ck_assert_int_eq(train_load(b, path, err), 0);
+	ck_assert_int_eq(train_rounds(b), 1);
+	ck_assert(after_rounds(b, 1) == whole);
+	/* other settings are refused, not mixed in */
+	o.seed++;
+	struct trainer *c = train_new(g, &o, err);
+	ck_assert_int_eq(train_load(c, path, err), -1);
+	ck_assert_msg(strstr(err, "other settings"), "%s", err);
+	train_free(a);
+	train_free(b);
+	train_free(c);
+	unlink(path);
+}
+END_TEST
+
+/* The compiled table knows more than its first guess: one move deep, the
+ * player going by it wins most games against the player going by the
+ * first guess alone (4000 games: 91.0%, as scripts/tools/train.c prints at its
+ * end), while an empty table, which plays like the first guess, wins about
+ * half. */
+START_TEST(the_table_beats_its_first_guess)
+{
+	const struct learn_weights *lw = tables[_i];
+	const struct game *g = game_find(lw->game);
+	struct train_opts o = opts_of(lw, 1);
+	char err[GAME_ERR_MAX];
+	struct trainer *t = train_new(g, &o, err);
+	ck_assert_msg(t != NULL, "%s", err);
+	double empty = train_match(t, 400, 1);
+	ck_assert_msg(empty > 0.4 && empty < 0.6, "%g", empty);
+	train_import(t, lw->w);
+	double full = train_match(t, 400, 1);
+	ck_assert_msg(full > 0.75, "%s: %g", lw->game, full);
+	train_free(t);
+}
+END_TEST
+
+/* Along random games the features stay in the table and within their
+ * count, and the compiled evaluation is a value in [0, 1]. */
+START_TEST(features_stay_in_their_table)
+{
+	const struct learn_weights *lw = tables[_i];
+	const struct game *g = game_find(lw->game);
+	const struct learn_spec *ls = g->learn;
+	char err[GAME_ERR_MAX];
+	uint32_t *idx = malloc((size_t)ls->max_features * sizeof *idx);
+	struct move *list = malloc((size_t)g->max_moves * sizeof *list);
+	for (uint64_t seed = 1; seed <= 40; seed++) {
+		void *st = game_new_state(g, lw->options, seed, err);
+		ck_assert_msg(st != NULL, "%s", err);
+		struct rng r;
+		rng_seed(&r, seed);
+		for (;;) {
+			struct game_status s = g->status(st);
+			if (s.phase == GAME_OVER)
+				break;
+			int n = ls->features(st, idx);
+			ck_assert(n > 0 && n <= ls->max_features);
+			for (int i = 0; i < n; i++)
+				ck_assert_uint_lt(idx[i], ls->size);
+			double v[GAME_MAX_PLAYERS];
+			g->evaluate(st, v);
+			ck_assert(v[0] >= 0 && v[0] <= 1);
+			ck_assert(v[0] + v[1] > 1 - 1e-12 &&
+				  v[0] + v[1] < 1 + 1e-12);
+			if (s.phase == GAME_ROLL) {
+				g->roll(st, game_chance_pick(g, st, &r));
+				continue;
+			}
+			int k = g->moves(st, list);
+			g->play(st, &list[rng_below(&r, (uint32_t)k)]);
+		}
+		free(st);
+	}
+	free(idx);
+	free(list);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("learn");
+	TCase *t = tcase_create("core");
+	tcase_set_timeout(t, 60);
+	tcase_add_loop_test(t, the_compiled_weights_are_whole, 0, NTABLES);
+	tcase_add_loop_test(t, a_sample_of_the_training_is_made_again, 0,
+			    NTABLES);
+	tcase_add_test(t, a_checkpoint_goes_on_where_it_stopped);
+	tcase_add_loop_test(t, the_table_beats_its_first_guess, 0, NTABLES);
+	tcase_add_loop_test(t, features_stay_in_their_table, 0, NTABLES);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+TEST_MAIN()
