@@ -264,7 +264,10 @@ struct game {
 	/* How many plies of the playout policy a search's playout from st
 	 * plays before evaluate() judges where it stands: a short tail of
 	 * play, then the game's own judgement.  NULL or 0: the search's
-	 * default (EVAL_AFTER in games/ai/mcts.c).  Only with evaluate. */
+	 * default (EVAL_AFTER in games/ai/mcts.c).  -1: no playout at all,
+	 * evaluate() judges the position where the tree stops (a learned
+	 * evaluation that knows more than a few random plies tell).  Only
+	 * with evaluate. */
 	int (*eval_after)(const void *st);
 
 	/* What playing the legal move mv would make of st, without playing

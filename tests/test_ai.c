@@ -1392,6 +1392,47 @@ START_TEST(playouts_stop_where_the_game_says)
 }
 END_TEST
 
+/* An eval_after of -1 means no playout: Take-Back-Toe's learned
+ * evaluation judges the leaves itself, so the search asks its game for
+ * no playout at all; the same search with a hook that asks for 3 plies
+ * plays them out. */
+START_TEST(no_playouts_where_the_game_says_none)
+{
+	const struct game *tb = game_find("takebacktoe");
+	void *st = try_state(tb, "first=1", 7);
+	tb->roll(st, 3);
+	struct game g = *tb;
+	g.playout = counting_playout;
+	plies_of = tb;
+	ck_assert_int_eq(tb->eval_after(st), -1);
+	for (int k = 0; k < 2; k++) {
+		if (k)
+			g.eval_after = three_plies;
+		memset(plies_asked, 0, sizeof plies_asked);
+		struct ai *ai = ai_new();
+		struct ai_search how = {.level = AI_LEVEL_MAX,
+					.playouts = 2000,
+					.movetime_ms = 60000,
+					.start_ms = ai_now_ms(),
+					.seed = 1};
+		struct move mv;
+		ck_assert_int_eq(ai_choose(ai, &g, st, &how, &mv), 0);
+		ai_free(ai);
+		/* (the 128-ply ones are the time planning's look at how
+		 * long a game lasts, not playouts of the search) */
+		long asked = 0;
+		for (int n = 0; n < 128; n++)
+			asked += plies_asked[n];
+		if (k)
+			ck_assert_msg(plies_asked[3] > 1000, "%ld playouts",
+				      plies_asked[3]);
+		else
+			ck_assert_msg(asked == 0, "%ld playouts", asked);
+	}
+	free(st);
+}
+END_TEST
+
 START_TEST(reused_tree_keeps_the_visits_below)
 {
 	reuse_checked = 0;
@@ -2611,6 +2652,7 @@ static Suite *suite(void)
 	tcase_add_test(t, solver_solves_small_tiptoe);
 	tcase_add_test(t, minimax_values_follow_the_children);
 	tcase_add_test(t, playouts_stop_where_the_game_says);
+	tcase_add_test(t, no_playouts_where_the_game_says_none);
 	tcase_add_test(t, reused_tree_keeps_the_visits_below);
 	tcase_add_test(t, pondering_grows_the_next_tree);
 	tcase_add_test(t, memory_budget_holds_over_long_searches);

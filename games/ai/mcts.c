@@ -859,6 +859,8 @@ static int playout(struct mcts *m, void *st, double *rew)
 	int after = judge && g->eval_after ? g->eval_after(st) : 0;
 	if (!after)
 		after = EVAL_AFTER;
+	if (after < 0)
+		after = 0; /* the game's word: no playout */
 	struct game_status s = g->status(st);
 	for (int ply = 0; s.phase != GAME_OVER && ply < MAX_PLAYOUT;) {
 		if (judge && ply >= after) {
