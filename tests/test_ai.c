@@ -1354,6 +1354,23 @@ static int three_plies(const void *st)
 	return 3;
 }
 
+/* A search of 2000 playouts of g (a copy of a game, its playouts counted
+ * into plies_asked) from st, by a player of its own: g lives on the
+ * caller's stack. */
+static void count_playouts(const struct game *g, const void *st)
+{
+	memset(plies_asked, 0, sizeof plies_asked);
+	struct ai *ai = ai_new();
+	struct ai_search how = {.level = AI_LEVEL_MAX,
+				.playouts = 2000,
+				.movetime_ms = 60000,
+				.start_ms = ai_now_ms(),
+				.seed = 1};
+	struct move mv;
+	ck_assert_int_eq(ai_choose(ai, g, st, &how, &mv), 0);
+	ai_free(ai);
+}
+
 /* A game's eval_after sets how far each playout runs before evaluate():
  * Take It Away with its playouts counted, as it is (4 plies with two
  * players) and with a hook that asks for 3. */
@@ -1368,17 +1385,7 @@ START_TEST(playouts_stop_where_the_game_says)
 		int want = k ? 3 : ta->eval_after(st);
 		if (k)
 			g.eval_after = three_plies;
-		memset(plies_asked, 0, sizeof plies_asked);
-		/* a player of its own: g lives on this stack */
-		struct ai *ai = ai_new();
-		struct ai_search how = {.level = AI_LEVEL_MAX,
-					.playouts = 2000,
-					.movetime_ms = 60000,
-					.start_ms = ai_now_ms(),
-					.seed = 1};
-		struct move mv;
-		ck_assert_int_eq(ai_choose(ai, &g, st, &how, &mv), 0);
-		ai_free(ai);
+		count_playouts(&g, st);
 		ck_assert_msg(plies_asked[want] > 1000,
 			      "%ld playouts of %d plies", plies_asked[want],
 			      want);
@@ -1408,16 +1415,7 @@ START_TEST(no_playouts_where_the_game_says_none)
 	for (int k = 0; k < 2; k++) {
 		if (k)
 			g.eval_after = three_plies;
-		memset(plies_asked, 0, sizeof plies_asked);
-		struct ai *ai = ai_new();
-		struct ai_search how = {.level = AI_LEVEL_MAX,
-					.playouts = 2000,
-					.movetime_ms = 60000,
-					.start_ms = ai_now_ms(),
-					.seed = 1};
-		struct move mv;
-		ck_assert_int_eq(ai_choose(ai, &g, st, &how, &mv), 0);
-		ai_free(ai);
+		count_playouts(&g, st);
 		/* (the 128-ply ones are the time planning's look at how
 		 * long a game lasts, not playouts of the search) */
 		long asked = 0;
