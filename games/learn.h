@@ -2,14 +2,16 @@
  *
  * A game that has one names, in its `struct game`, a learn_spec: how many
  * weights its table holds and which of them a state picks (its features,
- * seen from the player to act).  The value of a state for that player is
- * the logistic function of the sum of the weights it picks, so the table
- * is a plain n-tuple network: a feature is one cell of one table, read
- * from a few squares at once.  scripts/tools/train.c learns the weights by
- * temporal differences over games the player plays against itself
- * (games/ai/train.c) and writes them as a C source, games/<game>_weights.c,
- * compiled in like the opening book.  The game's evaluate() reads them
- * through learn_value; the search sees evaluate() alone. */
+ * seen from the player to act), and may give a first guess, a
+ * hand-written evaluation.  The value of a state for that player is the
+ * logistic function of the guess plus the weights the state picks, so
+ * the table is a plain n-tuple network over the guess: a feature is one
+ * cell of one table, read from a few squares at once.  The training tool
+ * (scripts/tools/train.c, games/ai/train.c) learns the weights by
+ * temporal differences over games the player plays against itself and
+ * writes them as C, games/<game>_weights.c, compiled in like the opening
+ * book.  The game's evaluate() reads them through learn_value; the search
+ * sees evaluate() alone. */
 #ifndef LEARN_H
 #define LEARN_H
 
