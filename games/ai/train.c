@@ -400,7 +400,10 @@ int train_load(struct trainer *t, const char *path, char *err)
 		fclose(f);
 		return game_fail(err, "%s was made with other settings", path);
 	}
-	ok = fscanf(f, "rounds=%d\n", &rounds) == 1 && rounds >= 0 &&
+	/* a line of its own: the "\n" of a scanf format would skip on into
+	 * the weights' bytes wherever they look like white space */
+	ok = fgets(line, sizeof line, f) &&
+	     sscanf(line, "rounds=%d", &rounds) == 1 && rounds >= 0 &&
 	     fread(t->w, sizeof *t->w, t->size, f) == t->size;
 	fclose(f);
 	if (!ok)
