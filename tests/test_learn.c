@@ -27,8 +27,9 @@ static struct train_opts opts_of(const struct learn_weights *lw, int threads)
 /* The checksum of a trainer's table after `rounds` more rounds. */
 static uint64_t after_rounds(struct trainer *t, int rounds)
 {
+	char err[GAME_ERR_MAX];
 	for (int i = 0; i < rounds; i++)
-		ck_assert_int_eq(train_round(t), 0);
+		ck_assert_int_eq(train_round(t, err), 0);
 	int16_t *w = malloc(train_size(t) * sizeof *w);
 	ck_assert_ptr_nonnull(w);
 	train_export(t, w);

@@ -227,9 +227,10 @@ void train_free(struct trainer *t)
 	free(t);
 }
 
-int train_round(struct trainer *t)
+int train_round(struct trainer *t, char *err)
 {
 	int nt = t->o.threads, ok = 1;
+	game_fail(err, "out of memory");
 	struct worker *wk = calloc((size_t)nt, sizeof *wk);
 	pthread_t *th = calloc((size_t)nt, sizeof *th);
 	if (!wk || !th)
@@ -244,13 +245,18 @@ int train_round(struct trainer *t)
 	}
 	int started = 0;
 	for (; ok && started < nt; started++)
-		if (pthread_create(&th[started], NULL, work, &wk[started]))
+		if (pthread_create(&th[started], NULL, work, &wk[started])) {
+			game_fail(err, "cannot start a thread");
 			ok = 0;
+		}
 	for (int i = 0; i < started; i++)
 		pthread_join(th[i], NULL);
 	double first = 0;
 	for (int i = 0; ok && i < nt; i++) {
-		ok = !wk[i].failed;
+		if (wk[i].failed) {
+			game_fail(err, "%s", wk[i].err);
+			ok = 0;
+		}
 		first += wk[i].first;
 	}
 	for (uint32_t j = 0; ok && j < t->size; j++) {

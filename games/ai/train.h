@@ -34,9 +34,10 @@ struct trainer *train_new(const struct game *g, const struct train_opts *o,
 			  char *err);
 void train_free(struct trainer *t);
 
-/* Plays one round and applies its steps.  Returns 0, or -1 when a thread
- * could not start. */
-int train_round(struct trainer *t);
+/* Plays one round and applies its steps.  Returns 0, or -1 with the
+ * reason in err (GAME_ERR_MAX bytes): a thread could not start, no
+ * memory, or a game's set-up failed. */
+int train_round(struct trainer *t, char *err);
 
 /* Rounds played so far, and the mean result of the last round's games
  * for the player who moved first (a draw counts half). */

@@ -51,9 +51,13 @@ static uint64_t sample_sum(const struct game *g, const struct train_opts *o)
 		exit(1);
 	}
 	int16_t *w = malloc(train_size(t) * sizeof *w);
+	if (!w) {
+		fprintf(stderr, "train: out of memory\n");
+		exit(1);
+	}
 	for (int i = 0; i < SAMPLE_ROUNDS; i++)
-		if (!w || train_round(t) < 0) {
-			fprintf(stderr, "train: a round failed\n");
+		if (train_round(t, err) < 0) {
+			fprintf(stderr, "train: %s\n", err);
 			exit(1);
 		}
 	train_export(t, w);
@@ -163,8 +167,8 @@ int main(int argc, char **argv)
 	}
 	double start = now(), saved = start, shown = start;
 	while (train_rounds(t) < rounds) {
-		if (train_round(t) < 0) {
-			fprintf(stderr, "train: a round failed\n");
+		if (train_round(t, err) < 0) {
+			fprintf(stderr, "train: %s\n", err);
 			return 1;
 		}
 		double x = now();
