@@ -74,7 +74,7 @@ check: need-check unit transcripts scripts-check
 
 # everything make check runs, built (make -j2 build-tests: on two cores)
 .PHONY: build-tests
-build-tests: $(BUILD)/engine $(TESTS) $(SOLVER)
+build-tests: $(BUILD)/engine $(TESTS) $(BUILD)/scripts/solver
 
 scripts-check: $(BUILD)/engine $(BUILD)/scripts/solver
 	@set -e; for t in $(SCRIPT_TESTS); do echo "== $$t"; sh $$t $(BUILD)/engine; done
