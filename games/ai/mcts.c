@@ -644,49 +644,17 @@ static inline float im_mean(float q, uint16_t im)
 	return im ? q + IM_WEIGHT * (im_value(im) - q) : q;
 }
 
-/* select_child's scan where the search keeps minimax values: the first
- * of the n children c with the highest a mean + k rs (im_mean). */
-static int uct_im_best(const struct node *c, int n, float a, float k)
-{
-	float best = -1e30f;
-	int bi = 0;
-	for (int i = 0; i < n; i++) {
-		float u = a * im_mean(c[i].q, c[i].im) + k * c[i].rs;
-		if (u > best)
-			best = u, bi = i;
-	}
-	return bi;
-}
-
-/* uct_im_best at nd, which from LAZY_FROM visits on follows the child its
- * last scan chose for LAZY_SKIP more visits, as select_child does where
- * the nodes keep no minimax values, with its memory in m->lazy (a slot
- * another node took over, or that compaction emptied, scans afresh). */
-static int uct_im_lazy(struct mcts *m, const struct node *nd, float a, float k)
-{
-	const struct node *c = node_at(m->t, nd->child);
-	if (nd->visits < LAZY_FROM)
-		return uct_im_best(c, nd->nchild, a, k);
-	uint32_t at = (uint32_t)(nd - m->t->pool);
-	struct im_lazy *z = &m->lazy[at % IM_LAZY];
-	if (z->at == at && z->skip && z->last < nd->nchild) {
-		z->skip--;
-		return z->last;
-	}
-	int b = uct_im_best(c, nd->nchild, a, k);
-	*z = (struct im_lazy){at, (uint16_t)b, LAZY_SKIP};
-	return b;
-}
-
-/* The first of the n children c with the highest a q + k rs: UCT's scan,
- * once a third of the time of a big tree (a deep one; see LAZY_FROM).  With
- * SSE2 four children at a time, each lane keeping the first best of its own
- * children, then the lanes' best, the first of equals; otherwise the
- * even and odd children in two chains, so that each compare waits only
- * on the one before it in its own chain.  Either way the sums are the
- * scalar ones, bit for bit, and the choice the same (a = 1 leaves q as
- * it is). */
-static int uct_first_best(const struct node *c, int n, float a, float k)
+/* The first of the n children c with the highest a m + k rs, m being the
+ * mean q, or with minimax values (`im`, a constant where this is inlined)
+ * im_mean: UCT's scan, once a third of the time of a big tree (a deep one;
+ * see LAZY_FROM).  With SSE2 four children at a time, each lane keeping the
+ * first best of its own children, then the lanes' best, the first of
+ * equals; otherwise the even and odd children in two chains, so that each
+ * compare waits only on the one before it in its own chain.  Either way
+ * the sums are the scalar ones, bit for bit, and the choice the same (a =
+ * 1 leaves q as it is). */
+static inline int uct_scan(const struct node *c, int n, float a, float k,
+			   int im)
 {
 	float best = -1e30f;
 	int bi = -1, i = 0;
@@ -711,6 +679,22 @@ static int uct_first_best(const struct node *c, int n, float a, float k)
 			__m128 rs = _mm_shuffle_ps(_mm_castsi128_ps(lo),
 						   _mm_castsi128_ps(hi),
 						   _MM_SHUFFLE(3, 1, 3, 1));
+			if (im) { /* im_mean, where the code is not 0 */
+				__m128i code = _mm_setr_epi32(
+					c[i].im, c[i + 1].im, c[i + 2].im,
+					c[i + 3].im);
+				__m128 v = _mm_div_ps(
+					_mm_cvtepi32_ps(_mm_sub_epi32(
+						code, _mm_set1_epi32(1))),
+					_mm_set1_ps(IM_SCALE));
+				__m128 mq = _mm_add_ps(
+					q, _mm_mul_ps(_mm_set1_ps(IM_WEIGHT),
+						      _mm_sub_ps(v, q)));
+				__m128 none = _mm_castsi128_ps(_mm_cmpeq_epi32(
+					code, _mm_setzero_si128()));
+				q = _mm_or_ps(_mm_and_ps(none, q),
+					      _mm_andnot_ps(none, mq));
+			}
 			__m128 u = _mm_add_ps(_mm_mul_ps(aa, q),
 					      _mm_mul_ps(kk, rs));
 			__m128i more = _mm_castps_si128(_mm_cmpgt_ps(u, top));
@@ -735,18 +719,55 @@ static int uct_first_best(const struct node *c, int n, float a, float k)
 	float best2 = -1e30f;
 	int bi2 = -1;
 	for (; i + 1 < n; i += 2) {
-		float u = a * c[i].q + k * c[i].rs;
-		float v = a * c[i + 1].q + k * c[i + 1].rs;
+		float qu = im ? im_mean(c[i].q, c[i].im) : c[i].q;
+		float qv = im ? im_mean(c[i + 1].q, c[i + 1].im) : c[i + 1].q;
+		float u = a * qu + k * c[i].rs;
+		float v = a * qv + k * c[i + 1].rs;
 		if (u > best)
 			best = u, bi = i;
 		if (v > best2)
 			best2 = v, bi2 = i + 1;
 	}
-	if (i < n && a * c[i].q + k * c[i].rs > best)
-		best = a * c[i].q + k * c[i].rs, bi = i;
+	if (i < n) {
+		float q = im ? im_mean(c[i].q, c[i].im) : c[i].q;
+		if (a * q + k * c[i].rs > best)
+			best = a * q + k * c[i].rs, bi = i;
+	}
 	if (best2 > best || (best2 == best && bi2 < bi))
 		bi = bi2;
 	return bi < 0 ? 0 : bi; /* (only NaNs: any child will do) */
+}
+
+/* select_child's scans: without minimax values, and where the search
+ * keeps them (im_mean). */
+static int uct_first_best(const struct node *c, int n, float a, float k)
+{
+	return uct_scan(c, n, a, k, 0);
+}
+
+static int uct_im_best(const struct node *c, int n, float a, float k)
+{
+	return uct_scan(c, n, a, k, 1);
+}
+
+/* uct_im_best at nd, which from LAZY_FROM visits on follows the child its
+ * last scan chose for LAZY_SKIP more visits, as select_child does where
+ * the nodes keep no minimax values, with its memory in m->lazy (a slot
+ * another node took over, or that compaction emptied, scans afresh). */
+static int uct_im_lazy(struct mcts *m, const struct node *nd, float a, float k)
+{
+	const struct node *c = node_at(m->t, nd->child);
+	if (nd->visits < LAZY_FROM)
+		return uct_im_best(c, nd->nchild, a, k);
+	uint32_t at = (uint32_t)(nd - m->t->pool);
+	struct im_lazy *z = &m->lazy[at % IM_LAZY];
+	if (z->at == at && z->skip && z->last < nd->nchild) {
+		z->skip--;
+		return z->last;
+	}
+	int b = uct_im_best(c, nd->nchild, a, k);
+	*z = (struct im_lazy){at, (uint16_t)b, LAZY_SKIP};
+	return b;
 }
 
 /* The child of nd to follow: a chance outcome by its odds; a move first
