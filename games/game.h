@@ -21,6 +21,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "learn.h"
 #include "util/rng.h"
@@ -207,6 +208,16 @@ struct game {
 	/* Applies a legal move (from moves(), parse() or random_move()). */
 	void (*play)(void *st, const struct move *mv);
 
+	/* Copies the state src into dst, for a search that copies a state
+	 * at every iteration and for every move it looks at: where a small
+	 * board uses only the start of a big state, the bytes it uses.  dst
+	 * (state_size bytes, holding anything) must then answer every hook
+	 * as src does, and go on to play alike; the bytes left as they were
+	 * must be ones the game never reads, and the game must give key.
+	 * tests/test_properties.c checks it over random games.  NULL: all
+	 * state_size bytes are copied. */
+	void (*copy)(void *dst, const void *src);
+
 	/* Reads a move's text (already lowercased, no spaces).  Returns 0 for a
 	 * legal move, or -1 with the reason in err; the engine prefixes
 	 * "illegal move: ". */
@@ -319,6 +330,15 @@ struct game {
 /* The registered games, in list_games order, NULL-terminated. */
 extern const struct game *const game_table[];
 const struct game *game_find(const char *name);
+
+/* src copied into dst (state_size bytes): by the game's copy, or whole. */
+static inline void game_copy(const struct game *g, void *dst, const void *src)
+{
+	if (g->copy)
+		g->copy(dst, src);
+	else
+		memcpy(dst, src, g->state_size);
+}
 
 /* Writes a reason into err (GAME_ERR_MAX bytes) and returns -1: the one
  * way a game refuses, `return game_fail(err, "...", ...);`. */

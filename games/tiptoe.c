@@ -85,6 +85,13 @@ static int span(const struct state *s)
 	return s->hex ? 2 * s->size - 1 : s->size;
 }
 
+/* The cells of the grid the board uses: its rows and the frame's rows
+ * below and above, and the frame cell past the top row's last. */
+static int used_cells(const struct state *s)
+{
+	return (span(s) + 2) * s->stride + 1;
+}
+
 static int is_setup(const struct state *s)
 {
 	return s->placed < SETUP;
@@ -494,6 +501,25 @@ static void tt_play(void *st, const struct move *mv)
 	judge(s);
 }
 
+/* The search copies a state at every iteration and for every move it
+ * looks at; the arrays are sized for the biggest board, and an 8x8 board
+ * uses 91 of their 757 cells, so only the cells, words and fields in use
+ * are copied (on 8x8, 3% fewer instructions a search iteration, by
+ * callgrind over `bench_ai iterations tiptoe "" 20000`). */
+static void tt_copy(void *dst, const void *src)
+{
+	struct state *d = dst;
+	const struct state *s = src;
+	size_t nc = (size_t)used_cells(s), nw = s->nword * sizeof(uint64_t);
+	memcpy(d->cell, s->cell, nc);
+	memcpy(d->reach, s->reach, nc);
+	memcpy(d->empty, s->empty, nw);
+	memcpy(d->target[0], s->target[0], nw);
+	memcpy(d->target[1], s->target[1], nw);
+	memcpy(&d->ntarget, &s->ntarget,
+	       sizeof *s - offsetof(struct state, ntarget));
+}
+
 static const char *colour(int p)
 {
 	return p == 1 ? "White" : "Black";
@@ -614,7 +640,7 @@ static void tt_show(const void *st, struct text *out)
 	else
 		show_square(s, set, out);
 	int count[2] = {0, 0};
-	for (int c = 0; c < NCELL; c++)
+	for (int c = 0; c < used_cells(s); c++)
 		if (s->cell[c] != EMPTY && s->cell[c] != OFF)
 			count[COLOUR(s->cell[c]) - 1]++;
 	if (s->hex)
@@ -862,6 +888,7 @@ const struct game game_tiptoe = {
 	.status = tt_status,
 	.moves = tt_moves,
 	.play = tt_play,
+	.copy = tt_copy,
 	.parse = tt_parse,
 	.format = tt_format,
 	.score = tt_score,

@@ -6,7 +6,10 @@
  * every step:
  *   - the engine and the direct state agree (status, moves, showboard);
  *   - every listed move formats to clean, distinct text that parse() reads
- *     back as the same move, and it can be played;
+ *     back as the same move, and it can be played; where the game gives
+ *     preview, it says what playing the move does, and where it gives
+ *     copy, a copy into bytes that held anything plays the move as a
+ *     whole copy does;
  *   - random text that parse() refuses leaves the state bytes unchanged, and
  *     `play TEXT` then fails with "illegal move" and changes nothing; text
  *     parse() accepts must name a listed move;
@@ -752,6 +755,65 @@ static void preview_check(const struct game *g, const void *st,
 	}
 }
 
+/* copy() of st into buf, filled first with the byte fill, then mv played
+ * there, answers as after (a whole copy of st with mv played): status,
+ * key, moves, position, showboard, and evaluate() or score(). */
+static void copy_check(const struct game *g, const void *st,
+		       const struct move *mv, const void *after, void *buf,
+		       unsigned char fill, const char *text)
+{
+	if (!g->copy)
+		return;
+	CHECK(g->key != NULL, "a game with copy must give key");
+	memset(buf, fill, g->state_size);
+	g->copy(buf, st);
+	g->play(buf, mv);
+	struct game_status a = g->status(after), b = g->status(buf);
+	CHECK(a.phase == b.phase && a.player == b.player,
+	      "copy, then %s: status %d %d, a whole copy gives %d %d", text,
+	      b.phase, b.player, a.phase, a.player);
+	CHECK(g->key(after) == g->key(buf), "copy, then %s: another key", text);
+	struct move *la = malloc(sizeof *la * (size_t)g->max_moves);
+	struct move *lb = malloc(sizeof *lb * (size_t)g->max_moves);
+	int na = g->moves(after, la), nb = g->moves(buf, lb);
+	CHECK(na == nb, "copy, then %s: %d moves, a whole copy %d", text, nb,
+	      na);
+	for (int i = 0; i < na; i++)
+		CHECK(move_equal(&la[i], &lb[i]),
+		      "copy, then %s: move %d differs", text, i);
+	free(la);
+	free(lb);
+	struct text pa, pb;
+	text_init(&pa);
+	text_init(&pb);
+	g->position(after, &pa);
+	g->position(buf, &pb);
+	CHECK(!strcmp(pa.s, pb.s),
+	      "copy, then %s: position %s, a whole copy %s", text, pb.s, pa.s);
+	text_free(&pa);
+	text_free(&pb);
+	char *sa = show_text(g, after), *sb = show_text(g, buf);
+	CHECK(!strcmp(sa, sb), "copy, then %s: showboard\n%s\na whole copy\n%s",
+	      text, sb, sa);
+	free(sa);
+	free(sb);
+	if (a.phase == GAME_OVER) {
+		int pa2[GAME_MAX_PLAYERS], pb2[GAME_MAX_PLAYERS];
+		g->score(after, pa2);
+		g->score(buf, pb2);
+		CHECK(!memcmp(pa2, pb2,
+			      sizeof(int) * (size_t)g->players(after)),
+		      "copy, then %s: another score", text);
+	} else if (g->evaluate) {
+		double va[GAME_MAX_PLAYERS], vb[GAME_MAX_PLAYERS];
+		g->evaluate(after, va);
+		g->evaluate(buf, vb);
+		CHECK(!memcmp(va, vb,
+			      sizeof(double) * (size_t)g->players(after)),
+		      "copy, then %s: another evaluation", text);
+	}
+}
+
 static void do_play(struct session *s, const struct game *g, void *own,
 		    struct rng *r, struct move *list)
 {
@@ -765,7 +827,7 @@ static void do_play(struct session *s, const struct game *g, void *own,
 	struct text joined;
 	text_init(&joined);
 	text_puts(&joined, "");
-	void *copy = malloc(g->state_size);
+	void *copy = malloc(g->state_size), *spare = malloc(g->state_size);
 	for (int i = 0; i < n; i++) {
 		char buf[MOVE_TEXT_MAX];
 		format_checked(g, own, &list[i], buf);
@@ -788,6 +850,10 @@ static void do_play(struct session *s, const struct game *g, void *own,
 			      st.player <= g->players(copy),
 		      "after %s: status %d %d", buf, st.phase, st.player);
 		preview_check(g, own, &list[i], copy, buf);
+		/* (bytes that vary from move to move, none drawn from r,
+		 * which picks the game's moves) */
+		copy_check(g, own, &list[i], copy, spare,
+			   (unsigned char)(0x5a + 37 * i), buf);
 		text_printf(&joined, i ? " %s" : "%s", buf);
 	}
 	char *em = ask(s, "moves");
@@ -896,6 +962,7 @@ static void do_play(struct session *s, const struct game *g, void *own,
 		free(texts[i]);
 	free(texts);
 	free(copy);
+	free(spare);
 	text_free(&joined);
 }
 

@@ -340,7 +340,7 @@ static int decisive(struct mcts *m, const void *st, int mover, int n)
 			if (cs.phase == GAME_OVER)
 				ai_reward_points(pts, cs, &m->pl, val);
 		} else {
-			memcpy(m->st2, st, m->ss);
+			game_copy(g, m->st2, st);
 			g->play(m->st2, &m->list[i]);
 			cs = g->status(m->st2);
 			if (g->evaluate && cs.phase == GAME_OVER)
@@ -943,7 +943,7 @@ static int iterate(struct mcts *m)
 	uint32_t path[MAX_PATH];
 	int depth = 0, exact = 0, proved = 0;
 	double rew[GAME_MAX_PLAYERS] = {0};
-	memcpy(m->st, t->state, m->ss);
+	game_copy(m->g, m->st, t->state);
 	uint32_t at = t->root;
 	path[0] = at;
 	for (;;) {
@@ -1239,7 +1239,7 @@ static int iterate_shared(struct mcts *m)
 	double rew[GAME_MAX_PLAYERS] = {0};
 	if (m->np == 2 && !m->ignore_proofs && proof_of(node_at(t, t->root)))
 		return 1;
-	memcpy(m->st, t->state, m->ss);
+	game_copy(m->g, m->st, t->state);
 	uint32_t at = t->root;
 	path[0] = at;
 	uint64_t held = 0; /* the levels whose visits are held back */

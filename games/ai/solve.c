@@ -562,7 +562,7 @@ static int look_ahead(struct solver *s, int d, int me, const struct move *list,
 	unsigned char *child = ply_state(s, d + 1);
 	int best = -SOLVE_INF;
 	for (int i = 0; i < n; i++) {
-		memcpy(child, st, s->ss);
+		game_copy(g, child, st);
 		g->play(child, &list[i]);
 		struct game_status cs = g->status(child);
 		keys[i] = 0;
@@ -648,7 +648,7 @@ static int alphabeta(struct solver *s, int d, int me, uint64_t key, int alpha,
 	unsigned char *child = ply_state(s, d + 1);
 	for (int k = 0; k < n; k++) {
 		int i = move_index(ord[k]);
-		memcpy(child, st, s->ss);
+		game_copy(g, child, st);
 		g->play(child, &list[i]);
 		if (keys[i] == 1)
 			keys[i] = node_key(s, child);
@@ -730,7 +730,7 @@ static void maxn(struct solver *s, int d, int *vec)
 	best[me] = INT_MIN;
 	unsigned char *child = ply_state(s, d + 1);
 	for (int i = 0; i < n; i++) {
-		memcpy(child, st, s->ss);
+		game_copy(g, child, st);
 		g->play(child, &list[i]);
 		struct game_status cs = g->status(child);
 		if (cs.phase == GAME_OVER)
