@@ -214,9 +214,11 @@ struct game {
 	 * (state_size bytes, holding anything) must then answer every hook
 	 * as src does, and go on to play alike; the bytes left as they were
 	 * must be ones the game never reads, and the game must give key.
+	 * Returns 0, or -1 having copied nothing, where a copy of all the
+	 * bytes costs no more (game_copy then makes it).
 	 * tests/test_properties.c checks it over random games.  NULL: all
 	 * state_size bytes are copied. */
-	void (*copy)(void *dst, const void *src);
+	int (*copy)(void *dst, const void *src);
 
 	/* Reads a move's text (already lowercased, no spaces).  Returns 0 for a
 	 * legal move, or -1 with the reason in err; the engine prefixes
@@ -334,9 +336,7 @@ const struct game *game_find(const char *name);
 /* src copied into dst (state_size bytes): by the game's copy, or whole. */
 static inline void game_copy(const struct game *g, void *dst, const void *src)
 {
-	if (g->copy)
-		g->copy(dst, src);
-	else
+	if (!g->copy || g->copy(dst, src) < 0)
 		memcpy(dst, src, g->state_size);
 }
 

@@ -766,7 +766,7 @@ static void copy_check(const struct game *g, const void *st,
 		return;
 	CHECK(g->key != NULL, "a game with copy must give key");
 	memset(buf, fill, g->state_size);
-	g->copy(buf, st);
+	game_copy(g, buf, st);
 	g->play(buf, mv);
 	struct game_status a = g->status(after), b = g->status(buf);
 	CHECK(a.phase == b.phase && a.player == b.player,
