@@ -22,6 +22,8 @@
 /* The compiled weights are int16 in units of 1 / LEARN_SCALE. */
 #define LEARN_SCALE 1024
 
+struct learn_weights;
+
 struct learn_spec {
 	uint32_t size;    /* weights in the table */
 	int max_features; /* features a state picks at most */
@@ -35,6 +37,9 @@ struct learn_spec {
 	 * evaluation the table starts from and learns what it misses.
 	 * NULL: none (0, even odds). */
 	double (*base)(const void *st);
+	/* The table compiled in, that evaluate() reads (the training tool
+	 * measures a new table against it).  NULL: none yet. */
+	const struct learn_weights *compiled;
 };
 
 /* The compiled weights and how they were made (scripts/tools/train.c

@@ -807,7 +807,8 @@ static int tb_eval_after(const void *st)
 	return -1;
 }
 
-static const struct learn_spec tb_learn = {F_SIZE, F_MAX, tb_features, tb_base};
+static const struct learn_spec tb_learn = {F_SIZE, F_MAX, tb_features, tb_base,
+					   &takebacktoe_weights};
 
 /* The learned value of the roll in s for its mover, from its faces
  * (which do not depend on a die showing). */

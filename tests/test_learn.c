@@ -140,11 +140,32 @@ START_TEST(the_table_beats_its_first_guess)
 	char err[GAME_ERR_MAX];
 	struct trainer *t = train_new(g, &o, err);
 	ck_assert_msg(t != NULL, "%s", err);
-	double empty = train_match(t, 400, 1);
+	double empty = train_match(t, NULL, 400, 1);
 	ck_assert_msg(empty > 0.4 && empty < 0.6, "%g", empty);
 	train_import(t, lw->w);
-	double full = train_match(t, 400, 1);
+	double full = train_match(t, NULL, 400, 1);
 	ck_assert_msg(full > 0.75, "%s: %g", lw->game, full);
+	train_free(t);
+}
+END_TEST
+
+/* train_match against a table: an empty table loses to the compiled
+ * one as it loses to nothing else, and the compiled table against
+ * itself wins about half; the game names the table it compiles in. */
+START_TEST(a_table_meets_another)
+{
+	const struct learn_weights *lw = tables[_i];
+	const struct game *g = game_find(lw->game);
+	ck_assert_ptr_eq(g->learn->compiled, lw);
+	struct train_opts o = opts_of(lw, 1);
+	char err[GAME_ERR_MAX];
+	struct trainer *t = train_new(g, &o, err);
+	ck_assert_msg(t != NULL, "%s", err);
+	double empty = train_match(t, lw->w, 400, 1);
+	ck_assert_msg(empty < 0.25, "%s: %g", lw->game, empty);
+	train_import(t, lw->w);
+	double same = train_match(t, lw->w, 400, 1);
+	ck_assert_msg(same > 0.4 && same < 0.6, "%s: %g", lw->game, same);
 	train_free(t);
 }
 END_TEST
@@ -201,6 +222,7 @@ static Suite *suite(void)
 			    NTABLES);
 	tcase_add_test(t, a_checkpoint_goes_on_where_it_stopped);
 	tcase_add_loop_test(t, the_table_beats_its_first_guess, 0, NTABLES);
+	tcase_add_loop_test(t, a_table_meets_another, 0, NTABLES);
 	tcase_add_loop_test(t, features_stay_in_their_table, 0, NTABLES);
 	suite_add_tcase(s, t);
 	return s;

@@ -306,16 +306,22 @@ void train_import(struct trainer *t, const int16_t *w)
 		t->w[i] = (double)w[i] / LEARN_SCALE;
 }
 
-double train_match(const struct trainer *t, int games, uint64_t seed)
+double train_match(const struct trainer *t, const int16_t *other, int games,
+		   uint64_t seed)
 {
 	const struct game *g = t->g;
 	char err[GAME_ERR_MAX];
 	void *tmp = malloc(g->state_size);
 	struct move *list = malloc((size_t)g->max_moves * sizeof *list);
 	uint32_t *idx = malloc((size_t)t->nf * sizeof *idx);
+	double *ow = other ? malloc(t->size * sizeof *ow) : NULL;
 	double points = 0;
 	int played = 0;
-	for (int i = 0; tmp && list && idx && i < games; i++) {
+	if (!tmp || !list || !idx || (other && !ow))
+		games = played = -1;
+	for (uint32_t j = 0; ow && j < t->size; j++)
+		ow[j] = (double)other[j] / LEARN_SCALE;
+	for (int i = 0; i < games; i++) {
 		void *st =
 			game_new_state(g, t->options, seed + (uint64_t)i, err);
 		if (!st)
@@ -336,8 +342,7 @@ double train_match(const struct trainer *t, int games, uint64_t seed)
 				struct after a = {.idx = idx};
 				memcpy(tmp, st, g->state_size);
 				g->play(tmp, &list[k]);
-				look(t, s.player == table ? t->w : NULL, tmp,
-				     &a);
+				look(t, s.player == table ? t->w : ow, tmp, &a);
 				double v = value_for(&a, s.player);
 				if (v > top)
 					top = v, best = k;
@@ -353,7 +358,8 @@ double train_match(const struct trainer *t, int games, uint64_t seed)
 	free(tmp);
 	free(list);
 	free(idx);
-	return played ? points / played : 0;
+	free(ow);
+	return played < 0 ? -1 : played ? points / played : 0;
 }
 
 void train_export(const struct trainer *t, int16_t *out)

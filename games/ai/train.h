@@ -52,12 +52,15 @@ uint32_t train_size(const struct trainer *t);
 /* Sets the weights from a compiled table (learn.h's units). */
 void train_import(struct trainer *t, const int16_t *w);
 
-/* What the table knows beyond its first guess: `games` games of a player
- * that takes the move whose position the table values most against one
- * that goes by the first guess alone (learn_spec's base), both looking
- * one move ahead, seats alternating, dice from seed.  Returns the
- * table's share of the points (a draw counts half). */
-double train_match(const struct trainer *t, int games, uint64_t seed);
+/* What the table knows beyond another: `games` games of a player that
+ * takes the move whose position the table values most against one that
+ * goes by the table `other` (learn.h's units, train_size entries), or by
+ * the first guess alone (learn_spec's base) where other is NULL, both
+ * looking one move ahead, seats alternating, dice from seed.  Returns
+ * the table's share of the points (a draw counts half), or -1 when out
+ * of memory. */
+double train_match(const struct trainer *t, const int16_t *other, int games,
+		   uint64_t seed);
 
 /* A checkpoint: the weights and the rounds played, so that a run cut
  * short goes on where it stopped.  Returns 0, or -1 with the reason in

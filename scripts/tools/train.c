@@ -14,7 +14,10 @@
  * which make check plays again (tests/test_learn.c).  At the end it says
  * what the table is worth beside its first guess: the share of 4000
  * games a player going by the table wins against one going by the first
- * guess alone, both one move deep. */
+ * guess alone, both one move deep; and, where the game has a table
+ * compiled in, the same against that table (training on from the
+ * checkpoint, this is where more rounds show: against the first guess a
+ * table of 3,000 rounds and one of 24,000 both win 91 to 92%). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,7 +194,16 @@ int main(int argc, char **argv)
 	fprintf(stderr,
 		"train: the table against its first guess alone, one move "
 		"deep: %.1f%% of %d games\n",
-		100 * train_match(t, MATCH_GAMES, o.seed), MATCH_GAMES);
+		100 * train_match(t, NULL, MATCH_GAMES, o.seed), MATCH_GAMES);
+	const struct learn_weights *lw = g->learn->compiled;
+	if (lw && lw->size == train_size(t))
+		fprintf(stderr,
+			"train: against the table compiled in (%d rounds of "
+			"%d games, seed %llu), one move deep: %.1f%% of %d "
+			"games\n",
+			lw->rounds, lw->games, (unsigned long long)lw->seed,
+			100 * train_match(t, lw->w, MATCH_GAMES, o.seed),
+			MATCH_GAMES);
 	uint32_t size = train_size(t);
 	int16_t *w = malloc(size * sizeof *w);
 	if (!w)
