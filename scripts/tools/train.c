@@ -191,19 +191,26 @@ int main(int argc, char **argv)
 			saved = x;
 		}
 	}
+	double guess = train_match(t, NULL, MATCH_GAMES, o.seed);
+	const struct learn_weights *lw = g->learn->compiled;
+	double old = lw && lw->size == train_size(t)
+			     ? train_match(t, lw->w, MATCH_GAMES, o.seed)
+			     : 0;
+	if (guess < 0 || old < 0) {
+		fprintf(stderr, "train: out of memory\n");
+		return 1;
+	}
 	fprintf(stderr,
 		"train: the table against its first guess alone, one move "
 		"deep: %.1f%% of %d games\n",
-		100 * train_match(t, NULL, MATCH_GAMES, o.seed), MATCH_GAMES);
-	const struct learn_weights *lw = g->learn->compiled;
+		100 * guess, MATCH_GAMES);
 	if (lw && lw->size == train_size(t))
 		fprintf(stderr,
 			"train: against the table compiled in (%d rounds of "
 			"%d games, seed %llu), one move deep: %.1f%% of %d "
 			"games\n",
 			lw->rounds, lw->games, (unsigned long long)lw->seed,
-			100 * train_match(t, lw->w, MATCH_GAMES, o.seed),
-			MATCH_GAMES);
+			100 * old, MATCH_GAMES);
 	uint32_t size = train_size(t);
 	int16_t *w = malloc(size * sizeof *w);
 	if (!w)
