@@ -149,9 +149,10 @@ START_TEST(the_table_beats_its_first_guess)
 }
 END_TEST
 
-/* train_match against a table: an empty table loses to the compiled
- * one as it loses to nothing else, and the compiled table against
- * itself wins about half; the game names the table it compiles in. */
+/* train_match against a table: an empty table (the first guess alone)
+ * loses to the compiled one, as the_table_beats_its_first_guess has it
+ * the other way round, and the compiled table against itself wins about
+ * half; the game names the table it compiles in. */
 START_TEST(a_table_meets_another)
 {
 	const struct learn_weights *lw = tables[_i];
