@@ -92,6 +92,34 @@ static uint64_t game_seed(const struct trainer *t, int game)
 	return x ^ (x >> 33);
 }
 
+/* The move for player, st's mover, whose position w values most (NULL:
+ * the first guess alone), each of the n moves played on tmp, a copy of
+ * st; or move `only` where it is not -1.  Returns its index, with its
+ * position in cand[0] (cand[1] is scratch). */
+static int choose(const struct trainer *t, const double *w, const void *st,
+		  int player, const struct move *list, int n, int only,
+		  void *tmp, struct after *cand)
+{
+	double best = -1;
+	int chosen = 0;
+	for (int i = 0; i < n; i++) {
+		if (only >= 0 && i != only)
+			continue;
+		game_copy(t->g, tmp, st);
+		t->g->play(tmp, &list[i]);
+		look(t, w, tmp, &cand[1]);
+		double v = value_for(&cand[1], player);
+		if (v > best) {
+			struct after x = cand[0];
+			cand[0] = cand[1];
+			cand[1] = x;
+			best = v;
+			chosen = i;
+		}
+	}
+	return chosen;
+}
+
 /* Plays game number `game` of this round, adding its errors to wk->acc
  * and wk->hit.  Returns 0, or -1 with the reason in wk->err. */
 static int play_game(struct worker *wk, int game, void *tmp, struct move *list,
@@ -118,24 +146,8 @@ static int play_game(struct worker *wk, int game, void *tmp, struct move *list,
 		int pick = t->o.epsilon > 0 && rng_unit(&r) < t->o.epsilon
 				   ? (int)rng_below(&r, (uint32_t)n)
 				   : -1;
-		/* cand[0] holds the best so far, cand[1] the one looked at */
-		double best = -1;
-		int chosen = 0;
-		for (int i = 0; i < n; i++) {
-			if (pick >= 0 && i != pick)
-				continue;
-			memcpy(tmp, st, g->state_size);
-			g->play(tmp, &list[i]);
-			look(t, t->w, tmp, &cand[1]);
-			double v = value_for(&cand[1], s.player);
-			if (v > best) {
-				struct after x = cand[0];
-				cand[0] = cand[1];
-				cand[1] = x;
-				best = v;
-				chosen = i;
-			}
-		}
+		int chosen =
+			choose(t, t->w, st, s.player, list, n, pick, tmp, cand);
 		g->play(st, &list[chosen]);
 		if (have_prev) {
 			double target = value_for(&cand[0], prev->s.player);
@@ -313,7 +325,7 @@ double train_match(const struct trainer *t, const int16_t *other, int games,
 	char err[GAME_ERR_MAX];
 	void *tmp = malloc(g->state_size);
 	struct move *list = malloc((size_t)g->max_moves * sizeof *list);
-	uint32_t *idx = malloc((size_t)t->nf * sizeof *idx);
+	uint32_t *idx = malloc(2 * (size_t)t->nf * sizeof *idx);
 	double *ow = other ? malloc(t->size * sizeof *ow) : NULL;
 	double points = 0;
 	int played = 0;
@@ -336,19 +348,13 @@ double train_match(const struct trainer *t, const int16_t *other, int games,
 				g->roll(st, game_chance_pick(g, st, &r));
 				continue;
 			}
-			int n = g->moves(st, list), best = 0;
-			double top = -1;
-			for (int k = 0; k < n; k++) {
-				struct after a = {.idx = idx};
-				memcpy(tmp, st, g->state_size);
-				g->play(tmp, &list[k]);
-				look(t, s.player == table ? t->w : ow, tmp, &a);
-				double v = value_for(&a, s.player);
-				if (v > top)
-					top = v, best = k;
-			}
+			int n = g->moves(st, list);
 			if (n == 0)
 				break;
+			struct after cand[2] = {{.idx = idx},
+						{.idx = idx + t->nf}};
+			int best = choose(t, s.player == table ? t->w : ow, st,
+					  s.player, list, n, -1, tmp, cand);
 			g->play(st, &list[best]);
 		}
 		points += s.phase == GAME_OVER ? result_for(s, table) : 0.5;
