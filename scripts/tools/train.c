@@ -193,9 +193,9 @@ int main(int argc, char **argv)
 	}
 	double guess = train_match(t, NULL, MATCH_GAMES, o.seed);
 	const struct learn_weights *lw = g->learn->compiled;
-	double old = lw && lw->size == train_size(t)
-			     ? train_match(t, lw->w, MATCH_GAMES, o.seed)
-			     : 0;
+	if (lw && lw->size != train_size(t))
+		lw = NULL; /* a table of other features: nothing to compare */
+	double old = lw ? train_match(t, lw->w, MATCH_GAMES, o.seed) : 0;
 	if (guess < 0 || old < 0) {
 		fprintf(stderr, "train: out of memory\n");
 		return 1;
@@ -204,7 +204,7 @@ int main(int argc, char **argv)
 		"train: the table against its first guess alone, one move "
 		"deep: %.1f%% of %d games\n",
 		100 * guess, MATCH_GAMES);
-	if (lw && lw->size == train_size(t))
+	if (lw)
 		fprintf(stderr,
 			"train: against the table compiled in (%d rounds of "
 			"%d games, seed %llu), one move deep: %.1f%% of %d "
