@@ -271,7 +271,7 @@ static void lay_out(struct state *s)
 	s->nd = s->hex ? 6 : s->diagonal ? 8 : 4;
 	for (int i = 0; i < s->nd; i++)
 		s->dir[i] = (int16_t)d[s->hex && i >= 4 ? i + 2 : i];
-	s->nword = (uint8_t)(((n + 2) * w + 1 + 63) / 64);
+	s->nword = (uint8_t)((used_cells(s) + 63) / 64);
 	memset(s->cell, OFF, sizeof s->cell);
 	for (int y = 0; y < n; y++)
 		for (int x = 0; x < n; x++) {
