@@ -29,14 +29,14 @@ struct learn_spec {
 	int max_features; /* features a state picks at most */
 	/* The features of st, a state whose player to act (status().player,
 	 * moving or rolling) the value is for: indices below size into idx
-	 * (max_features entries).  Returns how many.  Called on states
-	 * still going on, with two players. */
-	int (*features)(const void *st, uint32_t *idx);
-	/* A first guess at the value of st, in the logistic's units (the
-	 * log of the odds), that the weights correct: a hand-written
-	 * evaluation the table starts from and learns what it misses.
-	 * NULL: none (0, even odds). */
-	double (*base)(const void *st);
+	 * (max_features entries); and into *base a first guess at that
+	 * value, in the logistic's units (the log of the odds), that the
+	 * weights correct: a hand-written evaluation the table starts from
+	 * and learns what it misses (0, even odds, where there is none).
+	 * One call for both, as they often read the same things
+	 * (Take-Back-Toe's threats).  Returns how many features.  Called on
+	 * states still going on, with two players. */
+	int (*features)(const void *st, uint32_t *idx, double *base);
 	/* The table compiled in, that evaluate() reads (the training tool
 	 * measures a new table against it).  NULL: none yet. */
 	const struct learn_weights *compiled;

@@ -721,13 +721,6 @@ static void faces(const struct state *s, unsigned *fm, unsigned *fo)
 	*fo = win_faces(s, 3 - s->mover, 0);
 }
 
-static double tb_base(const void *st)
-{
-	unsigned fm, fo;
-	faces(st, &fm, &fo);
-	return base_of(fm, fo);
-}
-
 /* The learned evaluation (learn.h): an n-tuple network over the stacks
  * and the threats, seen from the player to act, whose home row is "home"
  * and the other's "away".  Each board is read twice, as it is and
@@ -789,16 +782,17 @@ static int features_of(const struct state *s, unsigned fm, unsigned fo,
 	return n;
 }
 
-static int tb_features(const void *st, uint32_t *idx)
+static int tb_features(const void *st, uint32_t *idx, double *base)
 {
 	unsigned fm, fo;
 	faces(st, &fm, &fo);
+	*base = base_of(fm, fo);
 	return features_of(st, fm, fo, idx);
 }
 
 /* No playout: the learned value judges a search's leaf as it stands.  At
  * movetime 10 that scored +74.1 Elo (+24.8 to +123.3) against the engine
- * with the hand-written evaluation alone (tb_base) after 8 turns of
+ * with the hand-written evaluation alone (base_of) after 8 turns of
  * playout, where the learned value after the same 8 turns scored +0.0
  * (docs/strength.md, "A learned evaluation"). */
 static int tb_eval_after(const void *st)
@@ -807,7 +801,7 @@ static int tb_eval_after(const void *st)
 	return -1;
 }
 
-static const struct learn_spec tb_learn = {F_SIZE, F_MAX, tb_features, tb_base,
+static const struct learn_spec tb_learn = {F_SIZE, F_MAX, tb_features,
 					   &takebacktoe_weights};
 
 /* The learned value of the roll in s for its mover, from its faces

@@ -4,6 +4,7 @@
  * threads or on being cut short, and features stay in their table. */
 #include "test_util.h"
 
+#include <math.h>
 #include <unistd.h>
 
 #include "../games/ai/train.h"
@@ -190,8 +191,10 @@ START_TEST(features_stay_in_their_table)
 			struct game_status s = g->status(st);
 			if (s.phase == GAME_OVER)
 				break;
-			int n = ls->features(st, idx);
+			double base = NAN;
+			int n = ls->features(st, idx, &base);
 			ck_assert(n > 0 && n <= ls->max_features);
+			ck_assert(isfinite(base));
 			for (int i = 0; i < n; i++)
 				ck_assert_uint_lt(idx[i], ls->size);
 			double v[GAME_MAX_PLAYERS];

@@ -66,8 +66,8 @@ static void look(const struct trainer *t, const double *w, const void *st,
 	a->n = 0;
 	if (a->s.phase == GAME_OVER)
 		return;
-	a->n = t->g->learn->features(st, a->idx);
-	double sum = t->g->learn->base ? t->g->learn->base(st) : 0;
+	double sum;
+	a->n = t->g->learn->features(st, a->idx, &sum);
 	for (int i = 0; w && i < a->n; i++)
 		sum += w[a->idx[i]];
 	a->v = num_logistic(sum);

@@ -54,11 +54,11 @@ void train_import(struct trainer *t, const int16_t *w);
 
 /* What the table knows beyond another: `games` games of a player that
  * takes the move whose position the table values most against one that
- * goes by the table `other` (learn.h's units, train_size entries), or by
- * the first guess alone (learn_spec's base) where other is NULL, both
- * looking one move ahead, seats alternating, dice from seed.  Returns
- * the table's share of the points (a draw counts half), or -1 when out
- * of memory. */
+ * goes by the table `other` (learn.h's units, train_size entries), or,
+ * where other is NULL, by the first guess alone (the base that
+ * learn_spec's features give), both looking one move ahead, seats
+ * alternating, dice from seed.  Returns the table's share of the points
+ * (a draw counts half), or -1 when out of memory. */
 double train_match(const struct trainer *t, const int16_t *other, int games,
 		   uint64_t seed);
 
