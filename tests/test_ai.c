@@ -2598,6 +2598,52 @@ START_TEST(the_solver_split_among_threads_agrees)
 }
 END_TEST
 
+/* A long analysis of a small pool, in intervals far shorter than a
+ * compaction: the pool fills, and is compacted as an analysis has no end
+ * to keep time for.  (Weighed against the end of each interval, it was
+ * never compacted, and the tree stopped growing for good.) */
+struct compacting {
+	struct mcts_tree *t;
+	double until;
+	int lines;
+};
+
+static void count_line(void *ctx, const char *line)
+{
+	(void)line;
+	((struct compacting *)ctx)->lines++;
+}
+
+static int stop_once_compacted(void *ctx)
+{
+	struct compacting *c = ctx;
+	struct mcts_info info;
+	mcts_tree_info(c->t, &info);
+	return info.collections > 0 || ai_now_ms() > c->until;
+}
+
+START_TEST(analysis_compacts_a_full_pool)
+{
+	const struct game *g = game_find("takeitaway");
+	void *st = new_state(g, "", 1);
+	struct mcts_tree *t = mcts_tree_new(256 << 10);
+	struct compacting c = {t, ai_now_ms() + 3000, 0};
+	struct ai_search how = {.level = AI_LEVEL_MAX,
+				.seed = 1,
+				.stop = stop_once_compacted,
+				.info = count_line,
+				.ctx = &c};
+	ck_assert_int_eq(mcts_analyze(t, g, st, &how, 0.05), 0);
+	struct mcts_info info;
+	mcts_tree_info(t, &info);
+	ck_assert_msg(info.collections > 0,
+		      "%d lines, %lu of %lu nodes in use, no compaction",
+		      c.lines, info.nodes, info.cap);
+	mcts_tree_free(t);
+	free(st);
+}
+END_TEST
+
 /* analyze on three threads: its lines count the visits of every thread
  * (more than the calling thread's own iterations). */
 START_TEST(analyze_counts_every_thread)
@@ -2649,6 +2695,7 @@ static Suite *suite(void)
 	tcase_add_test(t, solo_solver_matches_plain_search);
 	tcase_add_test(t, solver_solves_small_tiptoe);
 	tcase_add_test(t, minimax_values_follow_the_children);
+	tcase_add_test(t, analysis_compacts_a_full_pool);
 	tcase_add_test(t, playouts_stop_where_the_game_says);
 	tcase_add_test(t, no_playouts_where_the_game_says_none);
 	tcase_add_test(t, reused_tree_keeps_the_visits_below);

@@ -165,6 +165,9 @@ struct mcts {
 	/* the clock */
 	int timed;         /* a deadline ends the search */
 	double deadline;   /* when timed: the end of the current phase */
+	double end;        /* the search's last moment (0: none), which a
+			    * full pool's compaction must leave room before
+			    * (make_room) */
 	double last_look;  /* when the clock was last read */
 	double paced;      /* when time_to_stop last read it */
 	double last_cpu;   /* cpu_ms() then (timed searches) */
