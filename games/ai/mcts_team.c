@@ -175,13 +175,11 @@ void team_run(struct mcts *m, double until_ms, long until_iters)
 	/* the pool is compacted only while the tree is the main search's
 	 * alone: when it fills up, the main search leaves mcts_run, the
 	 * helpers are stopped, and the phase goes on after the compaction
-	 * (make_room gives up, and the tree stays full, when the time left
-	 * is too short for one) */
+	 * (make_room gives up, and the tree stays full, when the search's
+	 * time left is too short for one) */
 	for (;;) {
-		if (m->team && m->t->full && !m->grown) {
-			m->deadline = until_ms;
+		if (m->team && m->t->full && !m->grown)
 			make_room(m);
-		}
 		team_launch(m, until_ms, until_iters);
 		mcts_run(m, until_ms, until_iters);
 		team_join(m);
