@@ -2644,6 +2644,61 @@ START_TEST(analysis_compacts_a_full_pool)
 }
 END_TEST
 
+/* A stop hook that says stop once the pool is full, and notes what the
+ * tree held when it first did. */
+struct filling {
+	struct mcts_tree *t;
+	double until;
+	int asked;
+	struct mcts_info then;
+};
+
+static int stop_when_full(void *ctx)
+{
+	struct filling *f = ctx;
+	struct mcts_info info;
+	mcts_tree_info(f->t, &info);
+	if (info.full && !f->asked++)
+		f->then = info;
+	return info.full || ai_now_ms() > f->until;
+}
+
+/* A `stop` that comes as a full pool is being compacted ends the search
+ * at once, the compaction given up and the tree as it was (a compaction
+ * of a large pool takes long: `stop` is not to wait for it); the next
+ * search compacts it and plays a legal move. */
+START_TEST(a_stop_ends_a_compaction)
+{
+	const struct game *g = game_find("takeitaway");
+	void *st = new_state(g, "", 1);
+	struct mcts_tree *t = mcts_tree_new(256 << 10);
+	struct filling f = {t, ai_now_ms() + 3000, 0, {0}};
+	struct ai_search how = {.level = AI_LEVEL_MAX,
+				.seed = 1,
+				.stop = stop_when_full,
+				.info = count_info,
+				.ctx = &f};
+	ck_assert_int_eq(mcts_analyze(t, g, st, &how, 100), 0);
+	struct mcts_info info;
+	mcts_tree_info(t, &info);
+	ck_assert_msg(f.asked > 0,
+		      "stop was not asked while the pool was "
+		      "full (%d compactions)",
+		      (int)info.collections);
+	ck_assert_int_eq(info.collections, 0);
+	ck_assert(info.full);
+	ck_assert_uint_eq(info.nodes, f.then.nodes);
+	ck_assert_uint_eq(info.visits, f.then.visits);
+	struct move mv;
+	ck_assert_int_eq(tree_choose(t, g, st, 0, 50, 2, &mv), 0);
+	mcts_tree_info(t, &info);
+	ck_assert_int_gt(info.collections, 0);
+	ck_assert(is_legal(g, st, &mv));
+	mcts_tree_free(t);
+	free(st);
+}
+END_TEST
+
 /* analyze on three threads: its lines count the visits of every thread
  * (more than the calling thread's own iterations). */
 START_TEST(analyze_counts_every_thread)
@@ -2696,6 +2751,7 @@ static Suite *suite(void)
 	tcase_add_test(t, solver_solves_small_tiptoe);
 	tcase_add_test(t, minimax_values_follow_the_children);
 	tcase_add_test(t, analysis_compacts_a_full_pool);
+	tcase_add_test(t, a_stop_ends_a_compaction);
 	tcase_add_test(t, playouts_stop_where_the_game_says);
 	tcase_add_test(t, no_playouts_where_the_game_says_none);
 	tcase_add_test(t, reused_tree_keeps_the_visits_below);

@@ -1349,6 +1349,21 @@ static double game_length(struct mcts *m, double until_ms, double enough,
 	return sum > 0 ? sum / games : 1e9;
 }
 
+/* pool_compact's stop during a search: the search's end has passed, or
+ * the engine says stop (asked at most every POLL_MS). */
+static int compaction_stop(void *ctx)
+{
+	struct mcts *m = ctx;
+	double now = ai_now_ms();
+	if (m->end > 0 && now >= m->end)
+		return 1;
+	if (m->how->stop && now >= m->next_poll) {
+		m->next_poll = now + POLL_MS;
+		m->stopped = m->how->stop(m->how->ctx) != 0;
+	}
+	return m->stopped;
+}
+
 /* Compacts a full pool when the time left allows (as long as the last
  * compaction took per node, and more): a full 48 MB pool takes 40 to 90 ms
  * on a busy machine, which a short move cannot spare.  Otherwise the tree
@@ -1359,17 +1374,21 @@ static double game_length(struct mcts *m, double until_ms, double enough,
  * growing for good (test_ai analysis_compacts_a_full_pool; `bench_ai rate
  * takeitaway ""` at 5 s, in two rounds of three, made 9.6 million
  * iterations of a tree that no longer grew, where the third compacted it
- * three times and made 3.8 million). */
+ * three times and made 3.8 million).  A `stop` that comes while the pool
+ * is marked ends the compaction there, the pool as it was (test_ai
+ * a_stop_ends_a_compaction). */
 void make_room(struct mcts *m)
 {
 	struct mcts_tree *t = m->t;
 	if (m->end > 0 &&
 	    ai_now_ms() + pool_compact_cost(t, t->used) + m->step >= m->end) {
 		m->grown = 1;
-	} else {
-		pool_compact(t);
-		memset(m->lazy, 0, sizeof m->lazy); /* the nodes moved */
+		return;
 	}
+	struct pool_stop stop = {compaction_stop, m};
+	m->next_poll = 0; /* asked at once: a compaction is a long step */
+	if (pool_compact(t, &stop))
+		memset(m->lazy, 0, sizeof m->lazy); /* the nodes moved */
 }
 
 /* Runs iterations until the clock passes until_ms (when timed), iters
@@ -1537,11 +1556,12 @@ static int reroot(struct mcts *m, const void *st, int keep)
 		t->root = found;
 		t->chosen = NO_NODE;
 		t->info.reused = node_at(t, found)->visits;
+		struct pool_stop stop = {compaction_stop, m};
 		if (t->used > t->cap / 2 &&
 		    (!m->timed ||
 		     ai_now_ms() + pool_compact_cost(t, share * t->used) <
 			     m->tidy_until))
-			pool_compact(t);
+			pool_compact(t, &stop);
 	}
 	memcpy(t->state, st, m->ss);
 	t->g = m->g;
@@ -1560,7 +1580,7 @@ int mcts_root_ready(struct mcts *m)
 		return 0;
 	if (!t->full)
 		return -1;
-	pool_compact(t);
+	pool_compact(t, NULL); /* not stopped: the root needs its children */
 	return expand(m, t->root, t->state, 1);
 }
 

@@ -339,8 +339,14 @@ static inline int lost(const struct node *c)
 uint32_t pool_alloc(struct mcts_tree *t, uint32_t n);
 /* An empty tree: the root alone.  Returns 0, or -1 when out of memory. */
 int pool_clear(struct mcts_tree *t);
-/* Makes room in a full pool (see pool.c). */
-void pool_compact(struct mcts_tree *t);
+/* What may stop a compaction: fn(ctx) returns 1 to give up. */
+struct pool_stop {
+	int (*fn)(void *ctx);
+	void *ctx;
+};
+/* Makes room in a full pool (see pool.c); returns 1, or 0 when stop (or
+ * NULL) gave up, the pool as it was. */
+int pool_compact(struct mcts_tree *t, const struct pool_stop *stop);
 /* What compacting the pool would take, keeping `live` nodes, in ms. */
 double pool_compact_cost(const struct mcts_tree *t, double live);
 

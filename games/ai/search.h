@@ -157,6 +157,7 @@ struct mcts_info {
 				  * choice was settled: one move, a proof, the
 				  * solver */
 	long collections;        /* compactions of the pool during it */
+	int full;                /* the pool is full (until compacted) */
 	unsigned long expand_at; /* visits a leaf needs before it grows */
 	double solver_ms;        /* processor time the exact solver had, of
 				  * the last search */
