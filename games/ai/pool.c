@@ -328,10 +328,10 @@ static BITS_HOT void slide(struct mcts_tree *t)
  * slowly each time (and half as many again when most of it was an old
  * tree's rest).  Takes time in proportion to the nodes in use (12 to 20 ms
  * for a full 48 MB pool on an idle machine, of which the marking takes 60
- * to 75%).  stop (or NULL) is asked during the marking, which
- * changes no node: when it says to give up, the pool stays as it was
- * (still full) and pool_compact returns 0, so that a `stop` waits for the
- * slide at most.  Returns 1 when it compacted. */
+ * to 75%).  stop (or NULL) is asked during the marking, which changes no
+ * node: when it says to give up, the pool stays as it was (still full)
+ * and pool_compact returns 0, so that a `stop` waits for the slide at
+ * most.  Returns 1 when it compacted. */
 int pool_compact(struct mcts_tree *t, const struct pool_stop *stop)
 {
 	double t0 = ai_now_ms();
