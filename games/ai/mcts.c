@@ -173,6 +173,17 @@ static void swap_children(struct mcts_tree *t, const struct node *nd,
  * shrinks by this factor at each look. */
 #define STEP_DECAY 0.9
 
+/* Asks the engine whether to stop, at most every POLL_MS (a stop once
+ * seen stays).  Returns m->stopped. */
+static int ask_stop(struct mcts *m, double now)
+{
+	if (!m->stopped && m->how->stop && now >= m->next_poll) {
+		m->next_poll = now + POLL_MS;
+		m->stopped = m->how->stop(m->how->ctx) != 0;
+	}
+	return m->stopped;
+}
+
 /* Whether the search must end now: the deadline is closer than the margin
  * (see STEP_DECAY), or the engine says stop (asked at most every
  * POLL_MS).  Reads the clock. */
@@ -189,10 +200,7 @@ static int out_of_time(struct mcts *m)
 	m->last_look = now;
 	if (m->timed && now + m->step >= m->deadline)
 		return 1;
-	if (m->how->stop && now >= m->next_poll) {
-		m->next_poll = now + POLL_MS;
-		m->stopped = m->how->stop(m->how->ctx) != 0;
-	}
+	ask_stop(m, now);
 	/* a helper thread: its main search has ended the phase (asked at
 	 * every look: the main search waits for it) */
 	if (m->halt && atomic_load_explicit(m->halt, memory_order_relaxed))
@@ -1357,11 +1365,7 @@ static int compaction_stop(void *ctx)
 	double now = ai_now_ms();
 	if (m->end > 0 && now >= m->end)
 		return 1;
-	if (m->how->stop && now >= m->next_poll) {
-		m->next_poll = now + POLL_MS;
-		m->stopped = m->how->stop(m->how->ctx) != 0;
-	}
-	return m->stopped;
+	return ask_stop(m, now);
 }
 
 /* Compacts a full pool when the time left allows (as long as the last

@@ -248,9 +248,9 @@ static void mark_behind(struct mcts_tree *t, uint32_t parent, uint32_t below,
  * nodes with fewer than `keep` real visits (slide makes them leaves
  * again).  With `hist`, counts per power of two of real visits the nodes
  * of the blocks below.  Returns the nodes marked, or UINT32_MAX when
- * stop (asked every STOP_WORDS words) said to give up.  One pass upwards
- * from the root's word sees every block that lies after its parent, which
- * is where one thread takes them; threads that share a tree take theirs
+ * stop (asked first, then every STOP_WORDS words) said to give up.  One pass
+ * upwards from the root's word sees every block that lies after its parent,
+ * which is where one thread takes them; threads that share a tree take theirs
  * from chunks of their own (mcts.c, node_alloc), so a block may lie below
  * its parent (or the root), and mark_behind walks those.  (The tree is no
  * deeper than an iteration's path, MAX_PATH.) */
@@ -261,8 +261,10 @@ static BITS_HOT uint32_t mark_live(struct mcts_tree *t, uint32_t keep,
 	memset(t->mark, 0, sizeof *t->mark * words);
 	memset(t->ext, 0, sizeof *t->ext * words);
 	bits_set(t->mark, t->root, 1);
-	for (uint32_t w = t->root >> 6; w < words; w++) {
-		if (stop && w % STOP_WORDS == 0 && stop->fn(stop->ctx))
+	uint32_t first = t->root >> 6;
+	for (uint32_t w = first; w < words; w++) {
+		if (stop && (w - first) % STOP_WORDS == 0 &&
+		    stop->fn(stop->ctx))
 			return UINT32_MAX;
 		uint64_t done = 0, bits;
 		while ((bits = t->mark[w] & ~t->ext[w] & ~done)) {
