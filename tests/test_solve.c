@@ -765,6 +765,52 @@ START_TEST(the_stop_callback_is_honoured)
 }
 END_TEST
 
+static int stop_on; /* the call of stop_at_call that says stop */
+
+static int stop_at_call(void *ctx)
+{
+	(void)ctx;
+	return ++stop_calls == stop_on;
+}
+
+/* Widening the table for a larger budget takes milliseconds (all 16 MB:
+ * 7 ms), so it asks the stop callback as it goes: a yes at once ends the
+ * search before its first node, the table as wide as it was; a yes
+ * anywhere leaves a table whose later results are exact. */
+START_TEST(a_stop_ends_the_widening_of_the_table)
+{
+	const struct game *g = game_find("tiptoe");
+	void *st = at(g, "size=5", "c3 b2");
+	struct ai_ctx *c = ai_ctx_new();
+	ck_assert_ptr_nonnull(c);
+	struct solve_bound whole, b;
+	struct solve_job job = {.want = SOLVE_WDL};
+	ck_assert(solve_position(c, g, st, &job, &whole));
+	for (stop_on = 1; stop_on <= 8; stop_on++) {
+		solve_forget(c);
+		/* a small budget: the least table, with some entries */
+		job = (struct solve_job){.want = SOLVE_WDL, .node_limit = 500};
+		ck_assert(!solve_position(c, g, st, &job, &b));
+		size_t least = solve_memory(c);
+		job = (struct solve_job){.want = SOLVE_WDL,
+					 .stop = stop_at_call};
+		stop_calls = 0;
+		ck_assert(!solve_position(c, g, st, &job, &b));
+		if (stop_on == 1) {
+			ck_assert_int_eq(job.nodes, 0);
+			ck_assert_uint_eq(solve_memory(c), least);
+		}
+		job = (struct solve_job){.want = SOLVE_WDL};
+		ck_assert(solve_position(c, g, st, &job, &b));
+		ck_assert_uint_gt(solve_memory(c), least);
+		ck_assert_int_eq(solve_result(b.lo), solve_result(whole.lo));
+		ck_assert_int_eq(solve_result(b.hi), solve_result(whole.hi));
+	}
+	ai_ctx_free(c);
+	free(st);
+}
+END_TEST
+
 /* A node budget ends a search within it; what it proved stays in the
  * table, so growing budgets finish, with the value a fresh search gives. */
 START_TEST(the_node_limit_is_kept)
@@ -1151,6 +1197,7 @@ static Suite *suite(void)
 	tcase_add_test(t, chance_stops_the_solver);
 	tcase_add_test(t, unlisted_moves_stop_the_solver);
 	tcase_add_test(t, the_stop_callback_is_honoured);
+	tcase_add_test(t, a_stop_ends_the_widening_of_the_table);
 	tcase_add_test(t, the_node_limit_is_kept);
 	tcase_add_test(t, the_table_in_use_grows_with_the_budget);
 	tcase_add_test(t, the_memory_limit_is_kept);

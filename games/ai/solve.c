@@ -132,15 +132,32 @@ static int tt_live(const struct solve_table *T, uint64_t tag)
 	return tag >> 56 == T->gen;
 }
 
+struct solver;
+
+/* Buckets tt_widen empties or moves between two looks at stop: 512 kB. */
+#define WIDEN_SLICE 8192
+
 /* Puts n buckets in use (more than now): an entry moves to the bucket its
  * key names under the wider mask, which is a new one, emptied here, and
- * which only entries of its old bucket move to. */
-static void tt_widen(struct solve_table *T, size_t n)
+ * which only entries of its old bucket move to.  The whole table takes
+ * milliseconds (16 MB: 7 ms), so `stopped` is asked every WIDEN_SLICE
+ * buckets; when it says so, the table stays as wide as it was, short of
+ * the entries moved so far (a table only saves work).  Returns 1 when it
+ * widened. */
+static int tt_widen(struct solve_table *T, size_t n,
+		    int (*stopped)(struct solver *), struct solver *s)
 {
 	struct tt_entry *tt = T->tt;
 	size_t old = T->buckets_mask + 1;
-	memset(&tt[old * BUCKET], 0, sizeof *tt * BUCKET * (n - old));
+	for (size_t b = old; b < n; b += WIDEN_SLICE) {
+		size_t k = n - b < WIDEN_SLICE ? n - b : WIDEN_SLICE;
+		if (stopped(s))
+			return 0;
+		memset(&tt[b * BUCKET], 0, sizeof *tt * BUCKET * k);
+	}
 	for (size_t b = 0; b < old; b++) {
+		if (b % WIDEN_SLICE == 0 && stopped(s))
+			return 0;
 		struct tt_entry *from = &tt[b * BUCKET], keep[BUCKET];
 		int k = 0;
 		for (int i = 0; i < BUCKET; i++) {
@@ -161,6 +178,7 @@ static void tt_widen(struct solve_table *T, size_t n)
 		memcpy(from, keep, sizeof *from * (size_t)k);
 	}
 	T->buckets_mask = n - 1;
+	return 1;
 }
 
 /* The table, allocated at the size allowed when first needed, with as many
@@ -171,7 +189,8 @@ static void tt_widen(struct solve_table *T, size_t n)
  * move's whole share for the solver).  So only the part in use is written
  * (emptied), and it grows with the budget, its entries keeping their
  * proofs, until the table is freed with the game. */
-static int tt_ready(struct solve_table *T, double nodes)
+static int tt_ready(struct solve_table *T, double nodes,
+		    int (*stopped)(struct solver *), struct solver *s)
 {
 	if (!T->tt) {
 		size_t n = 1, bucket = sizeof *T->tt * BUCKET;
@@ -189,9 +208,7 @@ static int tt_ready(struct solve_table *T, double nodes)
 	size_t n = T->buckets_mask + 1;
 	while (n < T->buckets_max && (double)n * BUCKET < (double)nodes)
 		n *= 2;
-	if (n > T->buckets_mask + 1)
-		tt_widen(T, n);
-	return 1;
+	return n == T->buckets_mask + 1 || tt_widen(T, n, stopped, s);
 }
 
 static struct tt_entry *tt_bucket(const struct solve_table *T, uint64_t key)
@@ -329,23 +346,33 @@ static unsigned char *ply_state(const struct solver *s, int d)
 
 #define POLL_MS 1.0
 
+/* Whether the solver must stop now: its deadline has passed, the engine
+ * says stop (asked every POLL_MS), or another thread of a root split has
+ * stopped short.  Reads the clock. */
+static int stopped_now(struct solver *s)
+{
+	if (s->halt && __atomic_load_n(s->halt, __ATOMIC_RELAXED))
+		s->abort = 1;
+	if (s->deadline <= 0 && !s->stop)
+		return s->abort;
+	double now = ai_now_ms();
+	if (s->deadline > 0 && now >= s->deadline)
+		s->abort = 1;
+	if (s->stop && now >= s->next_poll) {
+		s->next_poll = now + POLL_MS;
+		if (s->stop(s->ctx))
+			s->abort = 1;
+	}
+	return s->abort;
+}
+
 static int out_of_budget(struct solver *s, int d)
 {
-	if (d >= SOLVE_DEPTH || ++s->nodes > s->limit) {
+	if (d >= SOLVE_DEPTH || ++s->nodes > s->limit)
 		s->abort = 1;
-	} else if ((s->nodes & 31) == 0 &&
-		   (s->deadline > 0 || s->stop || s->halt)) {
-		if (s->halt && __atomic_load_n(s->halt, __ATOMIC_RELAXED))
-			s->abort = 1;
-		double now = ai_now_ms();
-		if (s->deadline > 0 && now >= s->deadline)
-			s->abort = 1;
-		if (s->stop && now >= s->next_poll) {
-			s->next_poll = now + POLL_MS;
-			if (s->stop(s->ctx))
-				s->abort = 1;
-		}
-	}
+	else if ((s->nodes & 31) == 0 &&
+		 (s->deadline > 0 || s->stop || s->halt))
+		stopped_now(s);
 	return s->abort;
 }
 
@@ -802,8 +829,8 @@ static int begin(struct solver *s, struct ai_ctx *c, const struct game *g,
 		if (by_time < nodes)
 			nodes = by_time;
 	}
-	if (g->max_moves >= NO_BEST || !tt_ready(s->tt, nodes) ||
-	    scratch(s) < 0)
+	if (g->max_moves >= NO_BEST ||
+	    !tt_ready(s->tt, nodes, stopped_now, s) || scratch(s) < 0)
 		return -1;
 	memcpy(s->states, st, s->ss);
 	return 0;
