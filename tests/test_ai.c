@@ -6,6 +6,7 @@
  * budget (so they are deterministic and quick); the one clock test is
  * loose on purpose (sanitizer builds are slow), the exact check is in
  * bench_ai. */
+#include <limits.h>
 #include <pthread.h>
 
 #include "test_util.h"
@@ -2644,6 +2645,55 @@ START_TEST(analysis_compacts_a_full_pool)
 }
 END_TEST
 
+/* A compaction moves no node: what it drops becomes holes, which the
+ * search fills before the pool is full again.  (Had it kept taking
+ * nodes only above the ones kept, the pool would be full again with
+ * little more than the half it kept.) */
+struct refilling {
+	struct mcts_tree *t;
+	double until;
+	int fulls;
+	unsigned long least; /* the fewest nodes in use at a full pool after
+			      * a compaction */
+};
+
+/* Asked as each compaction starts (and every millisecond): notes the
+ * full pools, and stops after a few compactions. */
+static int note_full_pools(void *ctx)
+{
+	struct refilling *r = ctx;
+	struct mcts_info info;
+	mcts_tree_info(r->t, &info);
+	if (info.full && info.collections > 0) {
+		r->fulls++;
+		if (info.nodes < r->least)
+			r->least = info.nodes;
+	}
+	return info.collections >= 6 || ai_now_ms() > r->until;
+}
+
+START_TEST(compaction_leaves_holes_to_fill)
+{
+	const struct game *g = game_find("takeitaway");
+	void *st = new_state(g, "", 1);
+	struct mcts_tree *t = mcts_tree_new(256 << 10);
+	struct refilling r = {t, ai_now_ms() + 5000, 0, ULONG_MAX};
+	struct ai_search how = {.level = AI_LEVEL_MAX,
+				.seed = 1,
+				.stop = note_full_pools,
+				.ctx = &r};
+	ck_assert_int_eq(mcts_analyze(t, g, st, &how, 100), 0);
+	struct mcts_info info;
+	mcts_tree_info(t, &info);
+	ck_assert_int_ge(info.collections, 6);
+	ck_assert_int_ge(r.fulls, 5);
+	ck_assert_msg(r.least >= info.cap / 4 * 3,
+		      "full again at %lu of %lu nodes", r.least, info.cap);
+	mcts_tree_free(t);
+	free(st);
+}
+END_TEST
+
 /* A stop hook that says stop once the pool is full, and notes what the
  * tree held when it first did. */
 struct filling {
@@ -2752,6 +2802,7 @@ static Suite *suite(void)
 	tcase_add_test(t, minimax_values_follow_the_children);
 	tcase_add_test(t, analysis_compacts_a_full_pool);
 	tcase_add_test(t, a_stop_ends_a_compaction);
+	tcase_add_test(t, compaction_leaves_holes_to_fill);
 	tcase_add_test(t, playouts_stop_where_the_game_says);
 	tcase_add_test(t, no_playouts_where_the_game_says_none);
 	tcase_add_test(t, reused_tree_keeps_the_visits_below);

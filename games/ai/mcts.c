@@ -413,20 +413,21 @@ static void publish(struct node *nd, uint32_t first, int k)
 }
 
 /* n fresh nodes side by side (pool_alloc).  A thread of a shared tree
- * takes them from a chunk of its own, CHUNK nodes at a time: the pool's
- * count of nodes in use, bumped by every thread at every expansion, kept
- * its cache line moving between the cores. */
+ * takes them from a chunk of its own, up to CHUNK nodes at a time: the
+ * pool's lock, taken by every thread at every expansion, kept its cache
+ * line moving between the cores. */
 static uint32_t node_alloc(struct mcts *m, uint32_t n)
 {
 	if (!m->lock)
 		return pool_alloc(m->t, n);
 	if (n > m->chunk_end - m->chunk_next) {
-		uint32_t want = n > CHUNK ? n : CHUNK;
-		uint32_t first = pool_alloc(m->t, want);
+		uint32_t got;
+		uint32_t first =
+			pool_take(m->t, n, n > CHUNK ? n : CHUNK, &got);
 		if (!first)
 			return 0;
 		m->chunk_next = first;
-		m->chunk_end = first + want;
+		m->chunk_end = first + got;
 	}
 	m->chunk_next += n;
 	return m->chunk_next - n;
@@ -1392,7 +1393,7 @@ void make_room(struct mcts *m)
 	struct pool_stop stop = {compaction_stop, m};
 	m->next_poll = 0; /* asked at once: a compaction is a long step */
 	if (pool_compact(t, &stop))
-		memset(m->lazy, 0, sizeof m->lazy); /* the nodes moved */
+		memset(m->lazy, 0, sizeof m->lazy); /* nodes were cut */
 }
 
 /* Runs iterations until the clock passes until_ms (when timed), iters

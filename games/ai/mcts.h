@@ -86,8 +86,12 @@ struct mcts_tree {
 	struct node *pool;  /* cap nodes, allocated when first needed */
 	uint64_t *mark;     /* compaction: the nodes kept, a bit each */
 	uint64_t *ext;      /* compaction: which of them are move words */
-	uint32_t *rank;     /* compaction: kept nodes before each mark word */
+	uint64_t *cut;      /* compaction: the nodes to make leaves again */
 	uint32_t cap, used; /* nodes: room, in use */
+	/* pool_take's: what it hands out next, [next, end); the holes of the
+	 * last compaction lie below `holes`, unmarked, from `scan` on; all
+	 * nodes from `top` on are free */
+	uint32_t next, end, scan, holes, top;
 	uint32_t root;
 	uint32_t chosen;    /* the root's child the last search chose, or
 			     * NO_NODE */
@@ -337,6 +341,11 @@ static inline int lost(const struct node *c)
 /* n fresh nodes side by side; returns the first, or 0 when they do not
  * fit (the tree is then full until compacted). */
 uint32_t pool_alloc(struct mcts_tree *t, uint32_t n);
+/* At least n and at most `most` fresh nodes side by side, as many as the
+ * free run at hand holds; returns the first and sets *got (when not NULL)
+ * to how many, or returns 0.  Safe from threads that share the tree. */
+uint32_t pool_take(struct mcts_tree *t, uint32_t n, uint32_t most,
+		   uint32_t *got);
 /* An empty tree: the root alone.  Returns 0, or -1 when out of memory. */
 int pool_clear(struct mcts_tree *t);
 /* What may stop a compaction: fn(ctx) returns 1 to give up. */

@@ -166,8 +166,6 @@ void team_join(struct mcts *m)
 		h->running = 0;
 	}
 	t->shared = 0;
-	if (t->used > t->info.peak)
-		t->info.peak = t->used;
 }
 
 void team_run(struct mcts *m, double until_ms, long until_iters)

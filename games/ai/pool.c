@@ -6,7 +6,9 @@
  * second block of the same size right after the children.  When the pool
  * is full the search goes on: the pool is compacted, keeping the subtrees
  * that have had visits and dropping the rest (their roots become leaves
- * again), and leaves need more visits before they grow. */
+ * again), and leaves need more visits before they grow.  Compaction moves
+ * no node: new blocks go to the holes the dropped ones left, so that it
+ * can stop between any two steps (a `stop` does not wait for it). */
 #include "mcts.h"
 
 #include <stdlib.h>
@@ -14,11 +16,11 @@
 
 #include "../util/bits.h"
 
-/* Nodes the budget holds: 32 bytes each, plus two bits and a share of a
- * rank word for compaction. */
+/* Nodes the budget holds: 32 bytes each, plus three bits for
+ * compaction. */
 static uint32_t capacity(size_t bytes)
 {
-	double per = sizeof(struct node) + 2.0 / 8 + 4.0 / 64;
+	double per = sizeof(struct node) + 3.0 / 8;
 	double n = (double)bytes / per;
 	if (n > (double)(UINT32_MAX - 64))
 		n = (double)(UINT32_MAX - 64);
@@ -31,10 +33,9 @@ static void pool_free(struct mcts_tree *t)
 	free(t->pool);
 	free(t->mark);
 	free(t->ext);
-	free(t->rank);
+	free(t->cut);
 	t->pool = NULL;
-	t->mark = t->ext = NULL;
-	t->rank = NULL;
+	t->mark = t->ext = t->cut = NULL;
 	t->used = 0;
 }
 
@@ -50,8 +51,8 @@ static int pool_ready(struct mcts_tree *t)
 		t->pool = malloc(sizeof *t->pool * cap);
 		t->mark = malloc(sizeof *t->mark * words);
 		t->ext = malloc(sizeof *t->ext * words);
-		t->rank = malloc(sizeof *t->rank * words);
-		if (t->pool && t->mark && t->ext && t->rank) {
+		t->cut = malloc(sizeof *t->cut * words);
+		if (t->pool && t->mark && t->ext && t->cut) {
 			t->cap = cap;
 			t->used = 0;
 			return 1;
@@ -61,31 +62,81 @@ static int pool_ready(struct mcts_tree *t)
 	return 0;
 }
 
+/* The first node at or after `from` (and before `to`) whose bit in b is
+ * `set`, or `to`. */
+static uint32_t bit_find(const uint64_t *b, uint32_t from, uint32_t to, int set)
+{
+	uint64_t flip = set ? 0 : ~0ULL;
+	uint32_t w = from >> 6;
+	uint64_t bits = (b[w] ^ flip) & (~0ULL << (from & 63));
+	while (!bits) {
+		if (++w >= (to + 63) >> 6)
+			return to;
+		bits = b[w] ^ flip;
+	}
+	uint32_t i = (w << 6) + (uint32_t)bit_first(bits);
+	return i < to ? i : to;
+}
+
+/* Makes [next, end) the next run of at least n free nodes: a hole of the
+ * last compaction's (unmarked below `holes`, searched from `scan`), else
+ * the nodes above all those handed out.  Returns 0 when none is left. */
+static int next_run(struct mcts_tree *t, uint32_t n)
+{
+	while (t->scan < t->holes) {
+		uint32_t a = bit_find(t->mark, t->scan, t->holes, 0);
+		uint32_t b = bit_find(t->mark, a, t->holes, 1);
+		t->scan = b;
+		if (b - a >= n) {
+			t->next = a, t->end = b;
+			return 1;
+		}
+	}
+	t->next = t->top, t->end = t->cap;
+	return t->cap - t->top >= n;
+}
+
+uint32_t pool_take(struct mcts_tree *t, uint32_t n, uint32_t most,
+		   uint32_t *got)
+{
+	/* threads that share the tree take chunks of it (mcts.c, node_alloc) */
+	if (t->shared)
+		pthread_mutex_lock(&t->lock);
+	uint32_t first = 0, k = 0;
+	if (t->end - t->next >= n || next_run(t, n)) {
+		first = t->next;
+		k = t->end - first < most ? t->end - first : most;
+		t->next += k;
+		__atomic_store_n(&t->used, t->used + k, __ATOMIC_RELAXED);
+		if (t->next > t->top)
+			t->top = t->next;
+		if (t->used > t->info.peak)
+			t->info.peak = t->used;
+	} else {
+		__atomic_store_n(&t->full, 1, __ATOMIC_RELAXED);
+	}
+	if (t->shared)
+		pthread_mutex_unlock(&t->lock);
+	if (got)
+		*got = k;
+	if (k)
+		memset(node_at(t, first), 0, sizeof(struct node) * k);
+	return first;
+}
+
 /* n fresh nodes side by side; returns the first, or 0 when they do not fit
  * (the tree is then full until compacted).  Node 0 is never handed out
- * here: it is the root of a new tree. */
+ * here: it is the root of a new tree, and a child 0 stands for none. */
 uint32_t pool_alloc(struct mcts_tree *t, uint32_t n)
 {
-	/* threads that share the tree take their blocks side by side */
-	uint32_t first = __atomic_load_n(&t->used, __ATOMIC_RELAXED);
-	do
-		if (n > t->cap - first) {
-			__atomic_store_n(&t->full, 1, __ATOMIC_RELAXED);
-			return 0;
-		}
-	while (!__atomic_compare_exchange_n(&t->used, &first, first + n, 1,
-					    __ATOMIC_RELAXED,
-					    __ATOMIC_RELAXED));
-	if (!t->shared && first + n > t->info.peak)
-		t->info.peak = first + n; /* (team_join, when shared) */
-	memset(node_at(t, first), 0, sizeof(struct node) * n);
-	return first;
+	return pool_take(t, n, n, NULL);
 }
 
 /* An empty tree: the root alone, standing for nothing yet. */
 int pool_clear(struct mcts_tree *t)
 {
-	t->used = 0;
+	t->used = t->top = 0;
+	t->next = t->end = t->scan = t->holes = 0;
 	t->full = 0;
 	t->kept = 0;
 	t->expand_at = 2;
@@ -97,7 +148,7 @@ int pool_clear(struct mcts_tree *t)
 		return -1;
 	t->root = 0;
 	t->chosen = NO_NODE;
-	t->used = 1;
+	t->used = t->top = 1;
 	memset(node_at(t, 0), 0, sizeof(struct node));
 	node_at(t, 0)->who = NOBODY;
 	return 0;
@@ -172,11 +223,6 @@ static void bits_set(uint64_t *b, uint32_t from, uint32_t n)
 	}
 }
 
-static int bit_at(const uint64_t *b, uint32_t i)
-{
-	return (int)((b[i >> 6] >> (i & 63)) & 1);
-}
-
 /* The nodes of nd's child block: the children, and their other move
  * words when there are any. */
 static uint32_t block_len(const struct node *nd)
@@ -190,9 +236,9 @@ static uint32_t block_len(const struct node *nd)
 
 /* mark_live's step at the marked node i: counts it and, when it has at
  * least `keep` real visits (or is the root), marks its block (and counts
- * it in hist).  Returns 1 when i keeps children.  It changes no node: a
- * node whose block stays unmarked loses its children in slide, so that a
- * compaction stopped before slide leaves the tree as it was. */
+ * it in hist); otherwise, when it has children, marks i in t->cut.
+ * Returns 1 when i keeps children.  It changes no node, so that a
+ * compaction stopped while marking leaves the tree as it was. */
 static int mark_node(struct mcts_tree *t, uint32_t i, uint32_t keep,
 		     uint64_t *hist, uint32_t *live)
 {
@@ -201,8 +247,10 @@ static int mark_node(struct mcts_tree *t, uint32_t i, uint32_t keep,
 	if (!nd->nchild)
 		return 0;
 	uint32_t real = nd->visits - nd->virt;
-	if (real < keep && i != t->root)
+	if (real < keep && i != t->root) {
+		bits_set(t->cut, i, 1);
 		return 0;
+	}
 	uint32_t len = block_len(nd);
 	if (hist) {
 		int k = 0;
@@ -218,16 +266,23 @@ static int mark_node(struct mcts_tree *t, uint32_t i, uint32_t keep,
 	return 1;
 }
 
+/* Nodes mark_behind walks between two questions to a compaction's stop. */
+#define STOP_NODES 32768
+
 /* mark_live's walk of the nodes below `below` (which its pass upwards
  * has left behind) in the child block of `parent`, and of theirs there,
- * depth first.  Nodes at `below` and above are left to the pass. */
-static void mark_behind(struct mcts_tree *t, uint32_t parent, uint32_t below,
-			uint32_t keep, uint64_t *hist, uint32_t *live)
+ * depth first.  Nodes at `below` and above are left to the pass.  Such a
+ * walk may take in most of the tree, so it asks stop (or NULL) every
+ * STOP_NODES nodes: returns 0 when it said to give up, else 1. */
+static int mark_behind(struct mcts_tree *t, uint32_t parent, uint32_t below,
+		       uint32_t keep, uint64_t *hist, uint32_t *live,
+		       const struct pool_stop *stop)
 {
 	struct {
 		uint32_t parent, k;
 	} path[MAX_PATH];
 	int top = 0;
+	uint32_t steps = 0;
 	path[0].parent = parent, path[0].k = 0;
 	while (top >= 0) {
 		const struct node *nd = node_at(t, path[top].parent);
@@ -235,6 +290,8 @@ static void mark_behind(struct mcts_tree *t, uint32_t parent, uint32_t below,
 			top--;
 			continue;
 		}
+		if (stop && ++steps % STOP_NODES == 0 && stop->fn(stop->ctx))
+			return 0;
 		uint32_t j = nd->child + path[top].k++;
 		if (j < below && mark_node(t, j, keep, hist, live) &&
 		    node_at(t, j)->child < below && top + 1 < MAX_PATH) {
@@ -242,24 +299,27 @@ static void mark_behind(struct mcts_tree *t, uint32_t parent, uint32_t below,
 			path[top].parent = j, path[top].k = 0;
 		}
 	}
+	return 1;
 }
 
 /* Marks what is reachable from the root, leaving out the children of
- * nodes with fewer than `keep` real visits (slide makes them leaves
- * again).  With `hist`, counts per power of two of real visits the nodes
- * of the blocks below.  Returns the nodes marked, or UINT32_MAX when
- * stop (asked first, then every STOP_WORDS words) said to give up.  One pass
- * upwards from the root's word sees every block that lies after its parent,
- * which is where one thread takes them; threads that share a tree take theirs
- * from chunks of their own (mcts.c, node_alloc), so a block may lie below
- * its parent (or the root), and mark_behind walks those.  (The tree is no
- * deeper than an iteration's path, MAX_PATH.) */
+ * nodes with fewer than `keep` real visits (marked in t->cut: cut_marked
+ * makes them leaves again).  With `hist`, counts per power of two of real
+ * visits the nodes of the blocks below.  Returns the nodes marked, or
+ * UINT32_MAX when stop (asked first, then every STOP_WORDS words) said to give
+ * up.  One pass upwards from the root's word sees every block that lies after
+ * its parent, which is where blocks go while the pool has never been
+ * compacted; after that they fill the holes, and threads that share a tree
+ * take theirs from chunks of their own (mcts.c, node_alloc), so a block may
+ * lie below its parent (or the root), and mark_behind walks those.  (The tree
+ * is no deeper than an iteration's path, MAX_PATH.) */
 static BITS_HOT uint32_t mark_live(struct mcts_tree *t, uint32_t keep,
 				   uint64_t *hist, const struct pool_stop *stop)
 {
-	uint32_t words = (t->used + 63) >> 6, live = 0;
+	uint32_t words = (t->top + 63) >> 6, live = 0;
 	memset(t->mark, 0, sizeof *t->mark * words);
 	memset(t->ext, 0, sizeof *t->ext * words);
+	memset(t->cut, 0, sizeof *t->cut * words);
 	bits_set(t->mark, t->root, 1);
 	uint32_t first = t->root >> 6;
 	for (uint32_t w = first; w < words; w++) {
@@ -272,55 +332,36 @@ static BITS_HOT uint32_t mark_live(struct mcts_tree *t, uint32_t keep,
 			done |= 1ULL << b;
 			uint32_t i = (w << 6) + (uint32_t)b;
 			if (mark_node(t, i, keep, hist, &live) &&
-			    node_at(t, i)->child < w << 6)
-				mark_behind(t, i, w << 6, keep, hist, &live);
+			    node_at(t, i)->child < w << 6 &&
+			    !mark_behind(t, i, w << 6, keep, hist, &live, stop))
+				return UINT32_MAX;
 		}
 	}
 	return live;
 }
 
-/* Where marked node i goes: the marked nodes before it. */
-static BITS_HOT uint32_t new_index(const struct mcts_tree *t, uint32_t i)
+/* Makes the nodes marked in t->cut leaves again, their blocks left to
+ * the holes.  Each cut leaves a whole tree behind, so that stop (asked
+ * every STOP_WORDS words) may end it anywhere: returns 0 then, else 1. */
+static BITS_HOT int cut_marked(struct mcts_tree *t,
+			       const struct pool_stop *stop)
 {
-	uint64_t below = t->mark[i >> 6] & ((1ULL << (i & 63)) - 1);
-	return t->rank[i >> 6] + (uint32_t)bit_count(below);
-}
-
-/* Slides the marked nodes down over the others, keeping their order, and
- * points each parent at its block's new place, or (where mark_live left
- * its block out) makes it a leaf again. */
-static BITS_HOT void slide(struct mcts_tree *t)
-{
-	uint32_t words = (t->used + 63) >> 6, n = 0;
+	uint32_t words = (t->top + 63) >> 6;
 	for (uint32_t w = 0; w < words; w++) {
-		t->rank[w] = n;
-		n += (uint32_t)bit_count(t->mark[w]);
-	}
-	uint32_t to = 0, root = new_index(t, t->root);
-	for (uint32_t w = 0; w < words; w++)
-		for (uint64_t bits = t->mark[w]; bits; bits &= bits - 1) {
-			uint32_t i = (w << 6) + (uint32_t)bit_first(bits);
-			if ((t->ext[w] >> (i & 63)) & 1) {
-				memmove(node_at(t, to++), node_at(t, i),
-					sizeof(struct node));
-				continue;
-			}
-			struct node nd = *node_at(t, i);
-			if (nd.nchild && !bit_at(t->mark, nd.child)) {
-				nd.child = 0;
-				nd.nchild = nd.tried = 0;
-				nd.skip = 0;
-				nd.flags &= (uint8_t) ~(KIND | F_WIDE |
-							F_SAMPLED | F_MIXED);
-			} else if (nd.nchild) {
-				nd.child = new_index(t, nd.child);
-			}
-			*node_at(t, to++) = nd;
+		if (stop && w % STOP_WORDS == STOP_WORDS - 1 &&
+		    stop->fn(stop->ctx))
+			return 0;
+		for (uint64_t bits = t->cut[w]; bits; bits &= bits - 1) {
+			struct node *nd = node_at(
+				t, (w << 6) + (uint32_t)bit_first(bits));
+			nd->child = 0;
+			nd->nchild = nd->tried = 0;
+			nd->skip = 0;
+			nd->flags &= (uint8_t) ~(KIND | F_WIDE | F_SAMPLED |
+						 F_MIXED);
 		}
-	t->root = root;      /* 0 unless a block lay below it (see mark_live) */
-	t->chosen = NO_NODE; /* moved: the hint is only worth a search's
-			      * time */
-	t->used = n;
+	}
+	return 1;
 }
 
 /* Makes room in a full pool: drops what is no longer reachable (what lay
@@ -328,38 +369,46 @@ static BITS_HOT void slide(struct mcts_tree *t)
  * subtrees with the fewest visits, keeping at most half of the pool; then
  * leaves need twice the visits before they grow, so the pool fills up more
  * slowly each time (and half as many again when most of it was an old
- * tree's rest).  Takes time in proportion to the nodes in use (12 to 20 ms
- * for a full 48 MB pool on an idle machine, of which the marking takes 60
- * to 75%).  stop (or NULL) is asked during the marking, which changes no
- * node: when it says to give up, the pool stays as it was (still full)
- * and pool_compact returns 0, so that a `stop` waits for the slide at
- * most.  Returns 1 when it compacted. */
+ * tree's rest).  The nodes kept stay where they are: what was dropped
+ * becomes the holes that pool_take hands out next.  Takes time in
+ * proportion to the nodes in use (10 to 20 ms for a full 64 MB pool on an
+ * idle machine, most of it the marking).  stop (or NULL) is asked
+ * throughout: when it says to give up while marking, no node has changed;
+ * later, some of the subtrees to drop may be gone already.  Either way the
+ * pool is no emptier (still full) and pool_compact returns 0.  Returns 1
+ * when it compacted. */
 int pool_compact(struct mcts_tree *t, const struct pool_stop *stop)
 {
 	double t0 = ai_now_ms();
-	uint32_t used = t->used;
+	uint32_t top = t->top;
 	uint64_t hist[32] = {0};
-	uint32_t live = mark_live(t, 0, hist, stop);
+	/* the marks are the map of the holes: no more holes from them */
+	t->holes = t->scan;
+	uint32_t live = mark_live(t, 0, hist, stop), kept = live;
 	if (live == UINT32_MAX)
 		return 0;
 	int crowded = live > t->cap / 2;
 	if (crowded) {
 		/* the least visit count that keeps below half of the pool */
-		uint64_t kept = 1;
+		uint64_t below = 1;
 		int k = 31;
-		while (k > 0 && kept + hist[k] <= t->cap / 2)
-			kept += hist[k--];
-		if (mark_live(t, 2u << k, NULL, stop) == UINT32_MAX)
+		while (k > 0 && below + hist[k] <= t->cap / 2)
+			below += hist[k--];
+		if ((kept = mark_live(t, 2u << k, NULL, stop)) == UINT32_MAX ||
+		    !cut_marked(t, stop))
 			return 0;
 	}
 	if (live < t->cap / 4 && t->expand_at > 2)
 		t->expand_at /= 2; /* mostly garbage: an old tree's rest */
 	if (crowded && t->expand_at < (1u << 20))
 		t->expand_at *= 2;
-	slide(t);
+	t->used = kept;
+	t->next = t->end = 0;
+	t->scan = 1; /* node 0 is never handed out */
+	t->holes = top;
 	t->full = 0;
 	t->info.collections++;
-	t->compact_ms = (ai_now_ms() - t0) / (live + used / 64 + 1);
+	t->compact_ms = (ai_now_ms() - t0) / (live + top / 64 + 1);
 	return 1;
 }
 
@@ -368,5 +417,5 @@ int pool_compact(struct mcts_tree *t, const struct pool_stop *stop)
 double pool_compact_cost(const struct mcts_tree *t, double live)
 {
 	double per = t->compact_ms > 0 ? t->compact_ms : 1e-5;
-	return 2 * per * (live + t->used / 64);
+	return 2 * per * (live + t->top / 64);
 }
