@@ -230,71 +230,85 @@ static uint32_t block_len(const struct node *nd)
 	return (uint32_t)nd->nchild << (nd->flags & F_WIDE ? 1 : 0);
 }
 
-/* The words of mark bits (64 nodes each) between two questions to a
- * compaction's stop: about half a millisecond. */
-#define STOP_WORDS 1024
+/* The work between two questions to a compaction's stop: a node visited
+ * or a word of bits read counts one.  Blocks that lie apart in the pool
+ * take up to 100 ns a node to walk, so that this is under a millisecond. */
+#define STOP_WORK 8192
+
+/* A marking of the pool (mark_live), and its questions to stop. */
+struct marking {
+	struct mcts_tree *t;
+	uint32_t keep;  /* real visits a node needs to keep its block */
+	uint64_t *hist; /* or NULL: the nodes of the blocks kept, by visits */
+	uint32_t live;  /* the nodes marked */
+	const struct pool_stop *stop;
+	uint32_t work; /* since the last question */
+};
+
+/* Counts `work`, and asks stop (when there is one) each STOP_WORK: 1 when
+ * it says to give up. */
+static int give_up(struct marking *k, uint32_t work)
+{
+	if ((k->work += work) < STOP_WORK)
+		return 0;
+	k->work = 0;
+	return k->stop && k->stop->fn(k->stop->ctx);
+}
 
 /* mark_live's step at the marked node i: counts it and, when it has at
  * least `keep` real visits (or is the root), marks its block (and counts
  * it in hist); otherwise, when it has children, marks i in t->cut.
  * Returns 1 when i keeps children.  It changes no node, so that a
  * compaction stopped while marking leaves the tree as it was. */
-static int mark_node(struct mcts_tree *t, uint32_t i, uint32_t keep,
-		     uint64_t *hist, uint32_t *live)
+static int mark_node(struct marking *k, uint32_t i)
 {
+	struct mcts_tree *t = k->t;
 	const struct node *nd = node_at(t, i);
-	++*live;
+	k->live++;
 	if (!nd->nchild)
 		return 0;
 	uint32_t real = nd->visits - nd->virt;
-	if (real < keep && i != t->root) {
+	if (real < k->keep && i != t->root) {
 		bits_set(t->cut, i, 1);
 		return 0;
 	}
 	uint32_t len = block_len(nd);
-	if (hist) {
-		int k = 0;
-		while (k < 31 && (real >> (k + 1)))
-			k++;
-		hist[k] += len;
+	if (k->hist) {
+		int b = 0;
+		while (b < 31 && (real >> (b + 1)))
+			b++;
+		k->hist[b] += len;
 	}
 	bits_set(t->mark, nd->child, len);
 	if (nd->flags & F_WIDE) {
 		bits_set(t->ext, nd->child + nd->nchild, nd->nchild);
-		*live += nd->nchild;
+		k->live += nd->nchild;
 	}
 	return 1;
 }
 
-/* Nodes mark_behind walks between two questions to a compaction's stop. */
-#define STOP_NODES 32768
-
 /* mark_live's walk of the nodes below `below` (which its pass upwards
  * has left behind) in the child block of `parent`, and of theirs there,
- * depth first.  Nodes at `below` and above are left to the pass.  Such a
- * walk may take in most of the tree, so it asks stop (or NULL) every
- * STOP_NODES nodes: returns 0 when it said to give up, else 1. */
-static int mark_behind(struct mcts_tree *t, uint32_t parent, uint32_t below,
-		       uint32_t keep, uint64_t *hist, uint32_t *live,
-		       const struct pool_stop *stop)
+ * depth first.  Nodes at `below` and above are left to the pass.
+ * Returns 0 when stop said to give up, else 1. */
+static int mark_behind(struct marking *k, uint32_t parent, uint32_t below)
 {
 	struct {
 		uint32_t parent, k;
 	} path[MAX_PATH];
 	int top = 0;
-	uint32_t steps = 0;
 	path[0].parent = parent, path[0].k = 0;
 	while (top >= 0) {
-		const struct node *nd = node_at(t, path[top].parent);
+		const struct node *nd = node_at(k->t, path[top].parent);
 		if (path[top].k >= nd->nchild) {
 			top--;
 			continue;
 		}
-		if (stop && ++steps % STOP_NODES == 0 && stop->fn(stop->ctx))
+		if (give_up(k, 1))
 			return 0;
 		uint32_t j = nd->child + path[top].k++;
-		if (j < below && mark_node(t, j, keep, hist, live) &&
-		    node_at(t, j)->child < below && top + 1 < MAX_PATH) {
+		if (j < below && mark_node(k, j) &&
+		    node_at(k->t, j)->child < below && top + 1 < MAX_PATH) {
 			top++;
 			path[top].parent = j, path[top].k = 0;
 		}
@@ -306,52 +320,51 @@ static int mark_behind(struct mcts_tree *t, uint32_t parent, uint32_t below,
  * nodes with fewer than `keep` real visits (marked in t->cut: cut_marked
  * makes them leaves again).  With `hist`, counts per power of two of real
  * visits the nodes of the blocks below.  Returns the nodes marked, or
- * UINT32_MAX when stop (asked first, then every STOP_WORDS words) said to give
- * up.  One pass upwards from the root's word sees every block that lies after
- * its parent, which is where blocks go while the pool has never been
+ * UINT32_MAX when stop (asked first, then every STOP_WORK) said to give
+ * up.  One pass upwards from the root's word sees every block that lies
+ * after its parent, which is where blocks go while the pool has never been
  * compacted; after that they fill the holes, and threads that share a tree
  * take theirs from chunks of their own (mcts.c, node_alloc), so a block may
- * lie below its parent (or the root), and mark_behind walks those.  (The tree
- * is no deeper than an iteration's path, MAX_PATH.) */
+ * lie below its parent (or the root), and mark_behind walks those.  (The
+ * tree is no deeper than an iteration's path, MAX_PATH.) */
 static BITS_HOT uint32_t mark_live(struct mcts_tree *t, uint32_t keep,
 				   uint64_t *hist, const struct pool_stop *stop)
 {
-	uint32_t words = (t->top + 63) >> 6, live = 0;
+	struct marking k = {t, keep, hist, 0, stop, STOP_WORK};
+	uint32_t words = (t->top + 63) >> 6;
 	memset(t->mark, 0, sizeof *t->mark * words);
 	memset(t->ext, 0, sizeof *t->ext * words);
 	memset(t->cut, 0, sizeof *t->cut * words);
 	bits_set(t->mark, t->root, 1);
-	uint32_t first = t->root >> 6;
-	for (uint32_t w = first; w < words; w++) {
-		if (stop && (w - first) % STOP_WORDS == 0 &&
-		    stop->fn(stop->ctx))
+	for (uint32_t w = t->root >> 6; w < words; w++) {
+		if (give_up(&k, 1 + (uint32_t)bit_count(t->mark[w])))
 			return UINT32_MAX;
 		uint64_t done = 0, bits;
 		while ((bits = t->mark[w] & ~t->ext[w] & ~done)) {
 			int b = bit_first(bits);
 			done |= 1ULL << b;
 			uint32_t i = (w << 6) + (uint32_t)b;
-			if (mark_node(t, i, keep, hist, &live) &&
-			    node_at(t, i)->child < w << 6 &&
-			    !mark_behind(t, i, w << 6, keep, hist, &live, stop))
+			if (mark_node(&k, i) && node_at(t, i)->child < w << 6 &&
+			    !mark_behind(&k, i, w << 6))
 				return UINT32_MAX;
 		}
 	}
-	return live;
+	return k.live;
 }
 
 /* Makes the nodes marked in t->cut leaves again, their blocks left to
  * the holes.  Each cut leaves a whole tree behind, so that stop (asked
- * every STOP_WORDS words) may end it anywhere: returns 0 then, else 1. */
+ * every STOP_WORK) may end it anywhere: returns 0 then, else 1. */
 static BITS_HOT int cut_marked(struct mcts_tree *t,
 			       const struct pool_stop *stop)
 {
+	struct marking k = {.t = t, .stop = stop};
 	uint32_t words = (t->top + 63) >> 6;
 	for (uint32_t w = 0; w < words; w++) {
-		if (stop && w % STOP_WORDS == STOP_WORDS - 1 &&
-		    stop->fn(stop->ctx))
+		uint64_t bits = t->cut[w];
+		if (give_up(&k, 1 + (uint32_t)bit_count(bits)))
 			return 0;
-		for (uint64_t bits = t->cut[w]; bits; bits &= bits - 1) {
+		for (; bits; bits &= bits - 1) {
 			struct node *nd = node_at(
 				t, (w << 6) + (uint32_t)bit_first(bits));
 			nd->child = 0;
