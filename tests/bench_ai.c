@@ -44,6 +44,12 @@
  *                         engine's stop poll (a poll() of standard input
  *                         about once a millisecond), 5 times each: the
  *                         median playouts per second of processor time
+ *   bench_ai gaps GAME OPTIONS MS THREADS
+ *                         how soon a `stop` is seen: the longest times
+ *                         between two questions to the stop hook in a
+ *                         search of MS ms (movetime, empty tree, the
+ *                         default hash) on THREADS threads, and the
+ *                         compactions of its pool
  *
  * Speed: random playouts per second of CPU time from the opening of each
  * game (the issue's target is over 1,000,000 on checkertoe, on one core),
@@ -292,6 +298,27 @@ static int poll_input(void *ctx)
 	return 0; /* what counts is the call: the search never stops */
 }
 
+/* The gaps between the questions to a stop hook that never stops: the
+ * longest GAPS of them, longest first. */
+#define GAPS 3
+struct gaps {
+	double last, longest[GAPS];
+};
+
+static int note_gap(void *ctx)
+{
+	struct gaps *g = ctx;
+	double now = ai_now_ms(), d = g->last > 0 ? now - g->last : 0;
+	g->last = now;
+	for (int i = 0; i < GAPS; i++)
+		if (d > g->longest[i]) {
+			double x = g->longest[i];
+			g->longest[i] = d;
+			d = x;
+		}
+	return 0;
+}
+
 static int compare_doubles(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -516,10 +543,41 @@ static int subcommand(int argc, char **argv)
 		free(st);
 		return 0;
 	}
+	if (argc == 6 && !strcmp(argv[1], "gaps")) {
+		void *st = opening(argv[2], argv[3], &g);
+		struct ai *ai = ai_new();
+		if (!ai || ai_set_threads(ai, atoi(argv[5])) < 0) {
+			fprintf(stderr, "bench_ai: no %s threads\n", argv[5]);
+			exit(1);
+		}
+		struct gaps gaps = {0, {0}};
+		struct ai_search how = {.level = AI_LEVEL_MAX,
+					.movetime_ms = atof(argv[4]),
+					.start_ms = ai_now_ms(),
+					.seed = 1,
+					.stop = note_gap,
+					.ctx = &gaps,
+					.no_book = 1};
+		struct move mv;
+		if (ai_choose(ai, g, st, &how, &mv) < 0) {
+			fprintf(stderr, "bench_ai: %s: no move\n", g->name);
+			exit(1);
+		}
+		struct mcts_info info;
+		ai_tree_info(ai, &info);
+		printf("%s [%s], movetime %s, %s thread(s): longest gaps",
+		       g->name, argv[3], argv[4], argv[5]);
+		for (int i = 0; i < GAPS; i++)
+			printf(" %.2f", gaps.longest[i]);
+		printf(" ms; %ld compactions\n", info.collections);
+		ai_free(ai);
+		free(st);
+		return 0;
+	}
 	fprintf(stderr,
 		"usage: bench_ai [iterations GAME OPTIONS N | rate "
 		"GAME OPTIONS | threads GAME OPTIONS MS [hash=MB] N... | poll "
-		"GAME OPTIONS N]\n");
+		"GAME OPTIONS N | gaps GAME OPTIONS MS THREADS]\n");
 	return 2;
 }
 
