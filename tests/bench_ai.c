@@ -44,12 +44,12 @@
  *                         engine's stop poll (a poll() of standard input
  *                         about once a millisecond), 5 times each: the
  *                         median playouts per second of processor time
- *   bench_ai gaps GAME OPTIONS MS THREADS
+ *   bench_ai gaps GAME OPTIONS MS THREADS [hash=MB]
  *                         how soon a `stop` is seen: the longest times
  *                         between two questions to the stop hook in a
  *                         search of MS ms (movetime, empty tree, the
- *                         default hash) on THREADS threads, and the
- *                         compactions of its pool
+ *                         default hash or set hash MB) on THREADS
+ *                         threads, and the compactions of its pool
  *
  * Speed: random playouts per second of CPU time from the opening of each
  * game (the issue's target is over 1,000,000 on checkertoe, on one core),
@@ -543,13 +543,15 @@ static int subcommand(int argc, char **argv)
 		free(st);
 		return 0;
 	}
-	if (argc == 6 && !strcmp(argv[1], "gaps")) {
+	if ((argc == 6 || argc == 7) && !strcmp(argv[1], "gaps")) {
 		void *st = opening(argv[2], argv[3], &g);
 		struct ai *ai = ai_new();
 		if (!ai || ai_set_threads(ai, atoi(argv[5])) < 0) {
 			fprintf(stderr, "bench_ai: no %s threads\n", argv[5]);
 			exit(1);
 		}
+		if (argc == 7 && !strncmp(argv[6], "hash=", 5))
+			ai_set_hash(ai, atol(argv[6] + 5));
 		struct gaps gaps = {0, {0}};
 		struct ai_search how = {.level = AI_LEVEL_MAX,
 					.movetime_ms = atof(argv[4]),
@@ -565,8 +567,9 @@ static int subcommand(int argc, char **argv)
 		}
 		struct mcts_info info;
 		ai_tree_info(ai, &info);
-		printf("%s [%s], movetime %s, %s thread(s): longest gaps",
-		       g->name, argv[3], argv[4], argv[5]);
+		printf("%s [%s], movetime %s, %s thread(s)%s%s: longest gaps",
+		       g->name, argv[3], argv[4], argv[5],
+		       argc == 7 ? ", " : "", argc == 7 ? argv[6] : "");
 		for (int i = 0; i < GAPS; i++)
 			printf(" %.2f", gaps.longest[i]);
 		printf(" ms; %ld compactions\n", info.collections);
@@ -577,7 +580,7 @@ static int subcommand(int argc, char **argv)
 	fprintf(stderr,
 		"usage: bench_ai [iterations GAME OPTIONS N | rate "
 		"GAME OPTIONS | threads GAME OPTIONS MS [hash=MB] N... | poll "
-		"GAME OPTIONS N | gaps GAME OPTIONS MS THREADS]\n");
+		"GAME OPTIONS N | gaps GAME OPTIONS MS THREADS [hash=MB]]\n");
 	return 2;
 }
 

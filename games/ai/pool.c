@@ -332,9 +332,16 @@ static BITS_HOT uint32_t mark_live(struct mcts_tree *t, uint32_t keep,
 {
 	struct marking k = {t, keep, hist, 0, stop, STOP_WORK};
 	uint32_t words = (t->top + 63) >> 6;
-	memset(t->mark, 0, sizeof *t->mark * words);
-	memset(t->ext, 0, sizeof *t->ext * words);
-	memset(t->cut, 0, sizeof *t->cut * words);
+	/* the bits of a large pool take a while to clear (50 MB of them
+	 * for a 4 GB hash) */
+	for (uint32_t w = 0; w < words; w += STOP_WORK) {
+		uint32_t n = words - w < STOP_WORK ? words - w : STOP_WORK;
+		if (give_up(&k, n / 16))
+			return UINT32_MAX;
+		memset(t->mark + w, 0, sizeof *t->mark * n);
+		memset(t->ext + w, 0, sizeof *t->ext * n);
+		memset(t->cut + w, 0, sizeof *t->cut * n);
+	}
 	bits_set(t->mark, t->root, 1);
 	for (uint32_t w = t->root >> 6; w < words; w++) {
 		if (give_up(&k, 1 + (uint32_t)bit_count(t->mark[w])))
