@@ -133,6 +133,7 @@ static int tt_live(const struct solve_table *T, uint64_t tag)
 }
 
 struct solver;
+static int stopped_now(struct solver *s);
 
 /* Buckets tt_widen empties or moves between two looks at stop: 512 kB. */
 #define WIDEN_SLICE 8192
@@ -140,23 +141,22 @@ struct solver;
 /* Puts n buckets in use (more than now): an entry moves to the bucket its
  * key names under the wider mask, which is a new one, emptied here, and
  * which only entries of its old bucket move to.  The whole table takes
- * milliseconds (16 MB: 7 ms), so `stopped` is asked every WIDEN_SLICE
- * buckets; when it says so, the table stays as wide as it was, short of
- * the entries moved so far (a table only saves work).  Returns 1 when it
- * widened. */
-static int tt_widen(struct solve_table *T, size_t n,
-		    int (*stopped)(struct solver *), struct solver *s)
+ * milliseconds (16 MB: 7 ms), so every WIDEN_SLICE buckets it asks
+ * whether solver s has stopped (stopped_now); when it has, the table
+ * stays as wide as it was, short of the entries moved so far (a table
+ * only saves work).  Returns 1 when it widened. */
+static int tt_widen(struct solve_table *T, size_t n, struct solver *s)
 {
 	struct tt_entry *tt = T->tt;
 	size_t old = T->buckets_mask + 1;
 	for (size_t b = old; b < n; b += WIDEN_SLICE) {
 		size_t k = n - b < WIDEN_SLICE ? n - b : WIDEN_SLICE;
-		if (stopped(s))
+		if (stopped_now(s))
 			return 0;
 		memset(&tt[b * BUCKET], 0, sizeof *tt * BUCKET * k);
 	}
 	for (size_t b = 0; b < old; b++) {
-		if (b % WIDEN_SLICE == 0 && stopped(s))
+		if (b % WIDEN_SLICE == 0 && stopped_now(s))
 			return 0;
 		struct tt_entry *from = &tt[b * BUCKET], keep[BUCKET];
 		int k = 0;
@@ -189,8 +189,7 @@ static int tt_widen(struct solve_table *T, size_t n,
  * move's whole share for the solver).  So only the part in use is written
  * (emptied), and it grows with the budget, its entries keeping their
  * proofs, until the table is freed with the game. */
-static int tt_ready(struct solve_table *T, double nodes,
-		    int (*stopped)(struct solver *), struct solver *s)
+static int tt_ready(struct solve_table *T, double nodes, struct solver *s)
 {
 	if (!T->tt) {
 		size_t n = 1, bucket = sizeof *T->tt * BUCKET;
@@ -208,7 +207,7 @@ static int tt_ready(struct solve_table *T, double nodes,
 	size_t n = T->buckets_mask + 1;
 	while (n < T->buckets_max && (double)n * BUCKET < (double)nodes)
 		n *= 2;
-	return n == T->buckets_mask + 1 || tt_widen(T, n, stopped, s);
+	return n == T->buckets_mask + 1 || tt_widen(T, n, s);
 }
 
 static struct tt_entry *tt_bucket(const struct solve_table *T, uint64_t key)
@@ -829,8 +828,8 @@ static int begin(struct solver *s, struct ai_ctx *c, const struct game *g,
 		if (by_time < nodes)
 			nodes = by_time;
 	}
-	if (g->max_moves >= NO_BEST ||
-	    !tt_ready(s->tt, nodes, stopped_now, s) || scratch(s) < 0)
+	if (g->max_moves >= NO_BEST || !tt_ready(s->tt, nodes, s) ||
+	    scratch(s) < 0)
 		return -1;
 	memcpy(s->states, st, s->ss);
 	return 0;
