@@ -42,7 +42,7 @@
  *   bench_ai poll GAME OPTIONS N
  *                         a search of N playouts with and without the
  *                         engine's stop poll (a poll() of standard input
- *                         about once a millisecond), 5 times each: the
+ *                         every AI_POLL_MS), 5 times each: the
  *                         median playouts per second of processor time
  *   bench_ai gaps GAME OPTIONS MS THREADS [hash=MB]
  *                         how soon a `stop` is seen: the longest times

@@ -2657,7 +2657,7 @@ struct refilling {
 			      * a compaction */
 };
 
-/* Asked as each compaction starts (and every millisecond): notes the
+/* Asked as each compaction starts (and every AI_POLL_MS): notes the
  * full pools, and stops after a few compactions. */
 static int note_full_pools(void *ctx)
 {

@@ -77,7 +77,7 @@ struct ai_search {
 	double overhead_ms; /* with a clock: kept for the frontend's delays */
 	double start_ms;    /* ai_now_ms() when the command was read */
 	uint64_t seed;      /* all of the search's randomness */
-	/* Asked about once a millisecond while thinking (may be NULL):
+	/* Asked every AI_POLL_MS (search.h) while thinking (may be NULL):
 	 * nonzero ends the search at once with the best move so far. */
 	int (*stop)(void *ctx);
 	/* ai_analyze: one `info ...` line (no newline) to pass on. */
@@ -134,7 +134,7 @@ int ai_analyze(struct ai *ai, const struct game *g, const void *st,
 
 /* Thinks on st (a state that is not over: the opponent to move, or a roll
  * due) while the engine waits for input, until how->stop says so (asked
- * about once a millisecond: any input), for the next clock-bound search:
+ * every AI_POLL_MS: any input), for the next clock-bound search:
  * the tree it grows is the one that search starts from.  Does nothing and
  * returns -1 under a playout budget or below the top level; else 0.
  * Writes nothing to how->log. */

@@ -156,10 +156,6 @@ static void swap_children(struct mcts_tree *t, const struct node *nd,
 
 /* ---- the clock ---- */
 
-/* How often the engine's input is looked at while thinking: often enough
- * that a `stop` is noticed within a couple of milliseconds, rarely enough
- * that the poll costs nothing measurable. */
-#define POLL_MS 1.0
 /* How often the clock is read: the iterations between two looks double or
  * halve to keep them this far apart. */
 #define LOOK_MS 0.2
@@ -173,12 +169,12 @@ static void swap_children(struct mcts_tree *t, const struct node *nd,
  * shrinks by this factor at each look. */
 #define STEP_DECAY 0.9
 
-/* Asks the engine whether to stop, at most every POLL_MS (a stop once
+/* Asks the engine whether to stop, at most every AI_POLL_MS (a stop once
  * seen stays).  Returns m->stopped. */
 static int ask_stop(struct mcts *m, double now)
 {
 	if (!m->stopped && m->how->stop && now >= m->next_poll) {
-		m->next_poll = now + POLL_MS;
+		m->next_poll = now + AI_POLL_MS;
 		m->stopped = m->how->stop(m->how->ctx) != 0;
 	}
 	return m->stopped;
@@ -186,7 +182,7 @@ static int ask_stop(struct mcts *m, double now)
 
 /* Whether the search must end now: the deadline is closer than the margin
  * (see STEP_DECAY), or the engine says stop (asked at most every
- * POLL_MS).  Reads the clock. */
+ * AI_POLL_MS).  Reads the clock. */
 static int out_of_time(struct mcts *m)
 {
 	if (m->stopped)
@@ -1359,7 +1355,7 @@ static double game_length(struct mcts *m, double until_ms, double enough,
 }
 
 /* pool_compact's stop during a search: the search's end has passed, or
- * the engine says stop (asked at most every POLL_MS). */
+ * the engine says stop (asked at most every AI_POLL_MS). */
 static int compaction_stop(void *ctx)
 {
 	struct mcts *m = ctx;

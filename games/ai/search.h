@@ -197,10 +197,15 @@ struct solve_bound {
 	int lo, hi;
 };
 
+/* How often a search asks its stop hook (the engine's input): a stop is
+ * answered within about this much (bench: "a stop while genmove thinks"),
+ * and the poll() behind it costs about 0.1% of the search (bench_ai poll). */
+#define AI_POLL_MS 0.5
+
 /* Exact solver.  For the GAME_PLAY state st with the n moves list[]:
  * searches the whole rest of the game until node_limit nodes are spent or
  * the clock passes deadline_ms (0: no clock) or stop(ctx) (when stop is
- * not NULL, asked about once a millisecond) says so.  On success returns 1 and
+ * not NULL, asked every AI_POLL_MS) says so.  On success returns 1 and
  * writes value[i] for each move, from the mover's point of view: with two
  * players -1 loss, 0 draw, 1 win (under perfect play); otherwise a number
  * that ranks the results for the mover (result first, then margin; solo: the
@@ -255,7 +260,7 @@ struct solve_job {
 	enum solve_want want; /* more than two players: always exact */
 	double deadline_ms;   /* an ai_now_ms() time; 0: no clock */
 	long node_limit;      /* nodes it may search; 0: no limit */
-	int (*stop)(void *);  /* asked about once a millisecond; may be NULL */
+	int (*stop)(void *);  /* asked every AI_POLL_MS; may be NULL */
 	void *ctx;
 	/* NULL, or a score for each root move (a tree's visits): the solver
 	 * tries the higher ones first */

@@ -320,7 +320,7 @@ struct solver {
 	size_t off[SOLVE_DEPTH + 2]; /* where ply d's list starts */
 	long nodes, limit;
 	double deadline;
-	int (*stop)(void *); /* the engine's input, asked every POLL_MS */
+	int (*stop)(void *); /* the engine's input, asked every AI_POLL_MS */
 	void *ctx;
 	double next_poll;
 	int abort;
@@ -343,10 +343,8 @@ static unsigned char *ply_state(const struct solver *s, int d)
 	return s->states + (size_t)d * s->ss;
 }
 
-#define POLL_MS 1.0
-
 /* Whether the solver must stop now: its deadline has passed, the engine
- * says stop (asked every POLL_MS), or another thread of a root split has
+ * says stop (asked every AI_POLL_MS), or another thread of a root split has
  * stopped short.  Reads the clock. */
 static int stopped_now(struct solver *s)
 {
@@ -358,7 +356,7 @@ static int stopped_now(struct solver *s)
 	if (s->deadline > 0 && now >= s->deadline)
 		s->abort = 1;
 	if (s->stop && now >= s->next_poll) {
-		s->next_poll = now + POLL_MS;
+		s->next_poll = now + AI_POLL_MS;
 		if (s->stop(s->ctx))
 			s->abort = 1;
 	}
