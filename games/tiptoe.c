@@ -204,9 +204,10 @@ static int walk(const struct state *s, int c, int j)
 	return k;
 }
 
-/* The same along any line: along a row and a column from the bit sets
- * (join asks for the runs of many pieces). */
-BITS_INLINE int free_run(const struct state *s, int c, int j)
+/* The same along any line: along a row and a column from the bit sets,
+ * cc being c's cell in the transpose (put and join ask for several lines
+ * of one cell). */
+BITS_INLINE int free_run(const struct state *s, int c, int cc, int j)
 {
 	switch (j) {
 	case 0:
@@ -214,9 +215,9 @@ BITS_INLINE int free_run(const struct state *s, int c, int j)
 	case 1:
 		return run_down(s->empty, c);
 	case 2:
-		return run_up(s->column, transposed(s, c));
+		return run_up(s->column, cc);
 	case 3:
-		return run_down(s->column, transposed(s, c));
+		return run_down(s->column, cc);
 	}
 	return walk(s, c, j);
 }
@@ -248,11 +249,12 @@ static void join(struct state *s, int t, int p, const int *trun)
 		s->cell[u] = JOINING;
 	}
 	far = capped || far > cap ? cap : far;
-	for (int i = 1; i < n; i++)
+	for (int i = 1; i < n; i++) {
+		int cc = transposed(s, list[i]);
 		for (int j = 0; j < nd; j++) {
 			int d = dir[j], u = list[i] + d, v = s->cell[u];
 			if (v == EMPTY) {
-				int k = free_run(s, list[i], j);
+				int k = free_run(s, list[i], cc, j);
 				run[i][j] = (uint8_t)(k < far ? k : far);
 				continue;
 			}
@@ -267,6 +269,7 @@ static void join(struct state *s, int t, int p, const int *trun)
 			list[n++] = (uint16_t)u;
 			s->cell[u] = JOINING;
 		}
+	}
 	int size = capped || n >= cap ? cap : n;
 	if (size < cap)
 		for (int j = 0; j < nd; j++)
@@ -294,12 +297,8 @@ static void put(struct state *s, int t, int p)
 	s->empty[(unsigned)t / 64] &= ~((uint64_t)1 << (t & 63));
 	s->column[(unsigned)tc / 64] &= ~((uint64_t)1 << (tc & 63));
 	s->cell[t] = JOINING;
-	run[0] = run_up(s->empty, t);
-	run[1] = run_down(s->empty, t);
-	run[2] = run_up(s->column, tc);
-	run[3] = run_down(s->column, tc);
-	for (int j = 4; j < s->nd; j++)
-		run[j] = walk(s, t, j);
+	for (int j = 0; j < s->nd; j++)
+		run[j] = free_run(s, t, tc, j);
 	for (int i = 0; i < s->nd; i += 2) {
 		int d = s->dir[i], a = run[i] + 1, k = run[i + 1] + 1;
 		cut(s, t - k * d, d, k, a);
