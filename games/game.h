@@ -134,6 +134,17 @@ struct game_turn {
 	char prompt[GAME_PROMPT_MAX]; /* a sentence for a person */
 };
 
+/* One of a game's levels between greedy and the top (`set level` 2 to 8,
+ * games/ai/ai.c): the odds that it plays the greedy move, and otherwise
+ * the playouts its search makes per legal move and the temperature at
+ * which it draws its move from the four it visited most. */
+struct game_level {
+	float greedy;   /* 0 to 1 */
+	float playouts; /* per legal move */
+	float temper;
+};
+#define GAME_LEVELS 7 /* levels 2 to 8 */
+
 struct game {
 	const char *name;    /* protocol name, lowercase: "checkertoe" */
 	const char *title;   /* the game's published name */
@@ -308,6 +319,12 @@ struct game {
 	 * evaluate() reads the weights it learned.  Two players only.
 	 * NULL: none. */
 	const struct learn_spec *learn;
+
+	/* Its levels between greedy and the top, chosen so that each beats
+	 * the one below by about as much across this game's span from greedy
+	 * to full strength (docs/strength.md, "Levels").  NULL: the search's
+	 * default ladder (games/ai/ai.c). */
+	const struct game_level *levels;
 
 	/* For frontends that know no game (protocol.md, "Discovery"); NULL
 	 * gives the engine's plain answers (sides by number, no teams, the

@@ -1267,6 +1267,14 @@ static int ta_eval_after(const void *st)
 	return s->nplayers == 2 ? 4 : 0;
 }
 
+/* Levels 2 to 8, each about as far above the one below across the span
+ * from greedy to full strength (docs/strength.md, "Levels"): the odds of
+ * the greedy move, playouts per legal move, temperature. */
+static const struct game_level ta_levels[GAME_LEVELS] = {
+	{0, 8, 2},     {0, 21, 1.1},   {0, 42, 0.8},   {0, 95, 0.5},
+	{0, 200, 0.3}, {0, 380, 0.23}, {0, 1000, 0.2},
+};
+
 const struct game game_takeitaway = {
 	.name = "takeitaway",
 	.title = "Take It Away",
@@ -1296,4 +1304,5 @@ const struct game game_takeitaway = {
 	.key = ta_key,
 	.minimax_eval = ta_minimax_eval,
 	.eval_after = ta_eval_after,
+	.levels = ta_levels,
 };

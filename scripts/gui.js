@@ -2086,9 +2086,9 @@ function buildSeats() {
 }
 
 // The engine's levels (list_settings) in words: the top one is its full
-// strength, those between search a little more at each step, each meant
-// to beat the one below about seven games in ten (protocol.md, "The
-// computer player"; docs/strength.md, "Levels").
+// strength, those between search a little more at each step, each game's
+// spaced evenly from greedy to full strength (protocol.md, "The computer
+// player"; docs/strength.md, "Levels").
 function levelName(v, max) {
     const words = ["random moves", "greedy", "beginner", "novice", "casual", "club player", "strong", "expert", "master"];
     const word = v === max ? "full strength" : words[v] || "level " + v;

@@ -7,6 +7,7 @@
  * loose on purpose (sanitizer builds are slow), the exact check is in
  * bench_ai. */
 #include <limits.h>
+#include <math.h>
 #include <pthread.h>
 
 #include "test_util.h"
@@ -1965,9 +1966,10 @@ END_TEST
 START_TEST(levels_search_more_at_each_step)
 {
 	/* from the openings of Tiptoe 8x8 and checkertoe (whose first move
-	 * the book knows): each level between greedy and the top searches
-	 * more playouts than the one below, without the book, and a lower
-	 * set playouts caps it; the top level takes the book's move */
+	 * the book knows): each level between greedy and the top that
+	 * searches (its greedy odds did not come up) searches at least the
+	 * playouts of the one below, without the book, and a lower set
+	 * playouts caps it; the top level takes the book's move */
 	static const char *const setups[][2] = {{"tiptoe", "size=8"},
 						{"checkertoe", "first=1"}};
 	for (size_t k = 0; k < 2; k++) {
@@ -1996,15 +1998,20 @@ START_TEST(levels_search_more_at_each_step)
 				struct mcts_info info;
 				ai_tree_info(ai, &info);
 				int book = strstr(log, "from the book") != NULL;
+				int greedy = strstr(log, "(greedy)") != NULL;
 				if (level == AI_LEVEL_MAX) {
 					ck_assert_msg(book || k == 0,
 						      "the top level: %s", log);
+				} else if (greedy) {
+					ck_assert(g->levels &&
+						  g->levels[level - 2].greedy >
+							  0);
 				} else if (cap) {
 					ck_assert_int_eq(info.iterations, cap);
 				} else {
 					ck_assert_msg(!book, "level %d: %s",
 						      level, log);
-					ck_assert_msg(info.iterations > last,
+					ck_assert_msg(info.iterations >= last,
 						      "%s: level %d searched "
 						      "%ld playouts, the one "
 						      "below %ld",
@@ -2020,6 +2027,82 @@ START_TEST(levels_search_more_at_each_step)
 		}
 		free(st);
 	}
+}
+END_TEST
+
+/* Each game's levels (struct game's levels) climb: from each level to the
+ * next the greedy odds never rise, the playouts never fall, the
+ * temperature never rises, and one of them moves (else two levels would
+ * play alike). */
+START_TEST(every_game_s_levels_climb)
+{
+	for (int i = 0; game_table[i]; i++) {
+		const struct game_level *lv = game_table[i]->levels;
+		for (int k = 0; lv && k < GAME_LEVELS; k++) {
+			const char *name = game_table[i]->name;
+			ck_assert_msg(lv[k].greedy >= 0 && lv[k].greedy <= 1 &&
+					      lv[k].playouts > 0 &&
+					      lv[k].temper > 0,
+				      "%s level %d", name, k + 2);
+			if (k == 0)
+				continue;
+			const struct game_level *a = &lv[k - 1], *b = &lv[k];
+			ck_assert_msg(b->greedy <= a->greedy &&
+					      b->playouts >= a->playouts &&
+					      b->temper <= a->temper,
+				      "%s: level %d below level %d", name,
+				      k + 2, k + 1);
+			ck_assert_msg(b->greedy < a->greedy ||
+					      b->playouts > a->playouts ||
+					      b->temper < a->temper,
+				      "%s: levels %d and %d alike", name, k + 1,
+				      k + 2);
+		}
+	}
+}
+END_TEST
+
+/* A level with greedy odds plays the greedy move at those odds: over 400
+ * seeds of Tiptoe 8x8's opening, the lowest level's draws come up
+ * greedy as often as its odds say (within five standard deviations), and
+ * a level with none never does. */
+START_TEST(a_level_plays_greedy_at_its_odds)
+{
+	const struct game *g = game_find("tiptoe");
+	void *st = new_state(g, "size=8", 1);
+	ck_assert(g->levels);
+	int top = 0;
+	while (top < GAME_LEVELS - 1 && g->levels[top].greedy > 0)
+		top++;
+	ck_assert(g->levels[0].greedy > 0 && g->levels[top].greedy == 0);
+	const int levels[2] = {2, top + 2}, seeds = 400;
+	for (int k = 0; k < 2; k++) {
+		int greedy = 0;
+		for (int seed = 1; seed <= seeds; seed++) {
+			struct ai *ai = ai_new();
+			char *log = NULL;
+			size_t len = 0;
+			FILE *f = open_memstream(&log, &len);
+			struct ai_search how = {.level = levels[k],
+						.movetime_ms = 60000,
+						.start_ms = ai_now_ms(),
+						.seed = (uint64_t)seed,
+						.log = f};
+			struct move mv;
+			ck_assert_int_eq(ai_choose(ai, g, st, &how, &mv), 0);
+			fclose(f);
+			ck_assert(is_legal(g, st, &mv));
+			greedy += strstr(log, "(greedy)") != NULL;
+			free(log);
+			ai_free(ai);
+		}
+		double p = g->levels[levels[k] - 2].greedy;
+		double sd = sqrt(seeds * p * (1 - p));
+		ck_assert_msg(fabs(greedy - seeds * p) <= 5 * sd,
+			      "level %d: %d greedy moves of %d, odds %.2f",
+			      levels[k], greedy, seeds, p);
+	}
+	free(st);
 }
 END_TEST
 
@@ -2816,6 +2899,8 @@ static Suite *suite(void)
 	tcase_add_test(t, a_short_clock_is_kept);
 	tcase_add_test(t, the_solver_s_time_is_counted);
 	tcase_add_test(t, levels_search_more_at_each_step);
+	tcase_add_test(t, every_game_s_levels_climb);
+	tcase_add_test(t, a_level_plays_greedy_at_its_odds);
 	tcase_add_test(t, a_hot_choice_keeps_to_the_moves_searched_most);
 	tcase_add_test(t, a_hot_choice_never_takes_a_proven_loss);
 	tcase_add_test(t, a_lost_root_holds_out);

@@ -43,21 +43,28 @@ static int greedy(const struct game *g, const void *st, const struct move *list,
 	return best_i;
 }
 
-/* The levels between greedy and the top search a few playouts a move,
- * per legal move (so that a level means about the same on a big board as
- * on a small one; set playouts lowers them, never raises them), and then
- * play one of the four moves they visited most, drawn with odds of
- * visits^(1 / temperature) (mcts.c, tempered_child): even among them at
- * level 2, mostly the most visited at level 8.  Playouts alone left the
- * levels of the games a small search plays well (Take-Back-Toe,
- * Abs-Trac-Toe) all alike.  Each step is meant to be worth 150 to 200 Elo;
- * the matches that set both tables are in docs/strength.md, "Levels". */
-static const double level_playouts[AI_LEVEL_MAX] = {
-	[2] = 5, [3] = 8, [4] = 14, [5] = 25, [6] = 60, [7] = 150, [8] = 500,
+/* The levels between greedy and the top play the greedy move at some odds
+ * and otherwise search a few playouts a move, per legal move (so that a
+ * level means about the same on a big board as on a small one; set
+ * playouts lowers them, never raises them), then play one of the four
+ * moves they visited most, drawn with odds of visits^(1 / temperature)
+ * (mcts.c, tempered_child): about even among them at the low levels,
+ * mostly the most visited near the top.  Playouts alone left the levels
+ * of the games a small search plays well (Take-Back-Toe, Abs-Trac-Toe)
+ * all alike, and the greedy odds fill the span where even the smallest
+ * search beats greedy by far (Tiptoe, Take-Back-Toe).  A game spaces its
+ * own (struct game's levels); this ladder is for a game that does not.
+ * The matches that set them are in docs/strength.md, "Levels". */
+static const struct game_level default_levels[GAME_LEVELS] = {
+	{0, 5, 3},    {0, 8, 2},      {0, 14, 1.4},  {0, 25, 1},
+	{0, 60, 0.7}, {0, 150, 0.35}, {0, 500, 0.2},
 };
-static const double level_temper[AI_LEVEL_MAX] = {
-	[2] = 3, [3] = 2, [4] = 1.4, [5] = 1, [6] = 0.7, [7] = 0.35, [8] = 0.2,
-};
+_Static_assert(GAME_LEVELS == AI_LEVEL_MAX - 2, "levels 2 to 8");
+
+static const struct game_level *level_of(const struct game *g, int level)
+{
+	return &(g->levels ? g->levels : default_levels)[level - 2];
+}
 
 /* The player: what it keeps between searches. */
 struct ai {
@@ -144,7 +151,8 @@ static long level_budget(struct ai *ai, const struct game *g, const void *st,
 	if (!list)
 		return -1;
 	int n = g->moves(st, list);
-	long most = (long)(level_playouts[level] * (n > 0 ? n : 1) + 0.5);
+	long most =
+		(long)(level_of(g, level)->playouts * (n > 0 ? n : 1) + 0.5);
 	return most > 0 ? most : 1;
 }
 
@@ -153,8 +161,15 @@ int ai_choose(struct ai *ai, const struct game *g, const void *st,
 {
 	if (g->status(st).phase != GAME_PLAY)
 		return -1;
-	int value;
-	if (how->level >= 2 && how->level < AI_LEVEL_MAX) {
+	int value, level = how->level;
+	struct rng r;
+	rng_seed(&r, how->seed);
+	if (level >= 2 && level < AI_LEVEL_MAX) {
+		float odds = level_of(g, level)->greedy;
+		if (odds > 0 && rng_below(&r, 1u << 24) < odds * (1u << 24))
+			level = 1; /* this move is greedy's */
+	}
+	if (level >= 2 && level < AI_LEVEL_MAX) {
 		struct ai_search weak = *how;
 		long most = level_budget(ai, g, st, how->level);
 		if (most < 0)
@@ -162,12 +177,12 @@ int ai_choose(struct ai *ai, const struct game *g, const void *st,
 		if (weak.playouts <= 0 || weak.playouts > most)
 			weak.playouts = most;
 		weak.no_book = weak.no_solver = 1;
-		weak.temper = level_temper[how->level];
+		weak.temper = level_of(g, level)->temper;
 		/* (the time is the level's too: movetime, or the clock) */
 		struct ai_time t = tm_search_time(how);
 		return mcts_choose(ai->tree, g, st, &weak, &t, out);
 	}
-	if (how->level >= 2 && !how->no_book &&
+	if (level >= 2 && !how->no_book &&
 	    book_probe(mcts_tree_ctx(ai->tree), g, st, out, &value)) {
 		if (how->log) {
 			char buf[MOVE_TEXT_MAX];
@@ -177,12 +192,10 @@ int ai_choose(struct ai *ai, const struct game *g, const void *st,
 		}
 		return 0;
 	}
-	if (how->level >= 2) {
+	if (level >= 2) {
 		struct ai_time t = tm_search_time(how);
 		return mcts_choose(ai->tree, g, st, how, &t, out);
 	}
-	struct rng r;
-	rng_seed(&r, how->seed);
 	size_t list_bytes = sizeof(struct move) * (size_t)g->max_moves;
 	unsigned char *mem = ai_scratch(mcts_tree_ctx(ai->tree), AI_SIMPLE,
 					list_bytes + g->state_size);
@@ -193,14 +206,15 @@ int ai_choose(struct ai *ai, const struct game *g, const void *st,
 	int n = g->moves(st, list);
 	if (n == 0) /* a turn whose moves cannot be listed (a drawn line) */
 		return ai_random_move(g, st, &r, list, out);
-	if (how->level <= 0)
+	if (level <= 0)
 		*out = list[rng_below(&r, (uint32_t)n)];
 	else
 		*out = list[greedy(g, st, list, n, scratch, &r)];
 	if (how->log) {
 		char buf[MOVE_TEXT_MAX];
 		g->format(st, out, buf);
-		fprintf(how->log, "ai: level %d plays %s\n", how->level, buf);
+		fprintf(how->log, "ai: level %d plays %s (%s)\n", how->level,
+			buf, level <= 0 ? "random" : "greedy");
 	}
 	return 0;
 }
