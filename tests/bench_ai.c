@@ -243,6 +243,12 @@ static int wanted(const char *name, char **only, int nonly)
 	return 0;
 }
 
+/* The megabytes of a "hash=MB" argument, or -1 when arg is not one. */
+static long hash_arg(const char *arg)
+{
+	return strncmp(arg, "hash=", 5) ? -1 : atol(arg + 5);
+}
+
 /* The game g of a subcommand, set up from the opening (a first roll
  * rolled), or exits. */
 static void *opening(const char *name, const char *opts, const struct game **g)
@@ -463,10 +469,9 @@ static int subcommand(int argc, char **argv)
 		void *st = opening(argv[2], argv[3], &g);
 		double ms = atof(argv[4]), base = 0, base_tree = 0;
 		printf("%s [%s], movetime %.0f:", g->name, argv[3], ms);
-		long hash_mb = 0;
+		long hash_mb = hash_arg(argv[5]);
 		int first = 5;
-		if (!strncmp(argv[5], "hash=", 5)) {
-			hash_mb = atol(argv[5] + 5);
+		if (hash_mb >= 0) {
 			printf(" (set hash %ld)", hash_mb);
 			first = 6;
 		}
@@ -543,15 +548,16 @@ static int subcommand(int argc, char **argv)
 		free(st);
 		return 0;
 	}
-	if ((argc == 6 || argc == 7) && !strcmp(argv[1], "gaps")) {
+	if ((argc == 6 || (argc == 7 && hash_arg(argv[6]) >= 0)) &&
+	    !strcmp(argv[1], "gaps")) {
 		void *st = opening(argv[2], argv[3], &g);
 		struct ai *ai = ai_new();
 		if (!ai || ai_set_threads(ai, atoi(argv[5])) < 0) {
 			fprintf(stderr, "bench_ai: no %s threads\n", argv[5]);
 			exit(1);
 		}
-		if (argc == 7 && !strncmp(argv[6], "hash=", 5))
-			ai_set_hash(ai, atol(argv[6] + 5));
+		if (argc == 7)
+			ai_set_hash(ai, hash_arg(argv[6]));
 		struct gaps gaps = {0, {0}};
 		struct ai_search how = {.level = AI_LEVEL_MAX,
 					.movetime_ms = atof(argv[4]),
