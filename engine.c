@@ -214,7 +214,7 @@ static const struct setting settings[] = {
 	{"movetime", "int", 1000, 1, 3600000, FIELD(movetime), NULL},
 	/* a fixed budget of playouts; 0: the clock decides */
 	{"playouts", "int", 0, 0, 1000000000, FIELD(playouts), search_changed},
-	/* 0 random, 1 greedy, 2 search */
+	/* 0 random, 1 greedy, 2 to 8 for people to beat, 9 full strength */
 	{"level", "int", AI_LEVEL_MAX, 0, AI_LEVEL_MAX, FIELD(level),
 	 search_changed},
 	/* seeds the engine's own random choices (search and roll) */
