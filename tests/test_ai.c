@@ -2076,10 +2076,11 @@ START_TEST(a_level_plays_greedy_at_its_odds)
 		top++;
 	ck_assert(g->levels[0].greedy > 0 && g->levels[top].greedy == 0);
 	const int levels[2] = {2, top + 2}, seeds = 400;
+	struct ai *ai = ai_new(); /* a budget's search starts afresh */
+	ck_assert(ai);
 	for (int k = 0; k < 2; k++) {
 		int greedy = 0;
 		for (int seed = 1; seed <= seeds; seed++) {
-			struct ai *ai = ai_new();
 			char *log = NULL;
 			size_t len = 0;
 			FILE *f = open_memstream(&log, &len);
@@ -2094,7 +2095,6 @@ START_TEST(a_level_plays_greedy_at_its_odds)
 			ck_assert(is_legal(g, st, &mv));
 			greedy += strstr(log, "(greedy)") != NULL;
 			free(log);
-			ai_free(ai);
 		}
 		double p = g->levels[levels[k] - 2].greedy;
 		double sd = sqrt(seeds * p * (1 - p));
@@ -2102,6 +2102,7 @@ START_TEST(a_level_plays_greedy_at_its_odds)
 			      "level %d: %d greedy moves of %d, odds %.2f",
 			      levels[k], greedy, seeds, p);
 	}
+	ai_free(ai);
 	free(st);
 }
 END_TEST
