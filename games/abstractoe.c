@@ -1113,9 +1113,7 @@ static int ab_preview(const void *st, const struct move *mv,
 	return 0;
 }
 
-/* Levels 2 to 8, each about as far above the one below across the span
- * from greedy to full strength (docs/strength.md, "Levels"): the odds of
- * the greedy move, playouts per legal move, temperature. */
+/* Its levels 2 to 8 (docs/strength.md, "Levels"). */
 static const struct game_level ab_levels[GAME_LEVELS] = {
 	{0.65, 5, 3}, {0.35, 5, 3},  {0.1, 5, 3},  {0, 8, 2},
 	{0, 12, 1.5}, {0, 19, 1.15}, {0, 42, 0.8},

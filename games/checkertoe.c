@@ -949,9 +949,7 @@ static const struct game_option_spec ct_options[] = {
 	{NULL, OPT_INT, NULL, 0, 0, NULL},
 };
 
-/* Levels 2 to 8, each about as far above the one below across the span
- * from greedy to full strength (docs/strength.md, "Levels"): the odds of
- * the greedy move, playouts per legal move, temperature. */
+/* Its levels 2 to 8 (docs/strength.md, "Levels"). */
 static const struct game_level ct_levels[GAME_LEVELS] = {
 	{0, 5, 3},    {0, 10, 1.75}, {0, 17, 1.25},  {0, 27, 0.97},
 	{0, 42, 0.8}, {0, 62, 0.7},  {0, 105, 0.47},

@@ -927,9 +927,7 @@ static BITS_HOT int tb_playout(void *st, struct rng *r, int max_plies)
 	return plies;
 }
 
-/* Levels 2 to 8, each about as far above the one below across the span
- * from greedy to full strength (docs/strength.md, "Levels"): the odds of
- * the greedy move, playouts per legal move, temperature. */
+/* Its levels 2 to 8 (docs/strength.md, "Levels"). */
 static const struct game_level tb_levels[GAME_LEVELS] = {
 	{0.83, 5, 3},  {0.65, 5, 3},  {0.42, 5, 3},  {0.18, 5, 3},
 	{0, 6.5, 2.5}, {0, 17, 1.25}, {0, 30, 0.95},

@@ -1267,9 +1267,7 @@ static int ta_eval_after(const void *st)
 	return s->nplayers == 2 ? 4 : 0;
 }
 
-/* Levels 2 to 8, each about as far above the one below across the span
- * from greedy to full strength (docs/strength.md, "Levels"): the odds of
- * the greedy move, playouts per legal move, temperature. */
+/* Its levels 2 to 8 (docs/strength.md, "Levels"). */
 static const struct game_level ta_levels[GAME_LEVELS] = {
 	{0, 8, 2},     {0, 21, 1.1},   {0, 42, 0.8},   {0, 95, 0.5},
 	{0, 200, 0.3}, {0, 380, 0.23}, {0, 1000, 0.2},

@@ -942,9 +942,7 @@ static const struct game_option_spec tt_options[] = {
 	{NULL, 0, NULL, 0, 0, NULL},
 };
 
-/* Levels 2 to 8, each about as far above the one below across the span
- * from greedy to full strength (docs/strength.md, "Levels"): the odds of
- * the greedy move, playouts per legal move, temperature. */
+/* Its levels 2 to 8 (docs/strength.md, "Levels"). */
 static const struct game_level tt_levels[GAME_LEVELS] = {
 	{0.35, 5, 3}, {0, 5, 3},      {0, 19, 1.2},  {0, 45, 0.8},
 	{0, 95, 0.5}, {0, 180, 0.32}, {0, 900, 0.2},

@@ -171,7 +171,7 @@ int ai_choose(struct ai *ai, const struct game *g, const void *st,
 	}
 	if (level >= 2 && level < AI_LEVEL_MAX) {
 		struct ai_search weak = *how;
-		long most = level_budget(ai, g, st, how->level);
+		long most = level_budget(ai, g, st, level);
 		if (most < 0)
 			return -1;
 		if (weak.playouts <= 0 || weak.playouts > most)
