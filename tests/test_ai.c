@@ -1963,6 +1963,28 @@ END_TEST
 
 /* ---- the levels between greedy and the top ---- */
 
+/* ai's move at level from st (whose 60 s are never the limit: a level
+ * searches a budget), checked legal; returns what the player logged
+ * (to be freed). */
+static char *logged_choice(struct ai *ai, const struct game *g, const void *st,
+			   int level, long playouts, uint64_t seed)
+{
+	char *log = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&log, &len);
+	struct ai_search how = {.level = level,
+				.playouts = playouts,
+				.movetime_ms = 60000,
+				.start_ms = ai_now_ms(),
+				.seed = seed,
+				.log = f};
+	struct move mv;
+	ck_assert_int_eq(ai_choose(ai, g, st, &how, &mv), 0);
+	fclose(f);
+	ck_assert(is_legal(g, st, &mv));
+	return log;
+}
+
 START_TEST(levels_search_more_at_each_step)
 {
 	/* from the openings of Tiptoe 8x8 and checkertoe (whose first move
@@ -1979,22 +2001,9 @@ START_TEST(levels_search_more_at_each_step)
 		for (int level = 2; level <= AI_LEVEL_MAX; level++) {
 			for (long cap = 0; cap <= 5; cap += 5) {
 				struct ai *ai = ai_new();
-				char *log = NULL;
-				size_t len = 0;
-				FILE *f = open_memstream(&log, &len);
-				struct ai_search how = {
-					.level = level,
-					.playouts = level == AI_LEVEL_MAX ? 100
-									  : cap,
-					.movetime_ms = 60000,
-					.start_ms = ai_now_ms(),
-					.seed = 1,
-					.log = f};
-				struct move mv;
-				ck_assert_int_eq(
-					ai_choose(ai, g, st, &how, &mv), 0);
-				fclose(f);
-				ck_assert(is_legal(g, st, &mv));
+				char *log = logged_choice(
+					ai, g, st, level,
+					level == AI_LEVEL_MAX ? 100 : cap, 1);
 				struct mcts_info info;
 				ai_tree_info(ai, &info);
 				int book = strstr(log, "from the book") != NULL;
@@ -2081,18 +2090,8 @@ START_TEST(a_level_plays_greedy_at_its_odds)
 	for (int k = 0; k < 2; k++) {
 		int greedy = 0;
 		for (int seed = 1; seed <= seeds; seed++) {
-			char *log = NULL;
-			size_t len = 0;
-			FILE *f = open_memstream(&log, &len);
-			struct ai_search how = {.level = levels[k],
-						.movetime_ms = 60000,
-						.start_ms = ai_now_ms(),
-						.seed = (uint64_t)seed,
-						.log = f};
-			struct move mv;
-			ck_assert_int_eq(ai_choose(ai, g, st, &how, &mv), 0);
-			fclose(f);
-			ck_assert(is_legal(g, st, &mv));
+			char *log = logged_choice(ai, g, st, levels[k], 0,
+						  (uint64_t)seed);
 			greedy += strstr(log, "(greedy)") != NULL;
 			free(log);
 		}
