@@ -9,6 +9,8 @@
 #include <limits.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <time.h>
 
 #include "test_util.h"
 
@@ -2570,6 +2572,77 @@ START_TEST(stop_ends_a_threaded_search)
 }
 END_TEST
 
+/* A helper that the system has taken the processor from: Tiptoe, whose
+ * first playout on a thread other than the test's waits until the test
+ * lets it go on (or 20 s pass: then `gave_up`). */
+static struct {
+	pthread_t test;
+	atomic_int stuck, go, gave_up;
+} held;
+
+static int held_playout(void *st, struct rng *r, int max_plies)
+{
+	int none = 0;
+	if (!pthread_equal(pthread_self(), held.test) &&
+	    atomic_compare_exchange_strong(&held.stuck, &none, 1)) {
+		double until = ai_now_ms() + 20000;
+		while (!atomic_load(&held.go) && ai_now_ms() < until) {
+			struct timespec ms = {0, 1000000};
+			nanosleep(&ms, NULL);
+		}
+		atomic_store(&held.gave_up, !atomic_load(&held.go));
+	}
+	return game_find("tiptoe")->playout(st, r, max_plies);
+}
+
+static int stop_once_held(void *ctx)
+{
+	(void)ctx;
+	return atomic_load(&held.stuck);
+}
+
+/* A `stop` is answered from the tree as it stands, without waiting for a
+ * helper that cannot run (mcts_team.c, team_release): the answer comes
+ * while the helper is still held, and the next use of the player waits
+ * for it. */
+START_TEST(a_stop_waits_for_no_helper)
+{
+	struct game g = *game_find("tiptoe");
+	g.playout = held_playout;
+	held.test = pthread_self();
+	atomic_store(&held.stuck, 0);
+	atomic_store(&held.go, 0);
+	atomic_store(&held.gave_up, 0);
+	void *st = new_state(&g, "", 1);
+	play_text(&g, st, "a1");
+	play_text(&g, st, "h8");
+	play_text(&g, st, "h1");
+	play_text(&g, st, "a8");
+	struct ai *ai = ai_new();
+	ck_assert_int_eq(ai_set_threads(ai, 2), 0);
+	struct ai_search how = {.level = AI_LEVEL_MAX,
+				.movetime_ms = 3600000,
+				.start_ms = ai_now_ms(),
+				.seed = 1,
+				.stop = stop_once_held,
+				.no_book = 1};
+	struct move mv;
+	ck_assert_int_eq(ai_choose(ai, &g, st, &how, &mv), 0);
+	ck_assert_msg(!atomic_load(&held.gave_up),
+		      "the answer waited for the held helper");
+	ck_assert(legal(&g, st, &mv));
+	atomic_store(&held.go, 1);
+	/* the next search waits for it first, then goes on as usual */
+	how.stop = NULL;
+	how.playouts = 500;
+	ck_assert_int_eq(ai_choose(ai, &g, st, &how, &mv), 0);
+	ck_assert(legal(&g, st, &mv));
+	ck_assert(!atomic_load(&held.gave_up));
+	free(st);
+	ai_free(ai);
+}
+END_TEST
+
 /* Solves the moves of st into b (SOLVE_MARGIN, or SOLVE_WDL), from an
  * empty table, on one thread or split among four (crew: three helpers'
  * contexts). */
@@ -2916,6 +2989,7 @@ static Suite *suite(void)
 	tcase_add_test(th, threads_search_one_tree);
 	tcase_add_test(th, two_players_share_nothing);
 	tcase_add_test(th, stop_ends_a_threaded_search);
+	tcase_add_test(th, a_stop_waits_for_no_helper);
 	tcase_add_test(th, analyze_counts_every_thread);
 	tcase_add_test(th, kept_shared_trees_stay_sound);
 	tcase_add_test(th, the_solver_split_among_threads_agrees);

@@ -481,8 +481,9 @@ static long im_faults_below(const struct mcts_tree *t, uint32_t n, long *seen)
 	return faults;
 }
 
-long mcts_tree_im_faults(const struct mcts_tree *t, long *seen)
+long mcts_tree_im_faults(struct mcts_tree *t, long *seen)
 {
+	team_settle(t);
 	*seen = 0;
 	return t->im && t->pool ? im_faults_below(t, t->root, seen) : 0;
 }
@@ -637,9 +638,12 @@ static int expand(struct mcts *m, uint32_t at, const void *st, int root)
 /* The mean reward of a node for its mover, in [0, 1]. */
 static double mean(const struct mcts_tree *t, int np, double q)
 {
-	if (np == 1)
-		return t->hi > t->lo ? (q - t->lo) / (t->hi - t->lo) : 0.5;
-	return q;
+	if (np != 1)
+		return q;
+	double lo, hi; /* (helpers may be adding theirs: fold_rewards) */
+	__atomic_load(&t->lo, &lo, __ATOMIC_RELAXED);
+	__atomic_load(&t->hi, &hi, __ATOMIC_RELAXED);
+	return hi > lo ? (q - lo) / (hi - lo) : 0.5;
 }
 
 /* A child's mean reward for UCT: its playouts' mean q, and its minimax
@@ -1030,23 +1034,6 @@ static int iterate(struct mcts *m)
  * the busy top of the tree added one by one, two threads on checkertoe
  * ran slower than one (docs/benchmarks.md, "Threads"). */
 
-static inline float ld_f(const float *x)
-{
-	float v;
-	__atomic_load(x, &v, __ATOMIC_RELAXED);
-	return v;
-}
-
-static inline void st_f(float *x, float v)
-{
-	__atomic_store(x, &v, __ATOMIC_RELAXED);
-}
-
-static inline uint32_t ld_u(const uint32_t *x)
-{
-	return __atomic_load_n(x, __ATOMIC_RELAXED);
-}
-
 /* A visit that counts as a loss for now (a virtual loss). */
 static void visit_shared(struct node *nd)
 {
@@ -1313,7 +1300,8 @@ static int iterate_shared(struct mcts *m)
 		if (m->rn >= FOLD_EVERY)
 			fold_rewards(m);
 	}
-	m->iters++;
+	/* (read by the main search while it runs: team_iters) */
+	__atomic_store_n(&m->iters, m->iters + 1, __ATOMIC_RELAXED);
 	return 0;
 }
 
@@ -1607,6 +1595,7 @@ int mcts_start(struct mcts *m, struct mcts_tree *t, const struct game *g,
 	       const void *st, const struct ai_search *how, struct rng *r,
 	       double give_up, double tidy_until)
 {
+	team_settle(t); /* (a stopped search's helpers) */
 	num_init();
 	*m = (struct mcts){0};
 	m->t = t;
@@ -1765,7 +1754,8 @@ static int longest_fight(const struct mcts *m, int fallback)
 			for (int j = 0; j < k; j++)
 				again |= seen[j] == i;
 			if (!again && !(flags_of(&c[i]) & F_BANNED) &&
-			    (pick < 0 || c[i].visits > c[pick].visits))
+			    (pick < 0 ||
+			     ld_u(&c[i].visits) > ld_u(&c[pick].visits)))
 				pick = i;
 		}
 		if (pick < 0)
@@ -1797,10 +1787,10 @@ static uint32_t best_child(const struct mcts *m)
 				best = i, b = a;
 			continue;
 		}
-		double vi = c[i].visits, vb = c[best].visits;
-		if (vi > vb ||
-		    (vi == vb && vi != 0 &&
-		     mean(t, m->np, c[i].q) > mean(t, m->np, c[best].q)))
+		double vi = ld_u(&c[i].visits), vb = ld_u(&c[best].visits);
+		if (vi > vb || (vi == vb && vi != 0 &&
+				mean(t, m->np, ld_f(&c[i].q)) >
+					mean(t, m->np, ld_f(&c[best].q))))
 			best = i;
 	}
 	if (b == 0 && m->np == 2)
@@ -1830,20 +1820,22 @@ static uint32_t tempered_child(const struct mcts *m, double temper)
 	 * equals), most visited first */
 	const struct node *c = node_at(t, root->child);
 	int pick[TEMPER_MOVES], n = 0;
+	uint32_t seen[TEMPER_MOVES]; /* their visits, read once */
 	for (int i = 0; i < root->nchild; i++) {
-		if (c[i].visits < 1 || !standing(&c[i]) ||
-		    (n == TEMPER_MOVES && c[i].visits <= c[pick[n - 1]].visits))
+		uint32_t vi = ld_u(&c[i].visits);
+		if (vi < 1 || !standing(&c[i]) ||
+		    (n == TEMPER_MOVES && vi <= seen[n - 1]))
 			continue;
 		int k = n < TEMPER_MOVES ? n++ : n - 1;
-		for (; k > 0 && c[pick[k - 1]].visits < c[i].visits; k--)
-			pick[k] = pick[k - 1];
-		pick[k] = i;
+		for (; k > 0 && seen[k - 1] < vi; k--)
+			pick[k] = pick[k - 1], seen[k] = seen[k - 1];
+		pick[k] = i, seen[k] = vi;
 	}
 	double best_key = -1e300;
 	for (int j = 0; j < n; j++) {
 		int i = pick[j];
 		double u = rng_unit(m->r);
-		double key = num_log((double)c[i].visits) / temper -
+		double key = num_log((double)seen[j]) / temper -
 			     num_log(-num_log(u > 0 ? u : 1e-300));
 		if (key > best_key)
 			best_key = key, best = i;
@@ -1862,7 +1854,7 @@ static void top_two(const struct mcts *m, double *first, double *second)
 	for (int i = 0; i < root->nchild; i++) {
 		if (flags_of(&c[i]) & F_BANNED || lost(&c[i]))
 			continue;
-		double v = c[i].visits - c[i].virt;
+		double v = (double)ld_u(&c[i].visits) - c[i].virt;
 		if (v > a)
 			b = a, a = v;
 		else if (v > b)
@@ -2037,7 +2029,7 @@ int mcts_choose(struct mcts_tree *t, const struct game *g, const void *st,
 	t->info.own = m.iters;
 	t->info.threads = m.team ? t->ncrew + 1 : 1;
 	t->info.planned = plan.hard > 0 ? plan.hard - time->start : 0;
-	t->info.chosen = node_at(t, chosen)->visits;
+	t->info.chosen = ld_u(&node_at(t, chosen)->visits);
 	t->chosen = chosen;
 	if (how->log)
 		report_search(&m, chosen, &sv, why, &plan, how->log,
@@ -2129,7 +2121,10 @@ int mcts_ponder(struct mcts_tree *t, const struct game *g, const void *st,
 		m.aborted = 0;
 		mcts_run(&m, 0, m.iters + 1024);
 	}
-	team_join(&m);
+	if (m.stopped)
+		team_release(&m); /* (a command waits on no helper) */
+	else
+		team_join(&m);
 	t->info.iterations = team_iters(&m);
 	t->info.own = m.iters;
 	t->info.threads = m.team ? t->ncrew + 1 : 1;

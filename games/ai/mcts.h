@@ -265,6 +265,26 @@ static inline void flags_change(struct node *nd, uint8_t clear, uint8_t set)
 		;
 }
 
+/* A float and a count of a node that threads sharing the tree change,
+ * read and written whole (relaxed atomics: plain moves on the machines
+ * we build for). */
+static inline float ld_f(const float *x)
+{
+	float v;
+	__atomic_load(x, &v, __ATOMIC_RELAXED);
+	return v;
+}
+
+static inline void st_f(float *x, float v)
+{
+	__atomic_store(x, &v, __ATOMIC_RELAXED);
+}
+
+static inline uint32_t ld_u(const uint32_t *x)
+{
+	return __atomic_load_n(x, __ATOMIC_RELAXED);
+}
+
 /* A node's first child, read atomically: threads that share a tree try
  * to claim a leaf's by compare-and-swap (see expand in mcts.c). */
 static inline uint32_t child_of(const struct node *nd)
@@ -401,6 +421,16 @@ void team_run(struct mcts *m, double until_ms, long until_iters);
  * helpers run until team_join. */
 void team_launch(struct mcts *m, double until_ms, long until_iters);
 void team_join(struct mcts *m);
+/* Tells the team to stop and returns at once, leaving the tree shared:
+ * the engine's stop is answered from the tree as the helpers leave it,
+ * with no wait for a helper the system has taken the processor from (up
+ * to several milliseconds on a machine with no core to spare).  While
+ * they finish, what the choice reads of the tree is read atomically, as
+ * a helper would read it; anything more waits for them (team_settle),
+ * which every entry to the tree from outside does first. */
+void team_release(struct mcts *m);
+/* Waits for helpers a team_release left running. */
+void team_settle(struct mcts_tree *t);
 /* The playouts of the whole team in this search. */
 long team_iters(const struct mcts *m);
 

@@ -28,32 +28,35 @@ static void line_text(const struct mcts *m, uint32_t first, int max, int rolls,
 	char buf[MOVE_TEXT_MAX];
 	for (int ply = 0; ply < max; ply++) {
 		struct move mv;
-		child_move(t, parent, at - parent->child, &mv);
+		child_move(t, parent, at - child_of(parent), &mv);
 		g->format(st, &mv, buf);
 		text_printf(out, " %s", buf);
 		g->play(st, &mv);
 		const struct node *nd = node_at(t, at);
-		while (rolls && kind(nd) == CHANCE && nd->visits) {
-			const struct node *c = node_at(t, nd->child);
+		while (rolls && kind(nd) == CHANCE && ld_u(&nd->visits)) {
+			const struct node *c = node_at(t, child_of(nd));
 			int b = 0;
 			for (int i = 1; i < nd->nchild; i++)
-				if (c[i].visits > c[b].visits)
+				if (ld_u(&c[i].visits) > ld_u(&c[b].visits))
 					b = i;
 			text_printf(out, " (roll %d)", (int)(int64_t)c[b].mv);
 			g->roll(st, (int)(int64_t)c[b].mv);
 			nd = &c[b];
 		}
-		if (kind(nd) != DECIDE || nd->visits < 2)
+		if (kind(nd) != DECIDE || ld_u(&nd->visits) < 2)
 			break;
-		const struct node *c = node_at(t, nd->child);
+		const struct node *c = node_at(t, child_of(nd));
 		int b = -1;
-		for (int i = 0; i < nd->nchild; i++)
-			if (c[i].visits && (b < 0 || c[i].visits > c[b].visits))
-				b = i;
+		uint32_t most = 0;
+		for (int i = 0; i < nd->nchild; i++) {
+			uint32_t v = ld_u(&c[i].visits);
+			if (v > most)
+				b = i, most = v;
+		}
 		if (b < 0)
 			break;
 		parent = nd;
-		at = nd->child + (uint32_t)b;
+		at = child_of(nd) + (uint32_t)b;
 	}
 }
 
@@ -75,7 +78,8 @@ void report_search(struct mcts *m, uint32_t chosen, const struct solved *sv,
 	long iters = team_iters(m); /* every thread's */
 	text_printf(&line,
 		    "ai: %s after %ld playouts in %.0f ms (%.0f/s), %u nodes",
-		    buf, iters, ms, ms > 0 ? iters / ms * 1000 : 0.0, t->used);
+		    buf, iters, ms, ms > 0 ? iters / ms * 1000 : 0.0,
+		    __atomic_load_n(&t->used, __ATOMIC_RELAXED));
 	if (t->info.reused)
 		text_printf(&line, " (%lu visits kept)", t->info.reused);
 	if (plan->flexible)
@@ -93,11 +97,12 @@ void report_search(struct mcts *m, uint32_t chosen, const struct solved *sv,
 		text_printf(&line, "; proven %d", sv->best);
 	const struct node *kids = node_at(t, root->child);
 	uint32_t k = chosen - root->child;
-	if (kids[k].visits != 0) {
+	if (ld_u(&kids[k].visits) != 0) {
 		if (m->np == 1)
-			text_printf(&line, "; expected score %.2f", kids[k].q);
+			text_printf(&line, "; expected score %.2f",
+				    ld_f(&kids[k].q));
 		else
-			text_printf(&line, "; value %.3f", kids[k].q);
+			text_printf(&line, "; value %.3f", ld_f(&kids[k].q));
 		text_puts(&line, "; line");
 		line_text(m, chosen, 8, 1, &line);
 	}

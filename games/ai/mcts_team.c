@@ -27,7 +27,9 @@
  * mcts.c): the threads together play exactly that many playouts, unless
  * stopped.  Threads are started for each phase and joined at its end
  * (tens of microseconds), so that the main search reads the tree alone
- * between phases. */
+ * between phases.  A phase the engine's `stop` ends is the exception: its
+ * move is chosen and answered while the helpers finish (team_release),
+ * and the next entry to the tree waits for them (team_settle). */
 #include "mcts.h"
 
 #include <limits.h>
@@ -60,6 +62,7 @@ int team_resize(struct mcts_tree *t, int n)
 
 void team_free(struct mcts_tree *t)
 {
+	team_settle(t);
 	for (int i = 0; i < t->ncrew; i++)
 		ai_ctx_free(t->crew[i].ctx);
 	free(t->crew);
@@ -150,15 +153,17 @@ void team_launch(struct mcts *m, double until_ms, long until_iters)
 	}
 }
 
-void team_join(struct mcts *m)
+/* Tells the team to end its phase: after the playout each plays when a
+ * budget the team used up ended it (halting them would cut that playout
+ * short), else at once. */
+static void team_halt(struct mcts *m)
 {
-	if (!m->team)
-		return;
-	struct mcts_tree *t = m->t;
-	/* a budget the team used up ends each thread after the playout it
-	 * plays (halting them would cut that playout short) */
 	if (!m->spent)
-		atomic_store(&t->halt, 1);
+		atomic_store(&m->t->halt, 1);
+}
+
+void team_settle(struct mcts_tree *t)
+{
 	for (int i = 0; i < t->ncrew; i++) {
 		struct helper *h = &t->crew[i];
 		if (h->running)
@@ -168,6 +173,20 @@ void team_join(struct mcts *m)
 	t->shared = 0;
 }
 
+void team_join(struct mcts *m)
+{
+	if (!m->team)
+		return;
+	team_halt(m);
+	team_settle(m->t);
+}
+
+void team_release(struct mcts *m)
+{
+	if (m->team)
+		team_halt(m);
+}
+
 void team_run(struct mcts *m, double until_ms, long until_iters)
 {
 	/* the pool is compacted only while the tree is the main search's
@@ -175,14 +194,21 @@ void team_run(struct mcts *m, double until_ms, long until_iters)
 	 * helpers are stopped, and the phase goes on after the compaction
 	 * (make_room gives up, and the tree stays full, when the search's
 	 * time left is too short for one) */
+	if (m->stopped)
+		return; /* (its helpers released: see team_release) */
 	for (;;) {
 		if (m->team && m->t->full && !m->grown)
 			make_room(m);
 		team_launch(m, until_ms, until_iters);
 		mcts_run(m, until_ms, until_iters);
+		if (m->stopped) {
+			/* the engine's stop: answered without waiting for
+			 * the helpers (see team_release) */
+			team_release(m);
+			return;
+		}
 		team_join(m);
-		if (!m->for_room || m->stopped ||
-		    (until_ms > 0 && ai_now_ms() >= until_ms))
+		if (!m->for_room || (until_ms > 0 && ai_now_ms() >= until_ms))
 			return;
 	}
 }
@@ -192,6 +218,7 @@ long team_iters(const struct mcts *m)
 	long n = m->iters;
 	for (int i = 0; m->team && i < m->t->ncrew; i++)
 		if (m->t->crew[i].ready)
-			n += m->t->crew[i].m.iters;
+			n += __atomic_load_n(&m->t->crew[i].m.iters,
+					     __ATOMIC_RELAXED);
 	return n;
 }

@@ -174,6 +174,7 @@ struct mcts_tree *mcts_tree_new(size_t bytes)
 
 struct ai_ctx *mcts_tree_ctx(struct mcts_tree *t)
 {
+	team_settle(t);
 	return t->ctx;
 }
 
@@ -191,6 +192,7 @@ void mcts_tree_free(struct mcts_tree *t)
 
 void mcts_tree_reset(struct mcts_tree *t, size_t bytes)
 {
+	team_settle(t);
 	pool_free(t);
 	free(t->state);
 	t->state = NULL;
@@ -202,8 +204,9 @@ void mcts_tree_reset(struct mcts_tree *t, size_t bytes)
 	t->solver_used = 0;
 }
 
-void mcts_tree_info(const struct mcts_tree *t, struct mcts_info *out)
+void mcts_tree_info(struct mcts_tree *t, struct mcts_info *out)
 {
+	team_settle(t);
 	*out = t->info;
 	out->cap = t->cap ? t->cap : capacity(t->bytes);
 	out->nodes = t->used;

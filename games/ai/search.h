@@ -164,12 +164,12 @@ struct mcts_info {
 	int threads;             /* the threads that searched (set threads) */
 	long own;                /* the iterations of the calling thread */
 };
-void mcts_tree_info(const struct mcts_tree *t, struct mcts_info *out);
+void mcts_tree_info(struct mcts_tree *t, struct mcts_info *out);
 /* For tests: the nodes of the tree below its root whose minimax value
  * (implicit minimax, mcts.h) is not the one their children give, after a
  * search with one thread; *seen gets the nodes whose children have such
  * values (0 where the search keeps none). */
-long mcts_tree_im_faults(const struct mcts_tree *t, long *seen);
+long mcts_tree_im_faults(struct mcts_tree *t, long *seen);
 /* The same of a player's tree. */
 void ai_tree_info(const struct ai *ai, struct mcts_info *out);
 
