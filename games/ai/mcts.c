@@ -119,7 +119,13 @@ _Static_assert(PRIOR_VISITS < 8 && GAME_MAX_PLAYERS < NOBODY,
 #define BUSY 64
 #define BATCH_SHIFT 5
 #define CHUNK 1024 /* nodes a thread of a shared tree takes at a time */
-#define PENDING_BITS 8
+/* The slots are a hash of the node: a busy node that shares its slot
+ * with another on the paths a thread takes adds its visits one at a time
+ * again.  With 256 slots two threads ran Take It Away at 1.49 to 1.59
+ * times one thread's iterations, with 4,096 (80 kB a thread) at 1.68 to
+ * 1.78 (`bench_ai threads takeitaway "" 1000 1 2`, in turn;
+ * docs/benchmarks.md, "Threads"). */
+#define PENDING_BITS 12
 #define PENDING (1 << PENDING_BITS)
 
 /* ---- moves ---- */
