@@ -294,6 +294,13 @@ struct game {
 	 * with evaluate. */
 	int (*eval_after)(const void *st);
 
+	/* The weight of evaluate() in the value of a new node of a search of
+	 * st, in visits (1 to 15): how long the search trusts the game's
+	 * judgement of a move before its playouts outvote it.  NULL or 0: the
+	 * search's default (PRIOR_VISITS in games/ai/mcts.c).  Only with
+	 * evaluate. */
+	int (*prior_visits)(const void *st);
+
 	/* What playing the legal move mv would make of st, without playing
 	 * it: the status after it into *after, then, if the game goes on,
 	 * evaluate()'s values after it into value, or, if it is over,

@@ -2935,12 +2935,88 @@ START_TEST(analyze_counts_every_thread)
 }
 END_TEST
 
+/* An info line of any length (every root move a search visited), and
+ * the tree's figures as the line was written. */
+struct long_line {
+	struct mcts_tree *t;
+	char *line;
+	int lines;
+	struct mcts_info info;
+};
+
+static void keep_info(void *ctx, const char *line)
+{
+	struct long_line *c = ctx;
+	free(c->line);
+	c->line = strdup(line);
+	c->lines++;
+	mcts_tree_info(c->t, &c->info);
+}
+
+static int stop_after_long_line(void *ctx)
+{
+	return ((struct long_line *)ctx)->lines > 0;
+}
+
+/* A game whose prior_visits asks for more than a search gives. */
+static int too_many_prior_visits(const void *st)
+{
+	(void)st;
+	return 99;
+}
+
+/* The game's evaluation counts in a new node as the visits the game asks
+ * for (struct game, prior_visits: Tiptoe's hex board 12, the default 7,
+ * at most 15), and every count of real visits leaves them out: the
+ * visits of the root moves an info line names add up to the root's. */
+START_TEST(the_prior_weighs_what_the_game_asks)
+{
+	struct game big = *game_find("tiptoe");
+	big.prior_visits = too_many_prior_visits;
+	const struct {
+		const struct game *g;
+		const char *opts;
+		unsigned long want;
+	} cases[] = {{game_find("tiptoe"), "hex=1 size=4", 12},
+		     {game_find("tiptoe"), "size=6", 7},
+		     {&big, "size=6", 15},
+		     {game_find("checkertoe"), "", 7}};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		void *st = new_state(cases[i].g, cases[i].opts, 1);
+		struct mcts_tree *t = mcts_tree_new(8 << 20);
+		struct long_line cap = {.t = t};
+		struct ai_search how = {.level = AI_LEVEL_MAX,
+					.seed = 1,
+					.stop = stop_after_long_line,
+					.info = keep_info,
+					.info_moves = 1000,
+					.ctx = &cap};
+		ck_assert_int_eq(mcts_analyze(t, cases[i].g, st, &how, 30), 0);
+		ck_assert_int_eq(cap.lines, 1);
+		struct mcts_info info = cap.info;
+		ck_assert_uint_eq(info.prior_visits, cases[i].want);
+		unsigned long shown = 0;
+		for (const char *p = cap.line; (p = strstr(p, " visits ")); p++)
+			shown += strtoul(p + 8, NULL, 10);
+		ck_assert_msg(shown == info.visits && shown > 0,
+			      "%s %s: the line shows %lu visits, the root has "
+			      "%lu",
+			      cases[i].g->name, cases[i].opts, shown,
+			      info.visits);
+		free(cap.line);
+		mcts_tree_free(t);
+		free(st);
+	}
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("ai");
 	TCase *t = tcase_create("ai");
 	tcase_set_timeout(t, 120);
 	tcase_add_test(t, checkertoe_takes_the_win);
+	tcase_add_test(t, the_prior_weighs_what_the_game_asks);
 	tcase_add_test(t, checkertoe_blocks_the_loss);
 	tcase_add_test(t, every_game_takes_wins_and_blocks_losses);
 	tcase_add_test(t, a_bigger_win_beats_a_win_at_once);

@@ -71,12 +71,13 @@
  * "Playout plies before the evaluation"). */
 #define EVAL_AFTER 8
 #define LINE_SAMPLES 24 /* moves drawn where moves cannot be listed */
-/* The weight of evaluate() in a new node's value, in visits (below 8: it
- * must fit the node's 3-bit virt).  At movetime 100, 7 against 4 scored
+/* The weight of evaluate() in a new node's value, in visits, unless the
+ * game names its own (prior_visits).  At movetime 100, 7 against 4 scored
  * +38.4 Elo in Tiptoe 8x8 (55.5% of 400 games), +92.5 (+24.6 to +168.1)
  * in Tiptoe hex (100 games), +26.1 (-16.2 to +69.2) in Take It Away and
  * -10.4 (-59.1 to +37.9) in Take-Back-Toe (200 games each). */
 #define PRIOR_VISITS 7
+#define PRIOR_MAX 15 /* a game's own weight at most */
 /* The weight of a child's minimax value (see im_code in mcts.h) in UCT's
  * mean, where the search keeps one: docs/strength.md, "Implicit
  * minimax". */
@@ -107,8 +108,7 @@
 #define LAZY_FROM 256
 #define LAZY_SKIP 3
 #define REROOT_PLAYS 4096 /* moves tried to find the new root in the tree */
-_Static_assert(PRIOR_VISITS < 8 && GAME_MAX_PLAYERS < NOBODY,
-	       "virt and who fit their bits");
+_Static_assert(GAME_MAX_PLAYERS < NOBODY, "who fits its bits");
 #define SOLVE_PLIES 16 /* random games this short: the solver may try */
 /* Rewards a thread of a shared tree sums before adding them to the
  * tree's (fold_rewards): the exploration constant follows them. */
@@ -599,10 +599,10 @@ static int grow(struct mcts *m, uint32_t at, const void *st, int root)
 		if (m->have_prior) {
 			/* the game's judgement counts as a few visits, so that
 			 * wide nodes try their promising moves first */
-			c[i].virt = PRIOR_VISITS;
-			c[i].visits = PRIOR_VISITS;
+			c[i].virt = 1;
+			c[i].visits = t->prior_visits;
 			c[i].q = (float)m->prior[i];
-			c[i].rs = (float)num_rsqrt_n(PRIOR_VISITS);
+			c[i].rs = (float)num_rsqrt_n(t->prior_visits);
 		}
 	}
 	struct node *nd = node_at(t, at);
@@ -967,7 +967,7 @@ static int iterate(struct mcts *m)
 			break; /* its exact result stands for a playout */
 		if (kind(nd) == LEAF) {
 			if (depth > 0 &&
-			    (nd->visits - nd->virt <
+			    (nd->visits - prior_of(t, nd) <
 				     t->expand_at +
 					     node_at(t, path[depth - 1])
 							     ->nchild /
@@ -1252,7 +1252,7 @@ static int iterate_shared(struct mcts *m)
 		if (kind(nd) == LEAF) {
 			/* (its visits count this one already) */
 			if (depth > 0 &&
-			    (ld_u(&nd->visits) - 1 - nd->virt <
+			    (ld_u(&nd->visits) - 1 - prior_of(t, nd) <
 				     t->expand_at +
 					     node_at(t, path[depth - 1])
 							     ->nchild /
@@ -1620,6 +1620,15 @@ int mcts_start(struct mcts *m, struct mcts_tree *t, const struct game *g,
 	if (im && !t->im)
 		t->kept = 0;
 	m->im = t->im = im;
+	/* the prior's weight is the tree's: a tree grown with another cannot
+	 * be searched on */
+	int prior = g->evaluate && g->prior_visits ? g->prior_visits(st) : 0;
+	uint32_t pv = prior <= 0          ? PRIOR_VISITS
+		      : prior > PRIOR_MAX ? PRIOR_MAX
+					  : (uint32_t)prior;
+	if (pv != t->prior_visits)
+		t->kept = 0;
+	t->prior_visits = pv;
 	m->ss = g->state_size;
 	m->look_every = m->look_in = 1;
 	m->last_look = m->paced = ai_now_ms();
@@ -1860,7 +1869,7 @@ static void top_two(const struct mcts *m, double *first, double *second)
 	for (int i = 0; i < root->nchild; i++) {
 		if (flags_of(&c[i]) & F_BANNED || lost(&c[i]))
 			continue;
-		double v = (double)ld_u(&c[i].visits) - c[i].virt;
+		double v = (double)ld_u(&c[i].visits) - prior_of(t, &c[i]);
 		if (v > a)
 			b = a, a = v;
 		else if (v > b)

@@ -43,7 +43,7 @@ struct node {
 	uint32_t child;         /* the first child; 0: none */
 	uint16_t nchild, tried; /* children; first visits given so far */
 	uint8_t who : 3;        /* the player (from 0) who made mv, or NOBODY */
-	uint8_t virt : 3; /* visits that are the game's evaluate() (a prior) */
+	uint8_t virt : 1;       /* its visits include the prior (mcts_tree's) */
 	uint8_t skip : 2; /* visits still to follow `last` without a scan */
 	uint8_t flags;    /* kind, F_WIDE, F_SAMPLED, F_BANNED, proof */
 	union {
@@ -108,6 +108,8 @@ struct mcts_tree {
 	 * is dropped: it is the machine's, not the game's. */
 	double late;
 	int im; /* its nodes keep minimax values (struct mcts, im) */
+	/* the visits a prior counts for (struct game, prior_visits) */
+	uint32_t prior_visits;
 	/* what the root stands for, when the tree is kept between searches */
 	const struct game *g;
 	unsigned char *state;
@@ -244,6 +246,13 @@ struct solved {
 static inline struct node *node_at(const struct mcts_tree *t, uint32_t i)
 {
 	return &t->pool[i];
+}
+
+/* The visits of nd that are the game's evaluate(), not playouts. */
+static inline uint32_t prior_of(const struct mcts_tree *t,
+				const struct node *nd)
+{
+	return nd->virt ? t->prior_visits : 0;
 }
 
 /* A node's flags are read and changed through these: threads that share

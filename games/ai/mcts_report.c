@@ -132,7 +132,7 @@ void report_info(struct mcts *m, const struct solved *sv, struct text *out)
 			 * root proven on expansion is searched no more) */
 			double visits = kids[k].visits;
 			if (aside != pass ||
-			    (visits <= c->virt && !proof_of(c)))
+			    (visits <= prior_of(t, c) && !proof_of(c)))
 				continue;
 			int j = pass ? n : 0;
 			if (!pass)
@@ -158,10 +158,11 @@ void report_info(struct mcts *m, const struct solved *sv, struct text *out)
 		else if (pv && m->np == 1)
 			v = *pv;
 		m->g->format(t->state, &mv, buf);
-		text_printf(out, "%sinfo move %s visits %lu value %.4f",
-			    i ? " " : "", buf,
-			    (unsigned long)(kids[order[i]].visits - c->virt),
-			    v);
+		text_printf(
+			out, "%sinfo move %s visits %lu value %.4f",
+			i ? " " : "", buf,
+			(unsigned long)(kids[order[i]].visits - prior_of(t, c)),
+			v);
 		if (proof_of(c))
 			text_printf(out, " proven %s", proof_text(c));
 		else if (pv && m->np == 1)

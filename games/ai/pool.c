@@ -212,6 +212,7 @@ void mcts_tree_info(struct mcts_tree *t, struct mcts_info *out)
 	out->nodes = t->used;
 	out->full = __atomic_load_n(&t->full, __ATOMIC_RELAXED) != 0;
 	out->expand_at = t->expand_at;
+	out->prior_visits = t->prior_visits;
 	out->visits = t->pool ? node_at(t, t->root)->visits : 0;
 }
 
@@ -270,7 +271,7 @@ static int mark_node(struct marking *k, uint32_t i)
 	k->live++;
 	if (!nd->nchild)
 		return 0;
-	uint32_t real = nd->visits - nd->virt;
+	uint32_t real = nd->visits - prior_of(t, nd);
 	if (real < k->keep && i != t->root) {
 		bits_set(t->cut, i, 1);
 		return 0;

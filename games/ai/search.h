@@ -163,6 +163,7 @@ struct mcts_info {
 				  * the last search */
 	int threads;             /* the threads that searched (set threads) */
 	long own;                /* the iterations of the calling thread */
+	unsigned long prior_visits; /* the visits a prior counts for */
 };
 void mcts_tree_info(struct mcts_tree *t, struct mcts_info *out);
 /* For tests: the nodes of the tree below its root whose minimax value
