@@ -1781,6 +1781,8 @@ END_TEST
 struct captured {
 	char line[8192];
 	int lines;
+	struct mcts_tree *t;   /* when set: its figures as the line came */
+	struct mcts_info info; /* (mcts_tree_info) */
 };
 
 static void capture_info(void *ctx, const char *line)
@@ -1788,6 +1790,8 @@ static void capture_info(void *ctx, const char *line)
 	struct captured *c = ctx;
 	snprintf(c->line, sizeof c->line, "%s", line);
 	c->lines++;
+	if (c->t)
+		mcts_tree_info(c->t, &c->info);
 }
 
 static int stop_after_line(void *ctx)
@@ -2935,29 +2939,6 @@ START_TEST(analyze_counts_every_thread)
 }
 END_TEST
 
-/* An info line of any length (every root move a search visited), and
- * the tree's figures as the line was written. */
-struct long_line {
-	struct mcts_tree *t;
-	char *line;
-	int lines;
-	struct mcts_info info;
-};
-
-static void keep_info(void *ctx, const char *line)
-{
-	struct long_line *c = ctx;
-	free(c->line);
-	c->line = strdup(line);
-	c->lines++;
-	mcts_tree_info(c->t, &c->info);
-}
-
-static int stop_after_long_line(void *ctx)
-{
-	return ((struct long_line *)ctx)->lines > 0;
-}
-
 /* A game whose prior_visits asks for more than a search gives. */
 static int too_many_prior_visits(const void *st)
 {
@@ -2984,15 +2965,16 @@ START_TEST(the_prior_weighs_what_the_game_asks)
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		void *st = new_state(cases[i].g, cases[i].opts, 1);
 		struct mcts_tree *t = mcts_tree_new(8 << 20);
-		struct long_line cap = {.t = t};
+		struct captured cap = {.t = t};
 		struct ai_search how = {.level = AI_LEVEL_MAX,
 					.seed = 1,
-					.stop = stop_after_long_line,
-					.info = keep_info,
+					.stop = stop_after_line,
+					.info = capture_info,
 					.info_moves = 1000,
 					.ctx = &cap};
 		ck_assert_int_eq(mcts_analyze(t, cases[i].g, st, &how, 30), 0);
 		ck_assert_int_eq(cap.lines, 1);
+		ck_assert_uint_lt(strlen(cap.line), sizeof cap.line - 1);
 		struct mcts_info info = cap.info;
 		ck_assert_uint_eq(info.prior_visits, cases[i].want);
 		unsigned long shown = 0;
@@ -3003,7 +2985,6 @@ START_TEST(the_prior_weighs_what_the_game_asks)
 			      "%lu",
 			      cases[i].g->name, cases[i].opts, shown,
 			      info.visits);
-		free(cap.line);
 		mcts_tree_free(t);
 		free(st);
 	}
