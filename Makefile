@@ -12,7 +12,8 @@
 # make format        formats the C files with clang-format (.clang-format)
 # make format-check  fails when a C file differs from that format
 # make train GAME=takebacktoe   learns the game's evaluation from self-play
-#                    into games/takebacktoe_weights.c (minutes; see below)
+#                    into games/takebacktoe_weights.c (minutes; see below;
+#                    GAME=tiptoe for Tiptoe's 8x8 board)
 # make web          the engine in WebAssembly with the GUI's page, as static
 #                    files in build/web/ (needs Emscripten; see below)
 # BUILD=dir puts objects and test binaries there (default build/).
@@ -266,6 +267,7 @@ book: $(SOLVER)
 TRAIN = $(BUILD)/scripts/train
 TRAIN_FLAGS ?=
 TRAIN_takebacktoe = -s 1 -g 256 -e 0.1 -n 3000
+TRAIN_tiptoe = -s 1 -g 256 -e 0.1 -a 0.5 -n 3000
 
 $(TRAIN): scripts/tools/train.c $(LIB_OBJ) $(HEADERS)
 	@mkdir -p $(dir $@)
@@ -274,7 +276,7 @@ $(TRAIN): scripts/tools/train.c $(LIB_OBJ) $(HEADERS)
 .PHONY: train
 train: $(TRAIN)
 	@test -n "$(TRAIN_$(GAME))" || \
-		{ echo "make train GAME=takebacktoe: no settings for '$(GAME)'"; exit 2; }
+		{ echo "make train GAME=takebacktoe|tiptoe: no settings for '$(GAME)'"; exit 2; }
 	@mkdir -p $(BUILD)/train
 	$(TRAIN) $(TRAIN_$(GAME)) $(TRAIN_FLAGS) -c $(BUILD)/train/$(GAME).ckpt \
 		$(GAME) "" games/$(GAME)_weights.c

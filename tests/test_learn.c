@@ -9,10 +9,17 @@
 
 #include "../games/ai/train.h"
 
-extern const struct learn_weights takebacktoe_weights;
+extern const struct learn_weights takebacktoe_weights, tiptoe_weights;
 
-/* Every game's compiled weights, with the game they belong to. */
-static const struct learn_weights *const tables[] = {&takebacktoe_weights};
+/* Every game's compiled weights, with the game they belong to, and the
+ * share of games one move deep that the table wins, at the least, against
+ * its first guess (scripts/tools/train.c prints it at its end, over 4000
+ * games: 91.0% in Take-Back-Toe, whose first guess is a race of threats;
+ * 72% in Tiptoe, whose first guess, the cubes, plays well already). */
+static const struct table {
+	const struct learn_weights *w;
+	double beats;
+} tables[] = {{&takebacktoe_weights, 0.75}, {&tiptoe_weights, 0.62}};
 #define NTABLES (int)(sizeof tables / sizeof tables[0])
 
 static struct train_opts opts_of(const struct learn_weights *lw, int threads)
@@ -41,7 +48,7 @@ static uint64_t after_rounds(struct trainer *t, int rounds)
 
 START_TEST(the_compiled_weights_are_whole)
 {
-	const struct learn_weights *lw = tables[_i];
+	const struct learn_weights *lw = tables[_i].w;
 	const struct game *g = game_find(lw->game);
 	ck_assert_ptr_nonnull(g);
 	ck_assert_ptr_nonnull(g->learn);
@@ -58,7 +65,7 @@ END_TEST
  * finds the table the tool found. */
 START_TEST(a_sample_of_the_training_is_made_again)
 {
-	const struct learn_weights *lw = tables[_i];
+	const struct learn_weights *lw = tables[_i].w;
 	const struct game *g = game_find(lw->game);
 	char err[GAME_ERR_MAX];
 	for (int threads = 1; threads <= 3; threads += 2) {
@@ -78,7 +85,7 @@ END_TEST
  * byte for byte. */
 START_TEST(a_checkpoint_goes_on_where_it_stopped)
 {
-	const struct learn_weights *lw = tables[0];
+	const struct learn_weights *lw = tables[0].w;
 	const struct game *g = game_find(lw->game);
 	struct train_opts o = opts_of(lw, 2);
 	o.games = 16;
@@ -129,13 +136,12 @@ START_TEST(a_checkpoint_goes_on_where_it_stopped)
 END_TEST
 
 /* The compiled table knows more than its first guess: one move deep, the
- * player going by it wins most games against the player going by the
- * first guess alone (4000 games: 91.0%, as scripts/tools/train.c prints at its
- * end), while an empty table, which plays like the first guess, wins about
- * half. */
+ * player going by it wins clearly more games than the player going by
+ * the first guess alone (400 games; `beats` in tables above), while an
+ * empty table, which plays like the first guess, wins about half. */
 START_TEST(the_table_beats_its_first_guess)
 {
-	const struct learn_weights *lw = tables[_i];
+	const struct learn_weights *lw = tables[_i].w;
 	const struct game *g = game_find(lw->game);
 	struct train_opts o = opts_of(lw, 1);
 	char err[GAME_ERR_MAX];
@@ -145,18 +151,18 @@ START_TEST(the_table_beats_its_first_guess)
 	ck_assert_msg(empty > 0.4 && empty < 0.6, "%g", empty);
 	train_import(t, lw->w);
 	double full = train_match(t, NULL, 400, 1);
-	ck_assert_msg(full > 0.75, "%s: %g", lw->game, full);
+	ck_assert_msg(full > tables[_i].beats, "%s: %g", lw->game, full);
 	train_free(t);
 }
 END_TEST
 
 /* train_match against a table: an empty table (the first guess alone)
- * loses to the compiled one, as the_table_beats_its_first_guess has it
- * the other way round, and the compiled table against itself wins about
+ * loses to the compiled one as clearly as the_table_beats_its_first_guess
+ * has it the other way round, and the compiled table against itself wins about
  * half; the game names the table it compiles in. */
 START_TEST(a_table_meets_another)
 {
-	const struct learn_weights *lw = tables[_i];
+	const struct learn_weights *lw = tables[_i].w;
 	const struct game *g = game_find(lw->game);
 	ck_assert_ptr_eq(g->learn->compiled, lw);
 	struct train_opts o = opts_of(lw, 1);
@@ -164,7 +170,7 @@ START_TEST(a_table_meets_another)
 	struct trainer *t = train_new(g, &o, err);
 	ck_assert_msg(t != NULL, "%s", err);
 	double empty = train_match(t, lw->w, 400, 1);
-	ck_assert_msg(empty < 0.25, "%s: %g", lw->game, empty);
+	ck_assert_msg(empty < 1 - tables[_i].beats, "%s: %g", lw->game, empty);
 	train_import(t, lw->w);
 	double same = train_match(t, lw->w, 400, 1);
 	ck_assert_msg(same > 0.4 && same < 0.6, "%s: %g", lw->game, same);
@@ -176,7 +182,7 @@ END_TEST
  * count, and the compiled evaluation is a value in [0, 1]. */
 START_TEST(features_stay_in_their_table)
 {
-	const struct learn_weights *lw = tables[_i];
+	const struct learn_weights *lw = tables[_i].w;
 	const struct game *g = game_find(lw->game);
 	const struct learn_spec *ls = g->learn;
 	char err[GAME_ERR_MAX];

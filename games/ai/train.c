@@ -9,6 +9,9 @@
 #include "../util/numbers.h"
 
 #define MAX_PLIES 100000 /* a game longer than this stops unlearned */
+/* In a game without chance the match between two tables opens with this
+ * many random plies, so that its games differ. */
+#define OPENING_PLIES 4
 /* Errors are summed as integers in units of 2^-32: integer sums do not
  * depend on their order, so neither do the weights on the threads.  An
  * error is below 1, and a weight gets at most a few hundred a game: far
@@ -353,8 +356,11 @@ double train_match(const struct trainer *t, const int16_t *other, int games,
 				break;
 			struct after cand[2] = {{.idx = idx},
 						{.idx = idx + t->nf}};
+			int only = !g->roll && ply < OPENING_PLIES
+					   ? (int)rng_below(&r, (uint32_t)n)
+					   : -1;
 			int best = choose(t, s.player == table ? t->w : ow, st,
-					  s.player, list, n, -1, tmp, cand);
+					  s.player, list, n, only, tmp, cand);
 			g->play(st, &list[best]);
 		}
 		points += s.phase == GAME_OVER ? result_for(s, table) : 0.5;

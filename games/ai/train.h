@@ -57,8 +57,9 @@ void train_import(struct trainer *t, const int16_t *w);
  * goes by the table `other` (learn.h's units, train_size entries), or,
  * where other is NULL, by the first guess alone (the base that
  * learn_spec's features give), both looking one move ahead, seats
- * alternating, dice from seed.  Returns the table's share of the points
- * (a draw counts half), or -1 when out of memory. */
+ * alternating, dice from seed (a game without dice opens with a few
+ * random plies from it, so that its games differ).  Returns the table's share
+ * of the points (a draw counts half), or -1 when out of memory. */
 double train_match(const struct trainer *t, const int16_t *other, int games,
 		   uint64_t seed);
 
