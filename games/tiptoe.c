@@ -298,8 +298,15 @@ static void put(struct state *s, int t, int p)
 	s->empty[(unsigned)t / 64] &= ~((uint64_t)1 << (t & 63));
 	s->column[(unsigned)tc / 64] &= ~((uint64_t)1 << (tc & 63));
 	s->cell[t] = JOINING;
-	for (int j = 0; j < s->nd; j++)
-		run[j] = free_run(s, t, tc, j);
+	/* the four lines every board has, spelled out: through free_run's
+	 * switch a random playout on 8x8 took 31,478 instructions, 2.01
+	 * times its yardstick's, against 29,014 so (scripts/bench) */
+	run[0] = run_up(s->empty, t);
+	run[1] = run_down(s->empty, t);
+	run[2] = run_up(s->column, tc);
+	run[3] = run_down(s->column, tc);
+	for (int j = 4; j < s->nd; j++)
+		run[j] = walk(s, t, j);
 	for (int i = 0; i < s->nd; i += 2) {
 		int d = s->dir[i], a = run[i] + 1, k = run[i + 1] + 1;
 		cut(s, t - k * d, d, k, a);
