@@ -42,7 +42,6 @@
 #include <string.h>
 
 #include "util/bits.h"
-#include "util/numbers.h"
 
 #define NCELL 757                 /* 26 squares a row: 28 rows of 27 + 1 */
 #define NWORD ((NCELL + 63) / 64) /* 64-bit words of a cell set */
