@@ -299,7 +299,7 @@ static void put(struct state *s, int t, int p)
 	s->cell[t] = JOINING;
 	/* the four lines every board has, spelled out: through free_run's
 	 * switch a random playout on 8x8 took 31,478 instructions, 2.01
-	 * times its yardstick's, against 29,014 so (scripts/bench) */
+	 * times its yardstick's, and 29,426 so (scripts/bench) */
 	run[0] = run_up(s->empty, t);
 	run[1] = run_down(s->empty, t);
 	run[2] = run_up(s->column, tc);
