@@ -24,11 +24,13 @@
  *                         the tree alone (its iterations over the time
  *                         the solver left it)
  *   bench_ai threads GAME OPTIONS MS [hash=MB] N1 N2 ...
- *                         the thread scaling (set threads): for each
- *                         count, the median of three searches of MS ms
- *                         (movetime, empty tree, set hash MB if given):
- *                         iterations per second of the clock, each
- *                         count's speed-up over one thread and its
+ *                         the thread scaling (set threads): five
+ *                         rounds of one search of MS ms for each count
+ *                         in turn (movetime, empty tree, set hash MB if
+ *                         given); for each count, the median of its
+ *                         five: iterations per second of the clock, its
+ *                         speed-up over one thread in the same round
+ *                         (with the range of the five) and its
  *                         efficiency (the speed-up over the count),
  *                         iterations per second of processor time (what
  *                         the threads cost besides: on a busy machine
@@ -38,7 +40,8 @@
  *                         the solver left it), and where the pool filled
  *                         up its compactions a search; last, the time a
  *                         cache line takes to go from one thread to
- *                         another and back (see round_trip_ns)
+ *                         another and back (see round_trip_ns), the
+ *                         median of the rounds' and their range
  *   bench_ai poll GAME OPTIONS N
  *                         a search of N playouts with and without the
  *                         engine's stop poll (a poll() of standard input
@@ -375,6 +378,16 @@ static double round_trip_ns(void)
 	return ns[2];
 }
 
+/* The median of n values (n odd); sorts them. */
+static double median(double *x, int n)
+{
+	qsort(x, (size_t)n, sizeof x[0], compare_doubles);
+	return x[n / 2];
+}
+
+#define THREAD_ROUNDS 5     /* of `threads`: an odd number, for a median */
+#define THREAD_COUNTS_MAX 8 /* thread counts `threads` compares */
+
 #define RATE_ROUNDS 3 /* of `rate`: an odd number, for a median */
 
 /* One round of `rate`: the median of five short searches' rates, the long
@@ -467,7 +480,7 @@ static int subcommand(int argc, char **argv)
 	}
 	if (argc >= 6 && !strcmp(argv[1], "threads")) {
 		void *st = opening(argv[2], argv[3], &g);
-		double ms = atof(argv[4]), base = 0, base_tree = 0;
+		double ms = atof(argv[4]);
 		printf("%s [%s], movetime %.0f:", g->name, argv[3], ms);
 		long hash_mb = hash_arg(argv[5]);
 		int first = 5;
@@ -475,54 +488,91 @@ static int subcommand(int argc, char **argv)
 			printf(" (set hash %ld)", hash_mb);
 			first = 6;
 		}
-		for (int a = first; a < argc; a++) {
-			int n = atoi(argv[a]);
-			struct ai *ai = ai_new();
-			if (!ai || ai_set_threads(ai, n) < 0) {
-				fprintf(stderr, "bench_ai: no %d threads\n", n);
+		/* THREAD_ROUNDS rounds, each one search of every count in
+		 * turn, so that a machine whose speed drifts (this one's by
+		 * a third from one minute to the next) moves the rounds
+		 * apart rather than the counts: each round's speed-up
+		 * compares searches close in time, as `rate` does. */
+		int counts = argc - first;
+		if (counts > THREAD_COUNTS_MAX) {
+			fprintf(stderr, "bench_ai: at most %d counts\n",
+				THREAD_COUNTS_MAX);
+			exit(1);
+		}
+		struct ai *ais[THREAD_COUNTS_MAX];
+		double wall[THREAD_COUNTS_MAX][THREAD_ROUNDS],
+			cpu[THREAD_COUNTS_MAX][THREAD_ROUNDS],
+			tree[THREAD_COUNTS_MAX][THREAD_ROUNDS],
+			gain[THREAD_COUNTS_MAX][THREAD_ROUNDS],
+			tree_gain[THREAD_COUNTS_MAX][THREAD_ROUNDS];
+		long compactions[THREAD_COUNTS_MAX] = {0};
+		for (int a = 0; a < counts; a++) {
+			ais[a] = ai_new();
+			if (!ais[a] ||
+			    ai_set_threads(ais[a], atoi(argv[first + a])) < 0) {
+				fprintf(stderr, "bench_ai: no %s threads\n",
+					argv[first + a]);
 				exit(1);
 			}
 			if (hash_mb > 0)
-				ai_set_hash(ai, hash_mb);
-			double wall[3], cpu[3], tree[3];
-			long compactions = 0;
-			for (int k = 0; k < 3; k++) {
+				ai_set_hash(ais[a], hash_mb);
+		}
+		double trip[THREAD_ROUNDS];
+		for (int k = 0; k < THREAD_ROUNDS; k++) {
+			trip[k] = round_trip_ns();
+			for (int a = 0; a < counts; a++) {
 				double c, sms;
-				ai_forget(ai);
+				ai_forget(ais[a]);
 				double t0 = ai_now_ms();
-				long it = one_search(ai, g, st, 0, ms, NULL, &c,
-						     &sms);
+				long it = one_search(ais[a], g, st, 0, ms, NULL,
+						     &c, &sms);
 				double w = ai_now_ms() - t0;
 				struct mcts_info info;
-				ai_tree_info(ai, &info);
-				compactions += info.collections;
-				wall[k] = per_second(it, w);
-				cpu[k] = per_second(it, c);
-				tree[k] = sms > 0 ? per_second(it, w - sms) : 0;
+				ai_tree_info(ais[a], &info);
+				compactions[a] += info.collections;
+				wall[a][k] = per_second(it, w);
+				cpu[a][k] = per_second(it, c);
+				tree[a][k] =
+					sms > 0 ? per_second(it, w - sms) : 0;
+				gain[a][k] = wall[0][k] > 0
+						     ? wall[a][k] / wall[0][k]
+						     : 0;
+				tree_gain[a][k] =
+					tree[0][k] > 0 ? tree[a][k] / tree[0][k]
+						       : 0;
 			}
-			qsort(wall, 3, sizeof wall[0], compare_doubles);
-			qsort(cpu, 3, sizeof cpu[0], compare_doubles);
-			qsort(tree, 3, sizeof tree[0], compare_doubles);
-			if (a == first)
-				base = wall[1], base_tree = tree[1];
-			printf("%s %d thread%s %.0f/s", a == first ? "" : ";",
-			       n, n == 1 ? "" : "s", wall[1]);
-			if (a > first && base > 0)
-				printf(" (x%.2f, efficiency %.0f%%)",
-				       wall[1] / base,
-				       100 * wall[1] / base / (n > 0 ? n : 1));
-			printf(", %.0f/s of processor time", cpu[1]);
-			if (compactions)
-				printf(", %.1f compactions a search",
-				       compactions / 3.0);
-			if (tree[1] > 0) {
-				printf(", the tree alone %.0f/s", tree[1]);
-				if (a > first && base_tree > 0)
-					printf(" (x%.2f)", tree[1] / base_tree);
-			}
-			ai_free(ai);
 		}
-		printf("; round trip %.0f ns\n", round_trip_ns());
+		for (int a = 0; a < counts; a++) {
+			int n = atoi(argv[first + a]);
+			double w = median(wall[a], THREAD_ROUNDS),
+			       c = median(cpu[a], THREAD_ROUNDS),
+			       tr = median(tree[a], THREAD_ROUNDS),
+			       x = median(gain[a], THREAD_ROUNDS);
+			printf("%s %d thread%s %.0f/s", a == 0 ? "" : ";", n,
+			       n == 1 ? "" : "s", w);
+			if (a > 0)
+				printf(" (x%.2f, %.2f-%.2f in %d rounds, "
+				       "efficiency %.0f%%)",
+				       x, gain[a][0],
+				       gain[a][THREAD_ROUNDS - 1],
+				       THREAD_ROUNDS,
+				       100 * x / (n > 0 ? n : 1));
+			printf(", %.0f/s of processor time", c);
+			if (compactions[a])
+				printf(", %.1f compactions a search",
+				       (double)compactions[a] / THREAD_ROUNDS);
+			if (tr > 0) {
+				printf(", the tree alone %.0f/s", tr);
+				if (a > 0)
+					printf(" (x%.2f)",
+					       median(tree_gain[a],
+						      THREAD_ROUNDS));
+			}
+			ai_free(ais[a]);
+		}
+		double mid = median(trip, THREAD_ROUNDS);
+		printf("; round trip %.0f ns (%.0f-%.0f)\n", mid, trip[0],
+		       trip[THREAD_ROUNDS - 1]);
 		free(st);
 		return 0;
 	}
