@@ -978,14 +978,16 @@ static int tt_minimax_eval(const void *st)
 }
 
 /* The weight of the evaluation in a new node, in visits: 12 on the
- * hexagonal board, the search's 7 elsewhere.  At movetime 100 on hex's
- * default board, 12 against 7 scored 59.5% of 200 games, +66.8 Elo
- * (+18.8 to +117.6; docs/strength.md, at PRIOR_VISITS); 14 against 7 on
- * 8x8 47.5%. */
+ * hexagonal board and on 8x8 (its learned table), the search's 7
+ * elsewhere.  At movetime 100 on hex's default board, 12 against 7 scored
+ * 59.5% of 200 games, +66.8 Elo (+18.8 to +117.6); on 8x8 with the table
+ * 55.3% of 400 (50.4 to 60.1), where with the cubes alone 14 against 7
+ * scored 47.5% (docs/strength.md, at PRIOR_VISITS and "A learned
+ * evaluation"). */
 static int tt_prior_visits(const void *st)
 {
 	const struct state *s = st;
-	return s->hex ? 12 : 0;
+	return s->hex || (!s->diagonal && s->size == LSIDE) ? 12 : 0;
 }
 
 /* A random-looking 64-bit number for a piece of colour p on (x, y), the
