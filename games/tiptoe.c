@@ -897,12 +897,19 @@ static inline uint64_t row_codes(const struct state *s, int y, int m)
 		      : (b | w << 1) + 6 * piece - col;
 }
 
+/* Whether the learned table judges s: it is the square 8x8 board's,
+ * without the diagonal rule. */
+static int has_table(const struct state *s)
+{
+	return !s->hex && !s->diagonal && s->size == LSIDE;
+}
+
 static int tt_features(const void *st, uint32_t *idx, double *base)
 {
 	const struct state *s = st;
 	*base = 0;
-	if (s->hex || s->diagonal || s->size != LSIDE)
-		return 0; /* the table is the 8x8 board's */
+	if (!has_table(s))
+		return 0;
 	int m = to_move(s) - 1, k = 0;
 	int a = s->ntarget[m], b = s->ntarget[1 - m];
 	if (!is_setup(s))
@@ -987,7 +994,7 @@ static int tt_minimax_eval(const void *st)
 static int tt_prior_visits(const void *st)
 {
 	const struct state *s = st;
-	return s->hex || (!s->diagonal && s->size == LSIDE) ? 12 : 0;
+	return s->hex || has_table(s) ? 12 : 0;
 }
 
 /* A random-looking 64-bit number for a piece of colour p on (x, y), the

@@ -334,6 +334,13 @@ static int compare_doubles(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The median of n values (n odd); sorts them. */
+static double median(double *x, int n)
+{
+	qsort(x, (size_t)n, sizeof x[0], compare_doubles);
+	return x[n / 2];
+}
+
 #define PINGS 100000 /* round trips a run of round_trip_ns times */
 
 /* Two threads hand a counter back and forth. */
@@ -374,15 +381,7 @@ static double round_trip_ns(void)
 		ns[k] = (ai_now_ms() - t0) * 1e6 / PINGS;
 		pthread_join(t, NULL);
 	}
-	qsort(ns, 5, sizeof ns[0], compare_doubles);
-	return ns[2];
-}
-
-/* The median of n values (n odd); sorts them. */
-static double median(double *x, int n)
-{
-	qsort(x, (size_t)n, sizeof x[0], compare_doubles);
-	return x[n / 2];
+	return median(ns, 5);
 }
 
 #define THREAD_ROUNDS 5     /* of `threads`: an odd number, for a median */
@@ -398,9 +397,8 @@ struct rates {
 
 static struct rates round_rates(double quick[5], double slow)
 {
-	qsort(quick, 5, sizeof quick[0], compare_doubles);
-	return (struct rates){quick[2], slow,
-			      quick[2] > 0 ? 100 * slow / quick[2] : 0};
+	double mid = median(quick, 5);
+	return (struct rates){mid, slow, mid > 0 ? 100 * slow / mid : 0};
 }
 
 /* The round of the median ratio, and the range of the ratios. */
@@ -550,6 +548,8 @@ static int subcommand(int argc, char **argv)
 			       x = median(gain[a], THREAD_ROUNDS);
 			printf("%s %d thread%s %.0f/s", a == 0 ? "" : ";", n,
 			       n == 1 ? "" : "s", w);
+			/* (median sorted each count's rounds: the ends
+			 * are the range) */
 			if (a > 0)
 				printf(" (x%.2f, %.2f-%.2f in %d rounds, "
 				       "efficiency %.0f%%)",
@@ -588,12 +588,11 @@ static int subcommand(int argc, char **argv)
 					     NULL);
 			rate[k % 2][k / 2] = per_second(it, ms);
 		}
-		qsort(rate[0], 5, sizeof rate[0][0], compare_doubles);
-		qsort(rate[1], 5, sizeof rate[1][0], compare_doubles);
+		double without = median(rate[0], 5), with = median(rate[1], 5);
 		printf("%s [%s]: %.0f playouts/s without the stop poll, %.0f "
 		       "with it (%.2f%% slower)\n",
-		       g->name, argv[3], rate[0][2], rate[1][2],
-		       100 * (rate[0][2] - rate[1][2]) / rate[0][2]);
+		       g->name, argv[3], without, with,
+		       100 * (without - with) / without);
 		ai_free(ai);
 		free(st);
 		return 0;
