@@ -1269,8 +1269,8 @@ static int ta_eval_after(const void *st)
 
 /* Its levels 2 to 8 (docs/strength.md, "Levels"). */
 static const struct game_level ta_levels[GAME_LEVELS] = {
-	{0, 8, 2},     {0, 21, 1.1},   {0, 42, 0.8},   {0, 95, 0.5},
-	{0, 200, 0.3}, {0, 380, 0.23}, {0, 1000, 0.2},
+	{0, 8, 2},      {0, 21, 1.1},   {0, 42, 0.8},   {0, 95, 0.5},
+	{0, 175, 0.33}, {0, 380, 0.23}, {0, 1000, 0.2},
 };
 
 const struct game game_takeitaway = {

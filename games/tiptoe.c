@@ -1069,8 +1069,8 @@ static const struct game_option_spec tt_options[] = {
 
 /* Its levels 2 to 8 (docs/strength.md, "Levels"). */
 static const struct game_level tt_levels[GAME_LEVELS] = {
-	{0.35, 5, 3}, {0, 5, 3},      {0, 19, 1.2},  {0, 45, 0.8},
-	{0, 95, 0.5}, {0, 180, 0.32}, {0, 900, 0.2},
+	{0.35, 5, 3}, {0.12, 5, 3},   {0, 8, 2.2},    {0, 22, 1.1},
+	{0, 55, 0.7}, {0, 150, 0.38}, {0, 600, 0.22},
 };
 
 const struct game game_tiptoe = {
