@@ -110,9 +110,14 @@
 #define REROOT_PLAYS 4096 /* moves tried to find the new root in the tree */
 _Static_assert(GAME_MAX_PLAYERS < NOBODY, "who fits its bits");
 #define SOLVE_PLIES 16 /* random games this short: the solver may try */
-/* Rewards a thread of a shared tree sums before adding them to the
- * tree's (fold_rewards): the exploration constant follows them. */
-#define FOLD_EVERY 64
+/* The exploration constant follows the spread of the rewards (explore_for)
+ * and is worked out again each time EXPLORE_EVERY more have been seen: by
+ * one thread in iterate; a thread of a shared tree sums that many of its
+ * own before adding them to the tree's under its lock (fold_rewards).
+ * Folding every 64 cost two threads on Abs-Trac-Toe 2% of their speed
+ * (docs/benchmarks.md, "Threads"). */
+#define EXPLORE_EVERY 256
+_Static_assert((EXPLORE_EVERY & (EXPLORE_EVERY - 1)) == 0, "a power of 2");
 /* On a shared tree, a node with BUSY visits or more gets its visits from
  * a thread in batches of up to 1 / 2^BATCH_SHIFT of them, held back
  * meanwhile in PENDING slots (see iterate_shared). */
@@ -1010,7 +1015,7 @@ static int iterate(struct mcts *m)
 	if (!exact) {
 		for (int p = 0; p < m->np; p++)
 			t->r1 += rew[p], t->r2 += rew[p] * rew[p], t->rn++;
-		if (((long)t->rn & 255) < m->np)
+		if (((long)t->rn & (EXPLORE_EVERY - 1)) < m->np)
 			t->explore = explore_for(t, m->np);
 	}
 	m->iters++;
@@ -1303,7 +1308,7 @@ static int iterate_shared(struct mcts *m)
 	if (!exact) {
 		for (int p = 0; p < m->np; p++)
 			m->r1 += rew[p], m->r2 += rew[p] * rew[p], m->rn++;
-		if (m->rn >= FOLD_EVERY)
+		if (m->rn >= EXPLORE_EVERY)
 			fold_rewards(m);
 	}
 	/* (read by the main search while it runs: team_iters) */
