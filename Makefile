@@ -62,7 +62,9 @@ $(BUILD)/%.o: %.c $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(BUILD)/tests/%: tests/%.c $(LIB_OBJ) $(TEST_HEADERS)
+# (Check is installed first when missing: under make -j2 a test built
+# beside the install did not find check.h)
+$(BUILD)/tests/%: tests/%.c $(LIB_OBJ) $(TEST_HEADERS) | need-check
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(LIB_OBJ) $(LDFLAGS) $(CHECK_LIBS)
 
