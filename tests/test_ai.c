@@ -656,6 +656,46 @@ START_TEST(never_an_illegal_move)
 }
 END_TEST
 
+/* A stop hook that never stops but, at its first call, keeps the search
+ * waiting for `ms` milliseconds: a busy machine that takes the processor
+ * away for that long at the worst moment, early in the search. */
+struct nap {
+	double ms;
+	int calls;
+};
+
+static int nap_once(void *ctx)
+{
+	struct nap *n = ctx;
+	if (n->calls++ == 0) {
+		struct timespec ts = {0, (long)(n->ms * 1e6)};
+		nanosleep(&ts, NULL);
+	}
+	return 0;
+}
+
+/* The move of `level` (below the top: a playout budget) in st, within
+ * movetime_ms, with a first wait of nap_ms (0: none) as nap_once makes.
+ * Returns the iterations its search made. */
+static long level_move(const struct game *g, const void *st, int level,
+		       double movetime_ms, double nap_ms, struct move *mv)
+{
+	static struct ai *ai;
+	if (!ai)
+		ai = ai_new();
+	struct nap nap = {nap_ms, 0};
+	struct ai_search how = {.level = level,
+				.movetime_ms = movetime_ms,
+				.start_ms = ai_now_ms(),
+				.seed = 99,
+				.stop = nap_ms > 0 ? nap_once : NULL,
+				.ctx = &nap};
+	ck_assert_int_eq(ai_choose(ai, g, st, &how, mv), 0);
+	struct mcts_info info;
+	ai_tree_info(ai, &info);
+	return info.iterations;
+}
+
 static void same_move_twice(const struct game *g, const char *opts)
 {
 	struct move *list = malloc(sizeof *list * (size_t)g->max_moves);
@@ -676,11 +716,11 @@ static void same_move_twice(const struct game *g, const char *opts)
 					      "%s %s: two moves for "
 					      "one position, seed and budget",
 					      g->name, opts);
-				/* a level below the top draws its move */
-				ck_assert_int_eq(choose(g, st, 4, 0, 99, &a),
-						 0);
-				ck_assert_int_eq(choose(g, st, 4, 0, 99, &b),
-						 0);
+				/* a level below the top draws its move (a
+				 * movetime that cannot end it: its budget
+				 * does) */
+				level_move(g, st, 4, 3600000, 0, &a);
+				level_move(g, st, 4, 3600000, 0, &b);
 				ck_assert_msg(move_equal(&a, &b),
 					      "%s %s: two moves at level 4 "
 					      "for one position and seed",
@@ -697,6 +737,42 @@ static void same_move_twice(const struct game *g, const char *opts)
 START_TEST(deterministic_with_fixed_playouts)
 {
 	each_setup(same_move_twice);
+}
+END_TEST
+
+/* A level's search is a playout budget that its time may end but never
+ * steer: a wait early in the search, past every early phase of its time
+ * (a tenth of it and less), leaves its move as it was whenever the budget,
+ * not the deadline, ended the search (the same iterations).  It once
+ * depended on the time: the first look at the game's length stopped at
+ * 2% of movetime, so a busy machine changed a level's move. */
+static void budget_not_steered(const struct game *g, const char *opts)
+{
+	struct move *list = move_buf(1, g);
+	void *st = try_state(g, opts, 3);
+	struct rng r;
+	rng_seed(&r, 3);
+	for (int step = 0; step < 30; step++) {
+		if (g->status(st).phase == GAME_PLAY && step % 5 == 0) {
+			struct move calm, busy;
+			long n = level_move(g, st, 4, 3600000, 0, &calm);
+			/* the early phases end by 20 ms of 200; the search
+			 * has the rest */
+			long k = level_move(g, st, 4, 200, 25, &busy);
+			ck_assert_msg(k != n || move_equal(&calm, &busy),
+				      "%s %s step %d: a wait changed level "
+				      "4's move",
+				      g->name, opts, step);
+		}
+		if (walk_step(g, st, &r, list) < 0)
+			break;
+	}
+	free(st);
+}
+
+START_TEST(a_budget_is_not_steered_by_the_clock)
+{
+	each_setup(budget_not_steered);
 }
 END_TEST
 
@@ -3006,6 +3082,7 @@ static Suite *suite(void)
 	tcase_add_test(t, a_solve_cut_short_sets_aside_what_it_proved_worse);
 	tcase_add_test(t, never_an_illegal_move);
 	tcase_add_test(t, deterministic_with_fixed_playouts);
+	tcase_add_test(t, a_budget_is_not_steered_by_the_clock);
 	tcase_add_test(t, hint_is_reproducible);
 	tcase_add_test(t, chance_is_weighted_by_its_odds);
 	tcase_add_test(t, movetime_is_respected);

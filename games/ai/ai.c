@@ -178,8 +178,10 @@ int ai_choose(struct ai *ai, const struct game *g, const void *st,
 			weak.playouts = most;
 		weak.no_book = weak.no_solver = 1;
 		weak.temper = level_of(g, level)->temper;
-		/* (the time is the level's too: movetime, or the clock) */
+		/* (the time is the level's too, movetime or the clock, but
+		 * only ends its search) */
 		struct ai_time t = tm_search_time(how);
+		t.budgeted = 1;
 		return mcts_choose(ai->tree, g, st, &weak, &t, out);
 	}
 	if (level >= 2 && !how->no_book &&

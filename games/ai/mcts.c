@@ -1931,6 +1931,9 @@ int mcts_choose(struct mcts_tree *t, const struct game *g, const void *st,
 	struct solved sv;
 	int room = solved_init(&sv, t->ctx, g);
 	struct tm_plan plan = tm_plan(g->players(st), time, 0, t->late);
+	/* under a playout budget every phase below runs to the one deadline
+	 * (timeman.h, budgeted) */
+	int steer = !time->budgeted;
 	double span = plan.soft - time->start;
 	double give_up = plan.hard > 0 ? time->start + 0.05 * span : 0;
 	double tidy = plan.hard > 0 ? time->start + 0.25 * span : 0;
@@ -1960,9 +1963,9 @@ int mcts_choose(struct mcts_tree *t, const struct game *g, const void *st,
 		/* a first look: how long is the rest of the game?  (The
 		 * search's own playouts may stop early at evaluate().) */
 		double first =
-			plan.hard > 0
+			plan.hard > 0 && steer
 				? time->start + 0.02 * (plan.hard - time->start)
-				: 0;
+				: plan.hard;
 		double plies;
 		if (!time->clock) {
 			/* only "is the end near?" matters (see SOLVE_PLIES) */
@@ -1980,15 +1983,17 @@ int mcts_choose(struct mcts_tree *t, const struct game *g, const void *st,
 		if (time->fixed <= 0 && plan.hard > 0)
 			plan = tm_plan(m.np, time, plies, t->late);
 		team_run(&m,
-			 m.timed ? time->start + 0.1 * (plan.soft - time->start)
-				 : 0,
+			 m.timed && steer
+				 ? time->start + 0.1 * (plan.soft - time->start)
+				 : plan.hard,
 			 budget / 10 + 1);
 		if (plies <= SOLVE_PLIES && !m.stopped && !how->no_solver &&
 		    (!m.timed || ai_now_ms() < plan.soft)) {
 			double share = plies <= 12 ? 0.7 : 0.35;
 			double now = ai_now_ms();
-			double until =
-				m.timed ? now + share * (plan.soft - now) : 0;
+			double until = m.timed && steer
+					       ? now + share * (plan.soft - now)
+					       : plan.hard;
 			long limit =
 				how->playouts > 0
 					? (long)(share * (double)how->playouts *

@@ -69,6 +69,7 @@ struct ai_time tm_search_time(const struct ai_search *how)
 {
 	struct ai_time t = {0};
 	t.start = how->start_ms;
+	t.budgeted = how->playouts > 0;
 	if (how->clock) {
 		t.clock = 1;
 		clock_time(how->clock, how->overhead_ms, &t);
@@ -123,8 +124,8 @@ struct tm_plan tm_plan(int np, const struct ai_time *time, double plies,
 		share = hard = 0;
 	/* (a clock with no time left still gets a deadline: now) */
 	p.soft = time->start + share;
-	p.hard = time->start + hard;
-	p.flexible = 1;
+	p.hard = time->budgeted ? p.soft : time->start + hard;
+	p.flexible = !time->budgeted;
 	return p;
 }
 

@@ -21,6 +21,13 @@ struct ai_time {
 	double lag;   /* what every move costs beyond its thinking (the trip of
 		       * the answer and the next command, starting up), kept
 		       * for each move still to come */
+	/* A playout budget says how much the search does (set playouts, a
+	 * level's budget) and the time only ends it: one deadline, no phase
+	 * ends early by the clock, so that the same position, budget and
+	 * seed give the same move whenever the budget ends the search,
+	 * however busy the machine (test_ai
+	 * a_budget_is_not_steered_by_the_clock). */
+	int budgeted;
 };
 
 /* The time of the search `how` asks for: a clock, movetime, or (a playout
@@ -37,7 +44,8 @@ struct tm_plan {
 
 /* The plan of a search that started at time->start, for np players, given
  * the plies a random game from here lasts and, under a clock, how late
- * recent searches ended (`late`, see tm_late). */
+ * recent searches ended (`late`, see tm_late).  A budgeted search's plan
+ * has one deadline (soft and hard alike) and is not flexible. */
 struct tm_plan tm_plan(int np, const struct ai_time *time, double plies,
 		       double late);
 
