@@ -1119,6 +1119,13 @@ static const struct game_level ab_levels[GAME_LEVELS] = {
 	{0, 12, 1.5}, {0, 19, 1.15}, {0, 42, 0.8},
 };
 
+static const struct game_search ab_search = {
+	.playout = ab_playout,
+	.evaluate = ab_evaluate,
+	.preview = ab_preview,
+	.levels = ab_levels,
+};
+
 const struct game game_abstractoe = {
 	.name = "abstractoe",
 	.title = "Abs-Trac-Toe",
@@ -1140,13 +1147,10 @@ const struct game game_abstractoe = {
 	.score = ab_score,
 	.show = ab_show,
 	.random_move = ab_random_move,
-	.playout = ab_playout,
 	.key = ab_key,
-	.evaluate = ab_evaluate,
-	.preview = ab_preview,
 	.geometry = ab_geometry,
 	.sides = ab_sides,
 	.turn = ab_turn,
 	.units = ab_units,
-	.levels = ab_levels,
+	.search = &ab_search,
 };

@@ -955,6 +955,11 @@ static const struct game_level ct_levels[GAME_LEVELS] = {
 	{0, 42, 0.8}, {0, 62, 0.7},  {0, 105, 0.47},
 };
 
+static const struct game_search ct_search = {
+	.playout = ct_playout,
+	.levels = ct_levels,
+};
+
 const struct game game_checkertoe = {
 	.name = "checkertoe",
 	.title = "Tic-Tac-Toe On A Checkerboard",
@@ -977,10 +982,9 @@ const struct game game_checkertoe = {
 	.show = ct_show,
 	.geometry = ct_geometry,
 	.random_move = ct_random_move,
-	.playout = ct_playout,
 	.key = ct_key,
 	.sides = ct_sides,
 	.turn = ct_turn,
 	.units = ct_units,
-	.levels = ct_levels,
+	.search = &ct_search,
 };

@@ -214,3 +214,5 @@ int square_read(const char **s, int *x, int *y)
 	*s = p;
 	return 0;
 }
+
+const struct game_search game_search_defaults = {0};

@@ -145,6 +145,80 @@ struct game_level {
 };
 #define GAME_LEVELS 7 /* levels 2 to 8 */
 
+/* How the computer player plays a game better than its rules alone let it
+ * (docs/adding-a-game.md, "Playing it well").  Every part is optional: a
+ * game without it (struct game's `search` NULL, or a field 0 or NULL)
+ * gets the search's default, and plays correctly by its rules alone.
+ * None of it may change what the rules say. */
+struct game_search {
+	/* Plays st on with the game's playout policy (random moves, or random
+	 * moves guided by cheap knowledge of the game; dice rolled by their
+	 * odds, all from r) until the game is over or max_plies moves have
+	 * been played.  Returns the moves played.  What a search's own loop of
+	 * status/random_move/play would do, at the speed of the game's own
+	 * loop over its own representation.  NULL: the search loops. */
+	int (*playout)(void *st, struct rng *r, int max_plies);
+
+	/* A heuristic value of an unfinished state for each player, each in
+	 * [0, 1] (1 = surely wins), for searches that stop early. */
+	void (*evaluate)(const void *st, double *value);
+
+	/* Whether a search of st may back up evaluate() as a minimax and weigh
+	 * the best judgement below each move beside its playouts (implicit
+	 * minimax, games/ai/mcts.c): where that measured better
+	 * (docs/strength.md, "Implicit minimax").  Two players without dice
+	 * only.  NULL: never. */
+	int (*minimax_eval)(const void *st);
+
+	/* How many plies of the playout policy a search's playout from st
+	 * plays before evaluate() judges where it stands: a short tail of
+	 * play, then the game's own judgement.  NULL or 0: the search's
+	 * default (EVAL_AFTER in games/ai/mcts.c).  -1: no playout at all,
+	 * evaluate() judges the position where the tree stops (a learned
+	 * evaluation that knows more than a few random plies tell).  Only
+	 * with evaluate. */
+	int (*eval_after)(const void *st);
+
+	/* The weight of evaluate() in the value of a new node of a search of
+	 * st, in visits (1 to 15): how long the search trusts the game's
+	 * judgement of a move before its playouts outvote it.  NULL or 0: the
+	 * search's default (PRIOR_VISITS in games/ai/mcts.c).  Only with
+	 * evaluate. */
+	int (*prior_visits)(const void *st);
+
+	/* What playing the legal move mv would make of st, without playing
+	 * it: the status after it into *after, then, if the game goes on,
+	 * evaluate()'s values after it into value, or, if it is over,
+	 * score()'s points into points.  For a search's look one move ahead
+	 * at every node it adds, where a copy of a big state and a play cost
+	 * more than the look itself.  Returns 0, or -1 when it cannot tell
+	 * cheaply (the caller then plays mv on a copy).  It must agree with
+	 * play, status, evaluate and score to the last bit
+	 * (tests/test_properties.c checks that it does).  Only with
+	 * evaluate. */
+	int (*preview)(const void *st, const struct move *mv,
+		       struct game_status *after, double *value, int *points);
+
+	/* 1 when points come move by move and what a move wins at once is
+	 * the best first guess of its worth (Take It Away's captures): the
+	 * exact solver then tries the moves that leave the mover furthest
+	 * ahead first, near its root.  0: it orders by past cutoffs only,
+	 * which does better where points come late or seldom. */
+	int points_first;
+
+	/* The features of an evaluation learned from self-play (learn.h),
+	 * for the training tool (scripts/tools/train.c); the game's
+	 * evaluate() reads the weights it learned.  Two players only.
+	 * NULL: none. */
+	const struct learn_spec *learn;
+
+	/* Its levels between greedy and the top, chosen so that each beats
+	 * the one below by about as much across this game's span from greedy
+	 * to full strength (docs/strength.md, "Levels").  NULL: the search's
+	 * default ladder (games/ai/ai.c). */
+	const struct game_level *levels;
+};
+
 struct game {
 	const char *name;    /* protocol name, lowercase: "checkertoe" */
 	const char *title;   /* the game's published name */
@@ -159,12 +233,9 @@ struct game {
 	 * person who types one where a player number goes is told which
 	 * number it is; NULL when the board shows no player marks */
 	const char *marks;
-	/* 1 when points come move by move and what a move wins at once is
-	 * the best first guess of its worth (Take It Away's captures): the
-	 * exact solver then tries the moves that leave the mover furthest
-	 * ahead first, near its root.  0: it orders by past cutoffs only,
-	 * which does better where points come late or seldom. */
-	int points_first;
+	/* what helps the computer player (struct game_search); NULL: the
+	 * search's defaults */
+	const struct game_search *search;
 
 	/* Sets up a new game in `st` (state_size zeroed bytes) from the options
 	 * and the seed of its random set-up.  Returns 0, or -1 with the reason
@@ -266,72 +337,12 @@ struct game {
 	 * there is no move. */
 	int (*random_move)(const void *st, struct rng *r, struct move *mv);
 
-	/* Plays st on with the game's playout policy (random moves, or random
-	 * moves guided by cheap knowledge of the game; dice rolled by their
-	 * odds, all from r) until the game is over or max_plies moves have
-	 * been played.  Returns the moves played.  What a search's own loop of
-	 * status/random_move/play would do, at the speed of the game's own
-	 * loop over its own representation.  NULL: the search loops. */
-	int (*playout)(void *st, struct rng *r, int max_plies);
-
-	/* A heuristic value of an unfinished state for each player, each in
-	 * [0, 1] (1 = surely wins), for searches that stop early. */
-	void (*evaluate)(const void *st, double *value);
-
-	/* Whether a search of st may back up evaluate() as a minimax and weigh
-	 * the best judgement below each move beside its playouts (implicit
-	 * minimax, games/ai/mcts.c): where that measured better
-	 * (docs/strength.md, "Implicit minimax").  Two players without dice
-	 * only.  NULL: never. */
-	int (*minimax_eval)(const void *st);
-
-	/* How many plies of the playout policy a search's playout from st
-	 * plays before evaluate() judges where it stands: a short tail of
-	 * play, then the game's own judgement.  NULL or 0: the search's
-	 * default (EVAL_AFTER in games/ai/mcts.c).  -1: no playout at all,
-	 * evaluate() judges the position where the tree stops (a learned
-	 * evaluation that knows more than a few random plies tell).  Only
-	 * with evaluate. */
-	int (*eval_after)(const void *st);
-
-	/* The weight of evaluate() in the value of a new node of a search of
-	 * st, in visits (1 to 15): how long the search trusts the game's
-	 * judgement of a move before its playouts outvote it.  NULL or 0: the
-	 * search's default (PRIOR_VISITS in games/ai/mcts.c).  Only with
-	 * evaluate. */
-	int (*prior_visits)(const void *st);
-
-	/* What playing the legal move mv would make of st, without playing
-	 * it: the status after it into *after, then, if the game goes on,
-	 * evaluate()'s values after it into value, or, if it is over,
-	 * score()'s points into points.  For a search's look one move ahead
-	 * at every node it adds, where a copy of a big state and a play cost
-	 * more than the look itself.  Returns 0, or -1 when it cannot tell
-	 * cheaply (the caller then plays mv on a copy).  It must agree with
-	 * play, status, evaluate and score to the last bit
-	 * (tests/test_properties.c checks that it does).  Only with
-	 * evaluate. */
-	int (*preview)(const void *st, const struct move *mv,
-		       struct game_status *after, double *value, int *points);
-
 	/* A 64-bit key for transposition tables and opening books: states with
 	 * equal keys must play alike (same mover, same value for every player).
 	 * A game with symmetries (the square boards' 8) returns the same key
 	 * for every image of a state under them, so that a solver searches each
 	 * class once.  NULL: the state's bytes are hashed. */
 	uint64_t (*key)(const void *st);
-
-	/* The features of an evaluation learned from self-play (learn.h),
-	 * for the training tool (scripts/tools/train.c); the game's
-	 * evaluate() reads the weights it learned.  Two players only.
-	 * NULL: none. */
-	const struct learn_spec *learn;
-
-	/* Its levels between greedy and the top, chosen so that each beats
-	 * the one below by about as much across this game's span from greedy
-	 * to full strength (docs/strength.md, "Levels").  NULL: the search's
-	 * default ladder (games/ai/ai.c). */
-	const struct game_level *levels;
 
 	/* For frontends that know no game (protocol.md, "Discovery"); NULL
 	 * gives the engine's plain answers (sides by number, no teams, the
@@ -356,6 +367,13 @@ struct game {
 /* The registered games, in list_games order, NULL-terminated. */
 extern const struct game *const game_table[];
 const struct game *game_find(const char *name);
+
+/* The game's help for the search: its own, or one with every default. */
+extern const struct game_search game_search_defaults;
+static inline const struct game_search *game_search(const struct game *g)
+{
+	return g->search ? g->search : &game_search_defaults;
+}
 
 /* src copied into dst (state_size bytes): by the game's copy, or whole. */
 static inline void game_copy(const struct game *g, void *dst, const void *src)

@@ -933,6 +933,14 @@ static const struct game_level tb_levels[GAME_LEVELS] = {
 	{0, 6.5, 2.5}, {0, 17, 1.25}, {0, 30, 0.95},
 };
 
+static const struct game_search tb_search = {
+	.playout = tb_playout,
+	.evaluate = tb_evaluate,
+	.eval_after = tb_eval_after,
+	.learn = &tb_learn,
+	.levels = tb_levels,
+};
+
 const struct game game_takebacktoe = {
 	.name = "takebacktoe",
 	.title = "Take-Back-Toe",
@@ -955,11 +963,7 @@ const struct game game_takebacktoe = {
 	.show = tb_show,
 	.geometry = tb_geometry,
 	.random_move = tb_random_move,
-	.playout = tb_playout,
-	.evaluate = tb_evaluate,
-	.learn = &tb_learn,
-	.eval_after = tb_eval_after,
 	.turn = tb_turn,
 	.units = tb_units,
-	.levels = tb_levels,
+	.search = &tb_search,
 };

@@ -1273,6 +1273,15 @@ static const struct game_level ta_levels[GAME_LEVELS] = {
 	{0, 175, 0.33}, {0, 380, 0.23}, {0, 1000, 0.2},
 };
 
+static const struct game_search ta_search = {
+	.playout = ta_playout,
+	.evaluate = ta_evaluate,
+	.minimax_eval = ta_minimax_eval,
+	.eval_after = ta_eval_after,
+	.points_first = 1,
+	.levels = ta_levels,
+};
+
 const struct game game_takeitaway = {
 	.name = "takeitaway",
 	.title = "Take It Away",
@@ -1280,7 +1289,6 @@ const struct game game_takeitaway = {
 		   "penalty=2|4 plain (penalty=1|2|4 with plain nodrop=0)",
 	.state_size = sizeof(struct state),
 	.max_moves = MAX_MOVES,
-	.points_first = 1,
 	.options = ta_options,
 	.init = ta_init,
 	.describe = ta_describe,
@@ -1295,12 +1303,8 @@ const struct game game_takeitaway = {
 	.show = ta_show,
 	.geometry = ta_geometry,
 	.random_move = ta_random_move,
-	.playout = ta_playout,
-	.evaluate = ta_evaluate,
 	.turn = ta_turn,
 	.units = ta_units,
 	.key = ta_key,
-	.minimax_eval = ta_minimax_eval,
-	.eval_after = ta_eval_after,
-	.levels = ta_levels,
+	.search = &ta_search,
 };

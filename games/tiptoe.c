@@ -1073,6 +1073,15 @@ static const struct game_level tt_levels[GAME_LEVELS] = {
 	{0, 55, 0.7}, {0, 150, 0.38}, {0, 600, 0.22},
 };
 
+static const struct game_search tt_search = {
+	.playout = tt_playout,
+	.evaluate = tt_evaluate,
+	.minimax_eval = tt_minimax_eval,
+	.prior_visits = tt_prior_visits,
+	.learn = &tt_learn,
+	.levels = tt_levels,
+};
+
 const struct game game_tiptoe = {
 	.name = "tiptoe",
 	.title = "Tiptoe",
@@ -1095,14 +1104,9 @@ const struct game game_tiptoe = {
 	.show = tt_show,
 	.geometry = tt_geometry,
 	.random_move = tt_random_move,
-	.playout = tt_playout,
-	.evaluate = tt_evaluate,
-	.minimax_eval = tt_minimax_eval,
-	.prior_visits = tt_prior_visits,
 	.key = tt_key,
 	.sides = tt_sides,
 	.turn = tt_turn,
 	.units = tt_units,
-	.levels = tt_levels,
-	.learn = &tt_learn,
+	.search = &tt_search,
 };

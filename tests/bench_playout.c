@@ -40,8 +40,8 @@ int main(int argc, char **argv)
 	rng_seed(&r, 1);
 	for (long i = 0; i < n; i++) {
 		memcpy(st, start, g->state_size);
-		if (g->playout) {
-			plies += g->playout(st, &r, 1 << 30);
+		if (game_search(g)->playout) {
+			plies += game_search(g)->playout(st, &r, 1 << 30);
 			continue;
 		}
 		for (;;) {

@@ -528,7 +528,7 @@ START_TEST(test_playout)
 						  (uint64_t)seed, err);
 			ck_assert_msg(st != NULL, "%s", err);
 			int cut = seed == 1 ? 0 : seed == 2 ? 3 : 1 << 30;
-			int plies = g->playout(st, &r, cut);
+			int plies = game_search(g)->playout(st, &r, cut);
 			struct move list[ABT_MAX_REGIONS];
 			int left = g->moves(st, list);
 			ck_assert(plies <= cut);
@@ -560,7 +560,7 @@ START_TEST(test_playout)
 	const int runs = 20000;
 	for (int i = 0; i < runs; i++) {
 		memcpy(st, start, g->state_size);
-		ck_assert_int_eq(g->playout(st, &r, 1), 1);
+		ck_assert_int_eq(game_search(g)->playout(st, &r, 1), 1);
 		ck_assert_int_eq(g->moves(st, list), n - 1);
 		int vacant[ABT_MAX_REGIONS + 1] = {0}, picked = 0;
 		for (int k = 0; k < n - 1; k++)

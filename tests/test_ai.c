@@ -1425,7 +1425,7 @@ static const struct game *plies_of;
 static int counting_playout(void *st, struct rng *r, int max_plies)
 {
 	plies_asked[max_plies < 128 ? max_plies : 128]++;
-	return plies_of->playout(st, r, max_plies);
+	return game_search(plies_of)->playout(st, r, max_plies);
 }
 
 static int three_plies(const void *st)
@@ -1459,12 +1459,14 @@ START_TEST(playouts_stop_where_the_game_says)
 	const struct game *ta = game_find("takeitaway");
 	void *st = try_state(ta, "", 7);
 	struct game g = *ta;
-	g.playout = counting_playout;
+	struct game_search gs = *game_search(ta);
+	g.search = &gs;
+	gs.playout = counting_playout;
 	plies_of = ta;
 	for (int k = 0; k < 2; k++) {
-		int want = k ? 3 : ta->eval_after(st);
+		int want = k ? 3 : game_search(ta)->eval_after(st);
 		if (k)
-			g.eval_after = three_plies;
+			gs.eval_after = three_plies;
 		count_playouts(&g, st);
 		ck_assert_msg(plies_asked[want] > 1000,
 			      "%ld playouts of %d plies", plies_asked[want],
@@ -1474,7 +1476,7 @@ START_TEST(playouts_stop_where_the_game_says)
 				      "%ld playouts of %d plies, not %d",
 				      plies_asked[n], n, want);
 	}
-	ck_assert_int_eq(ta->eval_after(st), 4);
+	ck_assert_int_eq(game_search(ta)->eval_after(st), 4);
 	free(st);
 }
 END_TEST
@@ -1489,12 +1491,14 @@ START_TEST(no_playouts_where_the_game_says_none)
 	void *st = try_state(tb, "first=1", 7);
 	tb->roll(st, 3);
 	struct game g = *tb;
-	g.playout = counting_playout;
+	struct game_search gs = *game_search(tb);
+	g.search = &gs;
+	gs.playout = counting_playout;
 	plies_of = tb;
-	ck_assert_int_eq(tb->eval_after(st), -1);
+	ck_assert_int_eq(game_search(tb)->eval_after(st), -1);
 	for (int k = 0; k < 2; k++) {
 		if (k)
-			g.eval_after = three_plies;
+			gs.eval_after = three_plies;
 		count_playouts(&g, st);
 		/* (the 128-ply ones are the time planning's look at how
 		 * long a game lasts, not playouts of the search) */
@@ -2094,9 +2098,10 @@ START_TEST(levels_search_more_at_each_step)
 					ck_assert_msg(book || k == 0,
 						      "the top level: %s", log);
 				} else if (greedy) {
-					ck_assert(g->levels &&
-						  g->levels[level - 2].greedy >
-							  0);
+					ck_assert(game_search(g)->levels &&
+						  game_search(g)->levels[level -
+									 2]
+								  .greedy > 0);
 				} else if (cap) {
 					ck_assert_int_eq(info.iterations, cap);
 				} else {
@@ -2121,14 +2126,14 @@ START_TEST(levels_search_more_at_each_step)
 }
 END_TEST
 
-/* Each game's levels (struct game's levels) climb: from each level to the
- * next the greedy odds never rise, the playouts never fall, the
- * temperature never rises, and one of them moves (else two levels would
- * play alike). */
+/* Each game's levels (struct game_search's levels) climb: from each level to
+ * the next the greedy odds never rise, the playouts never fall, the temperature
+ * never rises, and one of them moves (else two levels would play alike). */
 START_TEST(every_game_s_levels_climb)
 {
 	for (int i = 0; game_table[i]; i++) {
-		const struct game_level *lv = game_table[i]->levels;
+		const struct game_level *lv =
+			game_search(game_table[i])->levels;
 		for (int k = 0; lv && k < GAME_LEVELS; k++) {
 			const char *name = game_table[i]->name;
 			ck_assert_msg(lv[k].greedy >= 0 && lv[k].greedy <= 1 &&
@@ -2161,11 +2166,12 @@ START_TEST(a_level_plays_greedy_at_its_odds)
 {
 	const struct game *g = game_find("tiptoe");
 	void *st = new_state(g, "size=8", 1);
-	ck_assert(g->levels);
+	ck_assert(game_search(g)->levels);
 	int top = 0;
-	while (top < GAME_LEVELS - 1 && g->levels[top].greedy > 0)
+	while (top < GAME_LEVELS - 1 && game_search(g)->levels[top].greedy > 0)
 		top++;
-	ck_assert(g->levels[0].greedy > 0 && g->levels[top].greedy == 0);
+	ck_assert(game_search(g)->levels[0].greedy > 0 &&
+		  game_search(g)->levels[top].greedy == 0);
 	const int levels[2] = {2, top + 2}, seeds = 400;
 	struct ai *ai = ai_new(); /* a budget's search starts afresh */
 	ck_assert(ai);
@@ -2177,7 +2183,7 @@ START_TEST(a_level_plays_greedy_at_its_odds)
 			greedy += strstr(log, "(greedy)") != NULL;
 			free(log);
 		}
-		double p = g->levels[levels[k] - 2].greedy;
+		double p = game_search(g)->levels[levels[k] - 2].greedy;
 		double sd = sqrt(seeds * p * (1 - p));
 		ck_assert_msg(fabs(greedy - seeds * p) <= 5 * sd,
 			      "level %d: %d greedy moves of %d, odds %.2f",
@@ -2672,7 +2678,7 @@ static int held_playout(void *st, struct rng *r, int max_plies)
 		}
 		atomic_store(&held.gave_up, !atomic_load(&held.go));
 	}
-	return game_find("tiptoe")->playout(st, r, max_plies);
+	return game_search(game_find("tiptoe"))->playout(st, r, max_plies);
 }
 
 static int stop_once_held(void *ctx)
@@ -2688,7 +2694,9 @@ static int stop_once_held(void *ctx)
 START_TEST(a_stop_waits_for_no_helper)
 {
 	struct game g = *game_find("tiptoe");
-	g.playout = held_playout;
+	struct game_search gs = *game_search(&g);
+	g.search = &gs;
+	gs.playout = held_playout;
 	held.test = pthread_self();
 	atomic_store(&held.stuck, 0);
 	atomic_store(&held.go, 0);
@@ -3023,13 +3031,15 @@ static int too_many_prior_visits(const void *st)
 }
 
 /* The game's evaluation counts in a new node as the visits the game asks
- * for (struct game, prior_visits: Tiptoe's hex board 12, the default 7,
+ * for (struct game_search, prior_visits: Tiptoe's hex board 12, the default 7,
  * at most 15), and every count of real visits leaves them out: the
  * visits of the root moves an info line names add up to the root's. */
 START_TEST(the_prior_weighs_what_the_game_asks)
 {
 	struct game big = *game_find("tiptoe");
-	big.prior_visits = too_many_prior_visits;
+	struct game_search gs = *game_search(&big);
+	big.search = &gs;
+	gs.prior_visits = too_many_prior_visits;
 	const struct {
 		const struct game *g;
 		const char *opts;

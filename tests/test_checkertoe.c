@@ -419,7 +419,7 @@ START_TEST(test_playout_is_random_move)
 				seed % 3 ? 1 << 30 : (int)rng_below(&r1, 12);
 			memcpy(b, a, g->state_size);
 			r2 = r1;
-			int n = g->playout(a, &r1, limit), m = 0;
+			int n = game_search(g)->playout(a, &r1, limit), m = 0;
 			struct move mv;
 			while (m < limit && g->random_move(b, &r2, &mv) == 0) {
 				g->play(b, &mv);

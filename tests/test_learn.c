@@ -51,8 +51,8 @@ START_TEST(the_compiled_weights_are_whole)
 	const struct learn_weights *lw = tables[_i].w;
 	const struct game *g = game_find(lw->game);
 	ck_assert_ptr_nonnull(g);
-	ck_assert_ptr_nonnull(g->learn);
-	ck_assert_uint_eq(lw->size, g->learn->size);
+	ck_assert_ptr_nonnull(game_search(g)->learn);
+	ck_assert_uint_eq(lw->size, game_search(g)->learn->size);
 	ck_assert_msg(learn_sum(lw->w, lw->size) == lw->sum,
 		      "%s's weights differ from the checksum train wrote",
 		      lw->game);
@@ -164,7 +164,7 @@ START_TEST(a_table_meets_another)
 {
 	const struct learn_weights *lw = tables[_i].w;
 	const struct game *g = game_find(lw->game);
-	ck_assert_ptr_eq(g->learn->compiled, lw);
+	ck_assert_ptr_eq(game_search(g)->learn->compiled, lw);
 	struct train_opts o = opts_of(lw, 1);
 	char err[GAME_ERR_MAX];
 	struct trainer *t = train_new(g, &o, err);
@@ -184,7 +184,7 @@ START_TEST(features_stay_in_their_table)
 {
 	const struct learn_weights *lw = tables[_i].w;
 	const struct game *g = game_find(lw->game);
-	const struct learn_spec *ls = g->learn;
+	const struct learn_spec *ls = game_search(g)->learn;
 	char err[GAME_ERR_MAX];
 	uint32_t *idx = malloc((size_t)ls->max_features * sizeof *idx);
 	struct move *list = malloc((size_t)g->max_moves * sizeof *list);
@@ -204,7 +204,7 @@ START_TEST(features_stay_in_their_table)
 			for (int i = 0; i < n; i++)
 				ck_assert_uint_lt(idx[i], ls->size);
 			double v[GAME_MAX_PLAYERS];
-			g->evaluate(st, v);
+			game_search(g)->evaluate(st, v);
 			ck_assert(v[0] >= 0 && v[0] <= 1);
 			ck_assert(v[0] + v[1] > 1 - 1e-12 &&
 				  v[0] + v[1] < 1 + 1e-12);

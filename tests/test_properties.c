@@ -731,7 +731,8 @@ static void preview_check(const struct game *g, const void *st,
 	struct game_status ps;
 	double pv[GAME_MAX_PLAYERS], ev[GAME_MAX_PLAYERS];
 	int pp[GAME_MAX_PLAYERS], sp[GAME_MAX_PLAYERS];
-	if (!g->preview || g->preview(st, mv, &ps, pv, pp) < 0)
+	if (!game_search(g)->preview ||
+	    game_search(g)->preview(st, mv, &ps, pv, pp) < 0)
 		return;
 	struct game_status s = g->status(after);
 	CHECK(ps.phase == s.phase && ps.player == s.player,
@@ -746,7 +747,7 @@ static void preview_check(const struct game *g, const void *st,
 			      "gives %d",
 			      text, p + 1, pp[p], sp[p]);
 	} else {
-		g->evaluate(after, ev);
+		game_search(g)->evaluate(after, ev);
 		for (int p = 0; p < n; p++)
 			CHECK(memcmp(&pv[p], &ev[p], sizeof pv[p]) == 0,
 			      "preview of %s: player %d valued %.17g, "
@@ -804,10 +805,10 @@ static void copy_check(const struct game *g, const void *st,
 		CHECK(!memcmp(pa2, pb2,
 			      sizeof(int) * (size_t)g->players(after)),
 		      "copy, then %s: another score", text);
-	} else if (g->evaluate) {
+	} else if (game_search(g)->evaluate) {
 		double va[GAME_MAX_PLAYERS], vb[GAME_MAX_PLAYERS];
-		g->evaluate(after, va);
-		g->evaluate(buf, vb);
+		game_search(g)->evaluate(after, va);
+		game_search(g)->evaluate(buf, vb);
 		CHECK(!memcmp(va, vb,
 			      sizeof(double) * (size_t)g->players(after)),
 		      "copy, then %s: another evaluation", text);
@@ -1349,7 +1350,7 @@ START_TEST(test_table_sane)
 		ck_assert(g->name && g->title && g->summary);
 		ck_assert(g->state_size > 0 && g->max_moves > 0);
 		ck_assert(g->position && g->geometry && g->options);
-		ck_assert(!g->preview || g->evaluate);
+		ck_assert(!game_search(g)->preview || game_search(g)->evaluate);
 		ck_assert(g->init && g->describe && g->players && g->status &&
 			  g->moves && !g->chance == !g->roll && g->play &&
 			  g->parse && g->format && g->score && g->show);

@@ -511,9 +511,11 @@ END_TEST
 START_TEST(points_first_finds_the_value_sooner)
 {
 	const struct game *g = game_find("takeitaway");
-	ck_assert(g != NULL && g->points_first);
+	ck_assert(g != NULL && game_search(g)->points_first);
 	struct game plain = *g;
-	plain.points_first = 0;
+	struct game_search gs = *game_search(g);
+	plain.search = &gs;
+	gs.points_first = 0;
 	void *st =
 		at(g,
 		   "players=2 board=wbwwrrrwwbrbrwbwwrwwbbwwrwwrrwrrwrwwwwrrww"

@@ -745,7 +745,7 @@ START_TEST(playout_plays_legal_turns)
 		while (g->status(st).phase != GAME_OVER) {
 			/* one ply from here matches one of the turns */
 			memcpy(a, st, g->state_size);
-			ck_assert_int_eq(g->playout(a, &r, 1), 1);
+			ck_assert_int_eq(game_search(g)->playout(a, &r, 1), 1);
 			int found = 0;
 			int roll = g->status(st).phase == GAME_ROLL;
 			for (int d = 1; d <= (roll ? 6 : 1) && !found; d++) {
@@ -761,7 +761,7 @@ START_TEST(playout_plays_legal_turns)
 		/* a few plies leave a state whose position reads back (the
 		 * player to move agrees with the turns played) */
 		st = new_state(g, "maxturns=300", (uint64_t)game);
-		ck_assert_int_eq(g->playout(st, &r, 1 + game % 5),
+		ck_assert_int_eq(game_search(g)->playout(st, &r, 1 + game % 5),
 				 1 + game % 5);
 		struct text t;
 		text_init(&t);
@@ -770,7 +770,7 @@ START_TEST(playout_plays_legal_turns)
 		ck_assert(!memcmp(back, st, g->state_size));
 		free(back);
 		text_free(&t);
-		int plies = g->playout(st, &r, 1 << 30);
+		int plies = game_search(g)->playout(st, &r, 1 << 30);
 		ck_assert_int_eq(g->status(st).phase, GAME_OVER);
 		ck_assert_int_le(plies, 300);
 		free(st);
@@ -793,7 +793,7 @@ static int first_plies(const char *opts, int tries, int *count)
 	memset(count, 0, sizeof *count * (size_t)n);
 	for (int k = 0; k < tries; k++) {
 		memcpy(t, st, g->state_size);
-		ck_assert_int_eq(g->playout(t, &r, 1), 1);
+		ck_assert_int_eq(game_search(g)->playout(t, &r, 1), 1);
 		int i = move_index(st, t);
 		ck_assert_int_ge(i, 0);
 		count[i]++;
@@ -848,7 +848,7 @@ START_TEST(playout_takes_wins_and_refuses_gifts)
 	void *st = new_state(g, forced, 1);
 	struct rng r;
 	rng_seed(&r, 9);
-	g->playout(st, &r, 1);
+	game_search(g)->playout(st, &r, 1);
 	struct game_status gs = g->status(st);
 	ck_assert(gs.phase == GAME_OVER && gs.player == 1);
 	free(st);
@@ -883,7 +883,7 @@ START_TEST(random_moves_are_uniform)
 		for (int k = 0; k < tries; k++) {
 			memcpy(t, st, g->state_size);
 			if (way == 0) {
-				g->playout(t, &r, 1);
+				game_search(g)->playout(t, &r, 1);
 			} else {
 				struct move mv;
 				ck_assert_int_eq(g->random_move(t, &r, &mv), 0);
@@ -909,7 +909,7 @@ static double value_of(const char *opts, int p)
 {
 	void *st = new_state(g, opts, 1);
 	double v[2] = {-1, -1};
-	g->evaluate(st, v);
+	game_search(g)->evaluate(st, v);
 	ck_assert(v[0] >= 0 && v[0] <= 1 && fabs(v[0] + v[1] - 1) < 1e-12);
 	free(st);
 	return v[p - 1];
@@ -978,7 +978,7 @@ START_TEST(evaluate_sure_win_iff_a_move_wins)
 					       gs.player == mover;
 				}
 				double v[2];
-				g->evaluate(t, v);
+				game_search(g)->evaluate(t, v);
 				ck_assert_int_eq(v[mover - 1] == 1, wins);
 				sure += wins;
 			}

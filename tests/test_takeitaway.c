@@ -629,7 +629,8 @@ START_TEST(test_playout_is_random_moves)
 				G->play(a, &mv);
 				plies++;
 			}
-			ck_assert_int_eq(G->playout(b, &rb, max), plies);
+			ck_assert_int_eq(game_search(G)->playout(b, &rb, max),
+					 plies);
 			ck_assert(!memcmp(a, b, G->state_size));
 			ck_assert(rng_next(&ra) == rng_next(&rb));
 			if (max == 1000)

@@ -428,7 +428,7 @@ START_TEST(test_playout_is_random_moves)
 			rng_seed(&ra, (uint64_t)game);
 			rng_seed(&rb, (uint64_t)game);
 			int cut = game % 3 ? 1 << 30 : 1 + game % 7, plies = 0;
-			int n = g->playout(a, &ra, cut);
+			int n = game_search(g)->playout(a, &ra, cut);
 			struct move mv;
 			while (plies < cut && g->status(b).phase != GAME_OVER) {
 				ck_assert_int_eq(g->random_move(b, &rb, &mv),

@@ -53,7 +53,7 @@ static int greedy(const struct game *g, const void *st, const struct move *list,
  * of the games a small search plays well (Take-Back-Toe, Abs-Trac-Toe)
  * all alike, and the greedy odds fill the span where even the smallest
  * search beats greedy by far (Tiptoe, Take-Back-Toe).  A game spaces its
- * own (struct game's levels); this ladder is for a game that does not.
+ * own (struct game_search's levels); this ladder is for a game that does not.
  * The matches that set them are in docs/strength.md, "Levels". */
 static const struct game_level default_levels[GAME_LEVELS] = {
 	{0, 5, 3},    {0, 8, 2},      {0, 14, 1.4},  {0, 25, 1},
@@ -63,7 +63,8 @@ _Static_assert(GAME_LEVELS == AI_LEVEL_MAX - 2, "levels 2 to 8");
 
 static const struct game_level *level_of(const struct game *g, int level)
 {
-	return &(g->levels ? g->levels : default_levels)[level - 2];
+	return &(game_search(g)->levels ? game_search(g)->levels
+					: default_levels)[level - 2];
 }
 
 /* The player: what it keeps between searches. */

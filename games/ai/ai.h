@@ -7,10 +7,10 @@
  * exact solver that takes over when the rest of the game fits in the time,
  * and the opening book.  The levels between search too, with a few
  * playouts a move (more from level to level, each game's own: struct
- * game's levels, ai.c's default_levels) and neither solver nor book, and
- * play one of their best few moves drawn at random (more evenly at lower
- * levels), the lowest of them the greedy move at some odds, so that a
- * person can beat them.
+ * game_search's levels, ai.c's default_levels) and neither solver nor
+ * book, and play one of their best few moves drawn at random (more evenly
+ * at lower levels), the lowest of them the greedy move at some odds, so
+ * that a person can beat them.
  *
  * A player (struct ai) keeps its search tree and tables between searches,
  * within the memory `ai_set_hash` allows.  Every search draws its

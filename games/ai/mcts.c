@@ -350,26 +350,27 @@ static int decisive(struct mcts *m, const void *st, int mover, int n)
 		}
 		struct game_status cs;
 		int pts[GAME_MAX_PLAYERS];
-		if (g->preview &&
-		    g->preview(st, &m->list[i], &cs, val, pts) == 0) {
+		if (game_search(g)->preview &&
+		    game_search(g)->preview(st, &m->list[i], &cs, val, pts) ==
+			    0) {
 			if (cs.phase == GAME_OVER)
 				ai_reward_points(pts, cs, &m->pl, val);
 		} else {
 			game_copy(g, m->st2, st);
 			g->play(m->st2, &m->list[i]);
 			cs = g->status(m->st2);
-			if (g->evaluate && cs.phase == GAME_OVER)
+			if (game_search(g)->evaluate && cs.phase == GAME_OVER)
 				ai_reward_at(g, m->st2, cs, &m->pl, val);
-			else if (g->evaluate)
-				g->evaluate(m->st2, val);
+			else if (game_search(g)->evaluate)
+				game_search(g)->evaluate(m->st2, val);
 		}
 		cls[i] = end_class(m, cs);
 		nwin += cls[i] == own;
 		nsafe += cls[i] <= 1;
-		if (g->evaluate)
+		if (game_search(g)->evaluate)
 			m->prior[i] = val[mover - 1];
 	}
-	m->have_prior = g->evaluate != NULL;
+	m->have_prior = game_search(g)->evaluate != NULL;
 	if (!nwin && (!nsafe || nsafe == n))
 		return n;
 	int only_wins = nwin && m->np != 2, k = 0;
@@ -871,8 +872,8 @@ static uint32_t select_child(struct mcts *m, struct node *nd)
 static int random_plies(struct mcts *m, void *st, int n)
 {
 	const struct game *g = m->g;
-	if (g->playout)
-		return g->playout(st, m->r, n);
+	if (game_search(g)->playout)
+		return game_search(g)->playout(st, m->r, n);
 	int k = 0;
 	for (; k < n; k++) {
 		struct game_status s = g->status(st);
@@ -896,8 +897,10 @@ static int random_plies(struct mcts *m, void *st, int n)
 static int playout(struct mcts *m, void *st, double *rew)
 {
 	const struct game *g = m->g;
-	int judge = g->evaluate && m->np > 1;
-	int after = judge && g->eval_after ? g->eval_after(st) : 0;
+	int judge = game_search(g)->evaluate && m->np > 1;
+	int after = judge && game_search(g)->eval_after
+			    ? game_search(g)->eval_after(st)
+			    : 0;
 	if (!after)
 		after = EVAL_AFTER;
 	if (after < 0)
@@ -905,7 +908,7 @@ static int playout(struct mcts *m, void *st, double *rew)
 	struct game_status s = g->status(st);
 	for (int ply = 0; s.phase != GAME_OVER && ply < MAX_PLAYOUT;) {
 		if (judge && ply >= after) {
-			g->evaluate(st, rew);
+			game_search(g)->evaluate(st, rew);
 			return 0;
 		}
 		if (ply && watched(m) && out_of_time(m))
@@ -1615,8 +1618,9 @@ int mcts_start(struct mcts *m, struct mcts_tree *t, const struct game *g,
 	m->r = r;
 	ai_players_of(g, st, &m->pl);
 	m->np = m->pl.n;
-	int im = m->np == 2 && g->evaluate && !g->chance && g->minimax_eval &&
-		 g->minimax_eval(st);
+	int im = m->np == 2 && game_search(g)->evaluate && !g->chance &&
+		 game_search(g)->minimax_eval &&
+		 game_search(g)->minimax_eval(st);
 	/* a node's minimax value and its lazy scan's last child share their
 	 * bits: a tree searched without the values cannot be searched with
 	 * them.  (The other way round it can, and is in Take It Away, whose
@@ -1627,7 +1631,9 @@ int mcts_start(struct mcts *m, struct mcts_tree *t, const struct game *g,
 	m->im = t->im = im;
 	/* the prior's weight is the tree's: a tree grown with another cannot
 	 * be searched on */
-	int prior = g->evaluate && g->prior_visits ? g->prior_visits(st) : 0;
+	int prior = game_search(g)->evaluate && game_search(g)->prior_visits
+			    ? game_search(g)->prior_visits(st)
+			    : 0;
 	uint32_t pv = prior <= 0          ? PRIOR_VISITS
 		      : prior > PRIOR_MAX ? PRIOR_MAX
 					  : (uint32_t)prior;

@@ -56,7 +56,7 @@ _Static_assert(sizeof(struct node) == 32, "a node is 32 bytes");
 
 /* Implicit minimax (Lanctot, Winands, Pepels and Sturtevant, 2014): where
  * a game of two players without dice has an evaluate() and asks for this
- * (struct game, minimax_eval), each node also keeps the minimax of the
+ * (struct game_search, minimax_eval), each node also keeps the minimax of the
  * evaluations below it, for `who`: a leaf the game's judgement after its
  * move (or its proven result), a node with children the best of theirs
  * for the player who moves there.  UCT weighs it beside the mean of the
@@ -108,7 +108,7 @@ struct mcts_tree {
 	 * is dropped: it is the machine's, not the game's. */
 	double late;
 	int im; /* its nodes keep minimax values (struct mcts, im) */
-	/* the visits a prior counts for (struct game, prior_visits) */
+	/* the visits a prior counts for (struct game_search, prior_visits) */
 	uint32_t prior_visits;
 	/* what the root stands for, when the tree is kept between searches */
 	const struct game *g;

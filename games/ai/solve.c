@@ -655,8 +655,9 @@ static int alphabeta(struct solver *s, int d, int me, uint64_t key, int alpha,
 		return terminal2(s, st, g->status(st), me);
 	}
 	int cut = -SOLVE_INF;
-	int *gain =
-		d < LOOK_PLIES && g->points_first ? s->gain + s->off[d] : NULL;
+	int *gain = d < LOOK_PLIES && game_search(g)->points_first
+			    ? s->gain + s->off[d]
+			    : NULL;
 	if (d < LOOK_PLIES)
 		cut = look_ahead(s, d, me, list, keys, gain, n, beta);
 	else

@@ -70,7 +70,7 @@ static void look(const struct trainer *t, const double *w, const void *st,
 	if (a->s.phase == GAME_OVER)
 		return;
 	double sum;
-	a->n = t->g->learn->features(st, a->idx, &sum);
+	a->n = game_search(t->g)->learn->features(st, a->idx, &sum);
 	for (int i = 0; w && i < a->n; i++)
 		sum += w[a->idx[i]];
 	a->v = num_logistic(sum);
@@ -201,7 +201,7 @@ static void *work(void *arg)
 struct trainer *train_new(const struct game *g, const struct train_opts *o,
 			  char *err)
 {
-	if (!g->learn) {
+	if (!game_search(g)->learn) {
 		game_fail(err, "%s has no learned evaluation", g->name);
 		return NULL;
 	}
@@ -219,8 +219,8 @@ struct trainer *train_new(const struct game *g, const struct train_opts *o,
 		t->g = g;
 		t->o = *o;
 		t->options = strdup(o->options);
-		t->size = g->learn->size;
-		t->nf = g->learn->max_features;
+		t->size = game_search(g)->learn->size;
+		t->nf = game_search(g)->learn->max_features;
 		t->w = calloc(t->size, sizeof *t->w);
 	}
 	if (!t || !t->options || !t->w) {

@@ -192,7 +192,7 @@ int main(int argc, char **argv)
 		}
 	}
 	double guess = train_match(t, NULL, MATCH_GAMES, o.seed);
-	const struct learn_weights *lw = g->learn->compiled;
+	const struct learn_weights *lw = game_search(g)->learn->compiled;
 	if (lw && lw->size != train_size(t))
 		lw = NULL; /* a table of other features: nothing to compare */
 	double old = lw ? train_match(t, lw->w, MATCH_GAMES, o.seed) : 0;
