@@ -80,6 +80,11 @@ static int unknown_option(const struct game *g, const void *st, const char *key,
 				 "%s is a game for %d players: it has no "
 				 "players option",
 				 g->name, g->players(st));
+	if (!strcmp(key, "first"))
+		return game_fail(err,
+				 "%s has no first= option: its rules fix who "
+				 "starts (player %d)",
+				 g->name, g->status(st).player);
 	size_t n = 0;
 	for (const struct game_option_spec *o = g->options;
 	     o && o->key && n < sizeof known; o++)

@@ -43,7 +43,7 @@ import tempfile
 import threading
 import time
 
-GAMES = ("checkertoe", "takebacktoe", "takeitaway", "abstractoe", "tiptoe")
+GAMES = ()  # the engine's list_games, read in main()
 NUMBER = re.compile(r"^-?\d+(\.\d+)?%?$")
 SQUARE = re.compile(r"^[a-z]+\d+$")
 REMARK = re.compile(r"\s{2,}\(.*\)$")
@@ -305,6 +305,12 @@ def main():
     if len(sys.argv) < 2:
         sys.exit("usage: check_docs.py ENGINE [FILE ...]")
     engine = os.path.abspath(sys.argv[1])
+    global GAMES
+    listed = subprocess.run([engine, "-c", "list_games"], text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            timeout=60).stdout
+    GAMES = tuple(line.lstrip("= ").split(" ")[0]
+                  for line in listed.split("\n") if line.strip())
     top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     files = sys.argv[2:] or [os.path.join(top, f) for f in
                              ("README.md", "protocol.md", "quintet.6")]
