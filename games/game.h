@@ -260,7 +260,9 @@ struct game_search {
 };
 
 struct game {
-	const char *name;    /* protocol name, lowercase: "checkertoe" */
+	/* the protocol name: a lowercase letter, then lowercase letters and
+	 * digits ("checkertoe", "connect4") */
+	const char *name;
 	const char *title;   /* the game's published name */
 	const char *summary; /* one line for list_games: players, options */
 	size_t state_size;   /* bytes of the flat state */

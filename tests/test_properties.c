@@ -1556,8 +1556,14 @@ START_TEST(test_table_sane)
 			  g->moves && !g->chance == !g->roll && g->play &&
 			  g->parse && g->format && g->score && g->show);
 		ck_assert_ptr_eq(game_find(g->name), g);
+		/* the name rule of game.h: a lowercase letter, then lowercase
+		 * letters and digits */
+		ck_assert_msg(g->name[0] >= 'a' && g->name[0] <= 'z',
+			      "game name %s", g->name);
 		for (const char *p = g->name; *p; p++)
-			ck_assert(*p >= 'a' && *p <= 'z');
+			ck_assert_msg((*p >= 'a' && *p <= 'z') ||
+					      (*p >= '0' && *p <= '9'),
+				      "game name %s", g->name);
 	}
 }
 END_TEST
