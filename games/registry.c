@@ -10,7 +10,8 @@
 	X(takebacktoe)                                                         \
 	X(takeitaway)                                                          \
 	X(abstractoe)                                                          \
-	X(tiptoe)
+	X(tiptoe)                                                              \
+	/* (a new game: one line above, in list_games order) */
 
 #define DECLARE(name) extern const struct game game_##name;
 GAMES(DECLARE)
