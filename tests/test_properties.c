@@ -132,24 +132,37 @@ struct run {
 static struct run runs[256];
 static int nruns;
 
+static int listed(const struct game *g)
+{
+	for (size_t j = 0; j < NVARIANTS; j++)
+		if (!strcmp(variants[j].game, g->name))
+			return 1;
+	return 0;
+}
+
+/* A game with no entry above: its defaults and each variant of its own
+ * option table (test_util.h, each_variant), with a loose bound. */
+static void add_run(const struct game *g, const char *opts)
+{
+	if (listed(g) || nruns == (int)(sizeof runs / sizeof runs[0]))
+		return;
+	char *kept = strdup(opts);
+	if (!kept)
+		abort();
+	runs[nruns++] = (struct run){
+		g, {g->name, kept, DEFAULT_GAMES, DEFAULT_BOUND, 0, 0}};
+}
+
 static void collect_runs(void)
 {
 	nruns = 0;
-	for (int i = 0; game_table[i]; i++) {
-		int listed = 0;
+	for (int i = 0; game_table[i]; i++)
 		for (size_t j = 0; j < NVARIANTS; j++)
 			if (!strcmp(variants[j].game, game_table[i]->name) &&
-			    nruns < (int)(sizeof runs / sizeof runs[0])) {
+			    nruns < (int)(sizeof runs / sizeof runs[0]))
 				runs[nruns++] = (struct run){game_table[i],
 							     variants[j]};
-				listed = 1;
-			}
-		if (!listed && nruns < (int)(sizeof runs / sizeof runs[0]))
-			runs[nruns++] = (struct run){game_table[i],
-						     {game_table[i]->name, "",
-						      DEFAULT_GAMES,
-						      DEFAULT_BOUND, 0, 0}};
-	}
+	each_variant(add_run);
 }
 
 /* ---- small helpers ---- */
