@@ -11,6 +11,7 @@
 	X(takeitaway)                                                          \
 	X(abstractoe)                                                          \
 	X(tiptoe)                                                              \
+	X(connect4)                                                            \
 	/* (a new game: one line above, in list_games order) */
 
 #define DECLARE(name) extern const struct game game_##name;
