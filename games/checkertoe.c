@@ -610,12 +610,7 @@ static void ct_show(const void *st, struct text *out)
 static void ct_geometry(const void *st, struct text *out)
 {
 	const struct state *s = st;
-	char name[8];
-	for (int y = 0; y < s->size; y++)
-		for (int x = 0; x < s->size; x++) {
-			square_name(x, y, name);
-			text_printf(out, "cell %s %d %d\n", name, x, y);
-		}
+	square_cells(s->size, s->size, out);
 	if (s->exchange)
 		text_puts(out, "word pass\nsep :\n");
 	if (!s->floating)

@@ -312,12 +312,7 @@ static void c4_show(const void *st, struct text *out)
 static void c4_geometry(const void *st, struct text *out)
 {
 	const struct state *s = st;
-	char name[8];
-	for (int y = 0; y < s->rows; y++)
-		for (int x = 0; x < s->cols; x++) {
-			square_name(x, y, name);
-			text_printf(out, "cell %s %d %d\n", name, x, y);
-		}
+	square_cells(s->cols, s->rows, out);
 }
 
 static void c4_contents(const void *st, struct game_contents *out)

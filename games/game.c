@@ -203,6 +203,16 @@ void square_name(int x, int y, char *buf)
 	sprintf(buf, "%c%d", 'a' + x, y + 1);
 }
 
+void square_cells(int cols, int rows, struct text *out)
+{
+	char name[16];
+	for (int y = 0; y < rows; y++)
+		for (int x = 0; x < cols; x++) {
+			square_name(x, y, name);
+			text_printf(out, "cell %s %d %d\n", name, x, y);
+		}
+}
+
 int square_read(const char **s, int *x, int *y)
 {
 	const char *p = *s;

@@ -524,6 +524,9 @@ void game_clean(const char *s, char *buf, size_t size);
 
 /* Writes "a1".."z26" for column x, row y (both from 0). */
 void square_name(int x, int y, char *buf);
+/* Writes geometry's `cell NAME X Y` lines of a board of cols x rows
+ * squares, row by row from a1 at (0, 0). */
+void square_cells(int cols, int rows, struct text *out);
 /* Reads a square name at *s ("c3", "aa" is not one); advances *s past it.
  * Returns 0 and sets x, y (from 0), or -1 when there is no square there. */
 int square_read(const char **s, int *x, int *y);

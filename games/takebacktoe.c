@@ -568,10 +568,7 @@ static void tb_geometry(const void *st, struct text *out)
 {
 	(void)st;
 	char a[8];
-	for (int sq = 0; sq < SPACES; sq++) {
-		space_name(sq, a);
-		text_printf(out, "cell %s %d %d\n", a, sq % COLS, sq / COLS);
-	}
+	square_cells(COLS, ROWS, out);
 	text_puts(out, "word pass\nsep -\n");
 	for (int y = 0; y < ROWS; y++) {
 		if (y == 1)

@@ -1078,11 +1078,7 @@ static void ta_contents(const void *st, struct game_contents *out)
 static void ta_geometry(const void *st, struct text *out)
 {
 	const struct state *s = st;
-	for (int sq = 0; sq < 64; sq++) {
-		char name[4];
-		square_name(sq % 8, sq / 8, name);
-		text_printf(out, "cell %s %d %d\n", name, sq % 8, sq / 8);
-	}
+	square_cells(8, 8, out);
 	if (!s->nodrop)
 		text_puts(out, "word drop\n");
 	text_puts(out, "sep -\n");
