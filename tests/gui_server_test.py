@@ -76,6 +76,13 @@ def alive(pid):
         return False
 
 
+def cpu_seconds(pid):
+    """The processor time PID has used (user and system), in seconds."""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def gone_within(pid, seconds):
     deadline = time.monotonic() + seconds
     while alive(pid) and time.monotonic() < deadline:
@@ -433,6 +440,56 @@ class AttackTest(unittest.TestCase):
             time.sleep(0.4)
             self.assertEqual(srv.post("/api/ping", {"session": sid})[0], 200)
         self.assertTrue(alive(engine))
+
+    def watch(self, srv, sid):
+        """A tab's watch: GET /api/watch held open on a socket of its own
+        (close it to make the tab vanish)."""
+        c = socket.create_connection(("127.0.0.1", srv.port))
+        c.sendall(b"GET /api/watch?session=%s HTTP/1.1\r\nHost: "
+                  b"127.0.0.1\r\n\r\n" % sid.encode())
+        return c
+
+    def test_vanished_tab_engine_ends(self):
+        # a tab gone in the middle of a long analysis (its watch ended,
+        # no new one came): its engine is ended within --grace seconds
+        # and the reaper's round, long before --idle
+        srv = self.server("--grace", "1")
+        sid = srv.new()
+        srv.run(sid, "newgame tiptoe")
+        c = self.watch(srv, sid)
+        status, j = srv.post("/api/analyze", {"session": sid, "ms": 60000})
+        self.assertEqual(status, 200, j)
+        [engine] = children(srv.proc.pid)
+        time.sleep(1.5)
+        self.assertTrue(alive(engine), "the engine of a watched tab ended")
+        c.close()
+        self.assertTrue(gone_within(engine, 4), "the engine still runs")
+        # a tab whose watch stays open keeps its engine, idle or not
+        sid = srv.new()
+        [engine] = children(srv.proc.pid)
+        c = self.watch(srv, sid)
+        time.sleep(3)
+        self.assertTrue(alive(engine))
+        c.close()
+
+    def test_unpolled_analysis_stops(self):
+        # an analysis no tab polls for --grace seconds is stopped: the
+        # engine stops using its core, and stays for the tab
+        srv = self.server("--grace", "1")
+        sid = srv.new()
+        srv.run(sid, "newgame tiptoe")
+        status, j = srv.post("/api/analyze", {"session": sid, "ms": 100})
+        self.assertEqual(status, 200, j)
+        [engine] = children(srv.proc.pid)
+        time.sleep(3)
+        t0 = cpu_seconds(engine)
+        time.sleep(1)
+        self.assertLess(cpu_seconds(engine) - t0, 0.2, "still thinking")
+        status, p = srv.request("GET", "/api/analysis?session=%s&after=%d"
+                                % (sid, j["seq"]))
+        self.assertFalse(p["running"])
+        status, j = srv.run(sid, "history")
+        self.assertEqual(status, 200)
 
     def test_client_gone_stops_the_thinking(self):
         srv = self.server()
