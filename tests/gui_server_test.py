@@ -198,11 +198,17 @@ class GuiServerTest(unittest.TestCase):
     def test_page_and_files(self):
         status, text = self.srv.request("GET", "/")
         self.assertEqual(status, 200)
-        self.assertIn('<script src="gui.js">', text)
-        for name in ("gui.js", "gui.css"):
+        self.assertIn('<script type="module" src="page/main.js">', text)
+        # the page's modules, each as JavaScript (a module's type is
+        # checked by the browser)
+        modules = sorted(n for n in os.listdir(os.path.join(
+            ROOT, "scripts", "page")) if n.endswith(".js"))
+        self.assertIn("main.js", modules)
+        for name in ["gui.css"] + ["page/" + n for n in modules]:
             status, _ = self.srv.request("GET", "/" + name)
             self.assertEqual(status, 200, name)
-        for path in ("/nothing", "/../gui", "/gui", "/api/run"):
+        for path in ("/nothing", "/../gui", "/gui", "/api/run", "/page/",
+                     "/page/../gui", "/page/main.css", "/gui.js"):
             status, j = self.srv.request("GET", path)
             self.assertEqual(status, 404, path)
             self.assertIn("error", j)
