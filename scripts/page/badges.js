@@ -130,7 +130,8 @@ export function drawBadges(d, cands, chosen, label, colour, words) {
         const dot = dots.get(names[names.length - 1]);
         if (dot && spot.own) dot.remove();
     });
-    // the best line after its first move: 2, 3, ... where the moves go
+    // the best line after its first move: 2, 3, ... where the moves go,
+    // in squares (no piece, claim or region number is one)
     const r = Math.max(d.px(9), 0.15);
     (all[0].pv || []).slice(1, 6).forEach((m, i) => {
         const names = named(m);
@@ -139,7 +140,7 @@ export function drawBadges(d, cands, chosen, label, colour, words) {
         if (!spot) return;
         const n = el("g", { class: "pv", transform: `translate(${spot.x} ${spot.y})` }, g);
         const odd = i % 2 === 0; // the replies, in the other colours
-        el("circle", { cx: 0, cy: 0, r, fill: odd ? "#fff" : BLUE, stroke: BLUE, "stroke-width": Math.max(0.03, d.px(1.5)) }, n);
+        el("rect", { x: -r, y: -r, width: 2 * r, height: 2 * r, rx: r / 3, fill: odd ? "#fff" : BLUE, stroke: BLUE, "stroke-width": Math.max(0.03, d.px(1.5)) }, n);
         text(n, 0, 0, String(i + 2), { "font-size": d.font(0.2, 13), fill: odd ? BLUE : "#fff", "font-weight": 700, class: "pv-number" });
         leader(g, n, spot, r, r, d);
     });

@@ -180,10 +180,15 @@ export function drawBoard(svg, view, opts) {
 }
 
 // The cells' ground: squares, hexagons, discs, or the areas' squares
-// with their borders (thin between cells, heavy round the figure).
+// with their borders (thin between cells, heavy round the figure); a
+// side's own cells (contents' zone) in its pale tint.
 function drawCells(g, d) {
     const { view, skin } = d;
-    const fill = (name, c) => (skin.cellFill ? skin.cellFill(name, c, view) : "#efe6cf");
+    const fill = (name, c) => {
+        const zone = (view.contents.at.get(name) || {}).zone;
+        if (zone) return pale(d.colourOf(zone), 0.68);
+        return skin.cellFill ? skin.cellFill(name, c, view) : "#efe6cf";
+    };
     if (d.shape === "areas") return drawAreas(g, d);
     for (const [name, c] of view.geo.cells) {
         const f = fill(name, c);

@@ -147,7 +147,8 @@ export class NewGameDialog {
         else {
             input = document.createElement("input");
             input.type = spec.type === "int" ? "number" : "text";
-            input.value = spec.value || spec.def || "";
+            // a string's default (a whole board) is its placeholder's
+            input.value = spec.value || (spec.type === "int" ? spec.def || "" : "");
         }
         input.dataset.key = spec.key;
         input.id = "opt-" + spec.key;
@@ -191,7 +192,7 @@ export class NewGameDialog {
                 h = "a whole number; empty: a random game";
             } else if (spec.min !== null) h = "from " + spec.min + " to " + spec.max;
         } else {
-            input.placeholder = words.empty || (spec.example ? "e.g. " + spec.example : "");
+            input.placeholder = words.empty || (spec.def ? "default " + spec.def : spec.example ? "e.g. " + spec.example : "");
             if (spec.pattern) input.dataset.pattern = spec.pattern;
         }
         hint.textContent = h;
@@ -237,6 +238,7 @@ export class NewGameDialog {
         const kind = $("clock-kind").value;
         $("clock-main-label").hidden = kind === "none";
         $("clock-inc-label").hidden = kind !== "fischer";
+        $("clock-none").hidden = kind !== "none";
     }
 
     async submit() {

@@ -83,7 +83,15 @@ class Controller {
     colourOf(view, side) {
         const s = view && view.info.sides[side - 1];
         const own = this.skin().colours || PLAYER_COLOURS;
-        return (s && s.colour && (COLOUR_WORDS[s.colour] || s.colour)) || own[(side - 1) % own.length];
+        return (s && s.colour && (COLOUR_WORDS[s.colour] || s.colour)) || own[(side - 1) % own.length][0];
+    }
+
+    // The name of a side's colour where the page chose it (else null).
+    colourName(view, side) {
+        const s = view && view.info.sides[side - 1];
+        if (s && s.colour) return null;
+        const own = this.skin().colours || PLAYER_COLOURS;
+        return own[(side - 1) % own.length][1];
     }
 
     // A kind's colour (pieces of nobody): its colour word, else one of a
@@ -147,6 +155,7 @@ class Controller {
         const index = this.nav.index(game);
         const last = game.view.history.length - 1;
         const ctx = { game, live, mine, skin, colourOf, index, last, analysis: this.analysis, omitted: this.omitted };
+        ctx.colourName = (s) => this.colourName(view, s);
         ctx.chosen = live ? this.chosen : [];
         ctx.building = live && this.building(view);
         ctx.joiner = joiner(view.geo, view.moves.list);
@@ -564,7 +573,9 @@ class Controller {
 
     key(e) {
         if (e.ctrlKey || e.metaKey || e.altKey) return;
-        if (/^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName)) return;
+        // keys typed into a field are the field's (a checkbox takes none)
+        const t = e.target;
+        if (/^(TEXTAREA|SELECT)$/.test(t.tagName) || (t.tagName === "INPUT" && t.type !== "checkbox")) return;
         if ($("new-dialog").open || $("rules-dialog").open || !this.game) return;
         const k = e.key;
         const step = (by) => this.nav.step(this.game, by).catch((err) => this.message(err));

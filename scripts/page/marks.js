@@ -144,7 +144,7 @@ function drawUnits(g, d) {
 
 // Whether a cell's contents are something on it (not only a tag).
 export function holds(a) {
-    return !!a && !!(a.owner || a.kind || a.count > 1 || (a.counted && a.count));
+    return !!a && !!(a.owner || a.kind || (a.counted ? a.count : a.count > 1));
 }
 
 function collinear(pts) {

@@ -34,6 +34,12 @@ export function statusText(view, ctx) {
     if (st.kind === "over") return st.player ? "game over: " + winners(view, st.player) + " won" : "game over: a draw";
     let s = view.turn.prompt || "player " + st.player + " to move";
     if (ctx.skin.prompt) s = ctx.skin.prompt(s);
+    // a side named by the letter showboard draws: by the colour the
+    // board draws it in
+    for (const side of view.info.sides) {
+        const name = side && side.mark && ctx.colourName(side.n);
+        if (name) s = s.split("mark " + side.mark).join(name);
+    }
     if (!ctx.live) return "move " + ctx.index + " of " + ctx.last + ": " + s;
     return s + (ctx.game.seatOf(st.player).kind === "engine" ? " (the engine's seat)" : "");
 }
@@ -61,8 +67,9 @@ export function tabTitle(view, ctx) {
 function holdings(view, side) {
     const parts = [];
     const kinds = (list) => list.filter((h) => h.side === side);
+    // what is left to place, while anything is
     const hand = kinds(view.contents.hand);
-    if (hand.length) parts.push(hand.map((h) => h.count + (h.kind ? " " + h.kind : "")).join(", ") + " to place");
+    if (hand.length && view.contents.hand.some((h) => h.count)) parts.push(hand.map((h) => h.count + (h.kind ? " " + h.kind : "")).join(", ") + " to place");
     const store = kinds(view.contents.store).filter((h) => h.count);
     if (store.length) parts.push("captured " + store.map((h) => h.count + " " + (h.kind || (h.count === 1 ? "piece" : "pieces"))).join(", "));
     return parts.join("; ");

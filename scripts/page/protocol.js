@@ -137,7 +137,7 @@ export function parseGeometry(text) {
 }
 
 // contents (protocol.md, "contents"): what stands on the board now.
-//   at: cell name -> {owner, kind, count, tags}
+//   at: cell name -> {owner, kind, count, counted, zone, tags}
 //   hand, store: [{side, kind, count}]; die: the face shown, or null
 //   lines: [{kind, pts: [{x, y}]}]; areas: name -> [{x, y}] unit squares
 export function parseContents(text) {
@@ -149,14 +149,15 @@ export function parseContents(text) {
     };
     for (const { w } of lines(text)) {
         if (w[0] === "at") {
-            const a = { owner: 0, kind: null, count: 1, counted: false, tags: [] };
+            const a = { owner: 0, kind: null, count: 1, counted: false, zone: 0, tags: [] };
             for (let i = 2; i + 1 < w.length; i += 2) {
                 if (w[i] === "owner") a.owner = +w[i + 1];
                 else if (w[i] === "kind") a.kind = w[i + 1];
                 else if (w[i] === "count") {
                     a.count = +w[i + 1];
                     a.counted = true;
-                } else if (w[i] === "tag") a.tags = w[i + 1].split(",");
+                } else if (w[i] === "zone") a.zone = +w[i + 1];
+                else if (w[i] === "tag") a.tags = w[i + 1].split(",");
             }
             c.at.set(w[1], a);
         } else if (w[0] === "hand" || w[0] === "store") {

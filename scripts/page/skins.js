@@ -6,7 +6,7 @@
 //   score       what the score counts, in a sentence
 //   options     words for its options: key -> [label, what empty means,
 //               {value: words}]
-//   colours     players' colours where game_info names none
+//   colours     players' colours where game_info names none: [hex, name]
 //   prompt(s)   turn_info's prompt, reworded
 //   cellFill(name, c, view)    a cell's ground
 //   piece(g, at, a, d)         draws a cell's contents, answers true
@@ -16,16 +16,6 @@
 import { el, text, disc } from "./svg.js";
 import { placeOf } from "./board.js";
 
-// A player's home-row tint (Take-Back-Toe's rows).
-const PALE = ["#f4c4bd", "#bfd3ee", "#c3e3c8", "#f6d8b8"];
-
-// The rows geometry gives to players: cell -> player (0: neutral).
-function rowOwners(view) {
-    const out = new Map();
-    for (const w of view.geo.own.home || []) w.slice(1).forEach((n) => out.set(n, +w[0]));
-    for (const w of view.geo.own.neutral || []) w.forEach((n) => out.set(n, 0));
-    return out;
-}
 
 // A small diagram for a rules panel: cells given as [x, y, fill, text].
 function diagram(w, h, cells, extra) {
@@ -101,25 +91,21 @@ not touch the two checkers just swapped (ringed).</p>`,
         },
     },
     takebacktoe: {
-        cellFill: (n, c, view) => {
-            const p = rowOwners(view).get(n);
-            return p ? PALE[p - 1] : "#e9e2d2";
-        },
+        cellFill: () => "#e9e2d2",
         piece: pile,
-        // each row's owner, right of the board
+        // each row's owner (contents' zones), right of the board
         decorate(g, view, d) {
-            const owners = rowOwners(view);
             const done = new Set();
             let maxx = -Infinity;
             for (const c of view.geo.cells.values()) maxx = Math.max(maxx, c.x);
             for (const [name, c] of view.geo.cells) {
-                const p = owners.get(name);
-                if (p === undefined || done.has(c.y)) continue;
+                const p = (view.contents.at.get(name) || {}).zone || 0;
+                if (done.has(c.y)) continue;
                 done.add(c.y);
                 d.obstacles.push(text(g, maxx + 0.6, -c.y, p ? "player " + p : "neutral", { class: "label", "text-anchor": "start", "font-size": d.font(0.26, 16) }));
             }
         },
-        extent: (box, view) => (view.geo.own.home ? Object.assign({}, box, { x1: box.x1 + 1.6 }) : box),
+        extent: (box) => Object.assign({}, box, { x1: box.x1 + 1.6 }),
         rules: `<p>Two players, 40 chips in four piles of 10 on the middle row. Row 1
 is player 1's <b>home row</b>, row 3 player 2's. Chips belong to nobody.</p>
 <p>Each turn: roll the die, then move exactly that many chips from one
@@ -147,7 +133,12 @@ ${diagram(4, 1, [[0, 0, "#f5efe0", "5"], [1, 0, "#f5efe0", "5"], [2, 0, null, ""
         cellFill: (n, c) => ((c.x + c.y) % 2 ? "#efe6d2" : "#ddd0b3"),
         // the pieces are white, red and blue and belong to nobody: the
         // players' colours must be none of those
-        colours: ["#2e8b3e", "#d9822b", "#7b3fa0", "#0f8b8d"],
+        colours: [
+            ["#2e8b3e", "green"],
+            ["#d9822b", "orange"],
+            ["#7b3fa0", "purple"],
+            ["#0f8b8d", "teal"],
+        ],
         prompt: (s) => s.replace(", and on while it can", "; it jumps on as long as it can"),
         rules: `<p>Two to four players share one set of pieces: 34 white (worth 1),
 20 red (worth 2) and 10 blue (worth 3) fill the 8 by 8 board. Anyone may

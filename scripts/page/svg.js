@@ -45,9 +45,15 @@ export const COLOUR_WORDS = {
     gray: "#888",
 };
 
-// Player colours where game_info gives none: distinct for four players,
-// and none of them the legal-move gold or the drawn line's violet.
-export const PLAYER_COLOURS = ["#c0392b", "#1f5fa8", "#2e8b3e", "#d9822b"];
+// Player colours where game_info gives none, with their names (a prompt
+// that names a side by its mark names it by its colour instead):
+// distinct for four players, and none the legal gold or the drawn violet.
+export const PLAYER_COLOURS = [
+    ["#c0392b", "red"],
+    ["#1f5fa8", "blue"],
+    ["#2e8b3e", "green"],
+    ["#d9822b", "orange"],
+];
 
 // A colour mixed towards white (t = 0: the colour, 1: white): the tint of
 // a player's claimed region.
