@@ -254,7 +254,7 @@ for (const e of document.querySelectorAll('#move-input, #nav-bar button, #contro
   if (r.bottom > innerHeight + 0.5) out.fold.push(name(e) + ' ends at ' + Math.round(r.bottom));
 }
 // the analysis marks against the pieces, the board's labels and each other
-const marks = [...document.querySelectorAll('#analysis-layer .badge rect, #analysis-layer .pv circle')];
+const marks = [...document.querySelectorAll('#analysis-layer .badge rect, #analysis-layer .pv rect')];
 const solid = [...document.querySelectorAll('#board .piece, #board text.label, #board text.count, #board text.area-name')];
 const shape = (e) => {
   const r = e.getBoundingClientRect();

@@ -42,6 +42,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import quintet  # noqa: E402
 from gui_browser import (CHROMIUM, DRIVER, LAYOUT, Browser,  # noqa: E402
                          free_port)
+from gui_server_test import children  # noqa: E402
 
 ENGINE = os.path.abspath(os.environ.get("ENGINE") or
                          os.path.join(ROOT, "engine"))
@@ -237,6 +238,10 @@ class GuiEndToEnd(unittest.TestCase):
                              "arguments[0]); return [e.tagName, e.type]",
                              "opt-" + key)
             if kind == "checkbox":
+                # allowed once option_info has heard the options before
+                self.wait_until("return !document.getElementById(%r)"
+                                ".disabled" % ("opt-" + key), timeout=5,
+                                what="the option %s allowed" % key)
                 if value in ("1", True) and not b.js(
                         "return document.getElementById(arguments[0])"
                         ".checked", "opt-" + key):
@@ -525,8 +530,9 @@ class GuiEndToEnd(unittest.TestCase):
         self.check_layout(shot + " at the end", shot=shot + "-end")
         self.check_last_move()
 
-    def play_game(self, game, seed):
-        """The whole of one game's test."""
+    def play_game(self, game, seed, first):
+        """The whole of one game's test (FIRST: the first game of
+        list_games, which is reviewed and played by keys too)."""
         rng = random.Random(seed)
         self.start(game, {"seed": seed})
         self.check_layout(game + " at the start", shot=game + "-start")
@@ -536,12 +542,83 @@ class GuiEndToEnd(unittest.TestCase):
         self.check_last_move()
         self.check_undo(rng)
         self.check_illegal_click()
+        if first:
+            self.check_keys()
         before = self.check_analysis()
         if before:
             self.check_layout(game + " with analysis", shot=game + "-mid")
+            self.check_graph()
             self.analysis_off(before)
         self.check_navigation()
         self.finish(game, rng)
+        if first:
+            self.check_review(game)
+
+    def check_keys(self):
+        """A move typed, and a board place reached with Tab and played
+        with Enter."""
+        b = self.browser
+        if self.wait_for(("person",))[1].startswith("roll"):
+            b.keys("r")
+            self.wait_for(("person",))
+        legal = self.moves(self.record())
+        before = len(self.record())
+        b.type("#move-input", legal[0] + "\n")
+        self.wait_for(("person", "over"))
+        self.assertIn("play " + legal[0], self.record())
+        if self.state()[0] == "over" or not b.finds(".hit.target"):
+            return
+        b.js("document.querySelector('.hit.target').focus()")
+        before = len(self.record())
+        b.keys("\ue007")  # Enter
+        self.wait_until("return document.getElementById('record').value"
+                        ".split('\\n').length > %d || document.querySelector("
+                        "'.hit.selected')" % before, what="Enter's move")
+        self.wait_for(("person", "over"))
+
+    def check_graph(self):
+        """The evaluation graph has axes, and a click on it shows the
+        position under it."""
+        b = self.browser
+        self.assertEqual(b.js("return [...document.querySelectorAll("
+                              "'#eval-graph text.axis')].map(t => "
+                              "t.textContent).slice(0, 3)"),
+                         ["0%", "50%", "100%"])
+        b.js("const g = document.getElementById('eval-graph');"
+             "const r = g.getBoundingClientRect();"
+             "g.dispatchEvent(new MouseEvent('click', {clientX: r.left + 41,"
+             " clientY: r.top + 20, bubbles: true}))")
+        self.wait_until("return document.body.dataset.ply === '0' && "
+                        "document.body.dataset.state !== 'busy'",
+                        what="the graph's first position")
+        b.keys("\ue010")  # End: the game again
+        self.wait_until("return document.body.dataset.view === 'live'",
+                        what="the game's position")
+
+    def check_review(self, shot):
+        """The finished game reviewed (scripts/gui's /api/review): the
+        graph gets a point for every move, and the mistakes the review
+        finds are marked in the move list and on the graph."""
+        b = self.browser
+        if STATIC:  # the review runs in the GUI server
+            self.assertFalse(b.finds("#review-btn:not([hidden])"))
+            return
+        b.click("#review-btn")
+        deadline = time.monotonic() + 120
+        while not (self.text("#review-note") or "").startswith("Review:"):
+            if time.monotonic() > deadline:
+                self.fail("no review: %s" % self.text("#review-note"))
+            time.sleep(0.1)
+        marked = len(b.finds("#move-list button.mistake"))
+        self.assertEqual(marked, len(b.finds("#eval-graph .mistake")))
+        self.assertGreater(len(b.finds("#eval-graph .point, "
+                                       "#eval-graph .proven")), 3)
+        note = self.text("#review-note")
+        if marked:
+            self.assertIn("%d mistake" % marked, note)
+        else:
+            self.assertIn("no move changed the result", note)
+        self.check_layout(shot + " reviewed", shot=shot + "-review")
 
     # ---- variants, and what no one game shows
 
@@ -553,10 +630,9 @@ class GuiEndToEnd(unittest.TestCase):
         players = int(self.info(game, options).get("players", 2))
         self.start(game, options)
         self.assertEqual(len(self.browser.finds("#players tr")), players)
-        for line in self.info(game, options).get("team", "").split("\n"):
-            if line:
-                self.assertIn("team with player", self.text(
-                    "#players tr[data-player=\"1\"] .extra"))
+        if "team" in self.info(game, options):
+            self.assertIn("team with player", self.text(
+                "#players tr[data-player=\"1\"] .extra") or "")
         self.person_move(rng)
         self.check_layout("%s %s" % (game, name),
                           shot="%s-%s" % (game, name))
@@ -796,31 +872,12 @@ class GuiEndToEnd(unittest.TestCase):
         self.assertIn("play", self.text("#status"))
 
 
-def children(pid):
-    """The engines whose parent is PID (Linux's /proc): its children but
-    scripts/gui's warden (python3 -c ...)."""
-    out = []
-    for d in os.listdir("/proc"):
-        if d.isdigit():
-            try:
-                with open("/proc/%s/stat" % d) as f:
-                    stat = f.read()
-                with open("/proc/%s/cmdline" % d, "rb") as f:
-                    argv = f.read().split(b"\0")
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid and \
-                    argv[1:2] != [b"-c"]:
-                out.append(int(d))
-    return out
-
-
 def add_game_tests():
     """A test per game of list_games, and per variant option_info offers
     (named after them, so that a failure names its game)."""
     for k, game in enumerate(games()):
         def test(self, game=game, k=k):
-            self.play_game(game, k + 1)
+            self.play_game(game, k + 1, k == 0)
         setattr(GuiEndToEnd, "test_game_%s" % game, test)
         for name, opts in variants(game):
             def vtest(self, game=game, name=name, opts=opts):

@@ -429,15 +429,21 @@ class AttackTest(unittest.TestCase):
         status, j = srv.run(sid, "name")
         self.assertEqual(status, 200)
 
-    def test_engine_of_a_gone_tab_ends(self):
-        # a tab that stops asking (closed during an analysis) loses its
-        # engine after --idle seconds
-        srv = self.server("--idle", "1")
+    def analyzing(self, *options):
+        """A server started with OPTIONS and a tab analysing Tiptoe on it:
+        (server, session, analyze's answer, the engine's pid)."""
+        srv = self.server(*options)
         sid = srv.new()
         srv.run(sid, "newgame tiptoe")
         status, j = srv.post("/api/analyze", {"session": sid, "ms": 100})
         self.assertEqual(status, 200, j)
         [engine] = children(srv.proc.pid)
+        return srv, sid, j, engine
+
+    def test_engine_of_a_gone_tab_ends(self):
+        # a tab that stops asking (closed during an analysis) loses its
+        # engine after --idle seconds
+        srv, sid, j, engine = self.analyzing("--idle", "1")
         self.assertTrue(gone_within(engine, 6), "the engine still runs")
         # and one that pings keeps it
         sid = srv.new()
@@ -459,13 +465,8 @@ class AttackTest(unittest.TestCase):
         # a tab gone in the middle of a long analysis (its watch ended,
         # no new one came): its engine is ended within --grace seconds
         # and the reaper's round, long before --idle
-        srv = self.server("--grace", "1")
-        sid = srv.new()
-        srv.run(sid, "newgame tiptoe")
+        srv, sid, j, engine = self.analyzing("--grace", "1")
         c = self.watch(srv, sid)
-        status, j = srv.post("/api/analyze", {"session": sid, "ms": 60000})
-        self.assertEqual(status, 200, j)
-        [engine] = children(srv.proc.pid)
         time.sleep(1.5)
         self.assertTrue(alive(engine), "the engine of a watched tab ended")
         c.close()
@@ -481,12 +482,7 @@ class AttackTest(unittest.TestCase):
     def test_unpolled_analysis_stops(self):
         # an analysis no tab polls for --grace seconds is stopped: the
         # engine stops using its core, and stays for the tab
-        srv = self.server("--grace", "1")
-        sid = srv.new()
-        srv.run(sid, "newgame tiptoe")
-        status, j = srv.post("/api/analyze", {"session": sid, "ms": 100})
-        self.assertEqual(status, 200, j)
-        [engine] = children(srv.proc.pid)
+        srv, sid, j, engine = self.analyzing("--grace", "1")
         time.sleep(3)
         t0 = cpu_seconds(engine)
         time.sleep(1)
