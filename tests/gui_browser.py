@@ -93,7 +93,14 @@ class Browser:
         return found[0]
 
     def click(self, css):
-        self.click_element(self.find(css))
+        """Clicks what CSS finds, found again if the page drew it anew
+        between the finding and the click."""
+        for attempt in range(3):
+            try:
+                return self.click_element(self.find(css))
+            except WebDriverError as e:
+                if "stale element" not in str(e) or attempt == 2:
+                    raise
 
     def names(self, css):
         """The data-name of every element CSS finds."""
@@ -276,6 +283,25 @@ const what = (s) => (s.e.closest('.badge') ? 'value ' : s.e.closest('.pv') ? 'li
 for (let i = 0; i < ms.length; i++) {
   for (const s of ss) if (meets(ms[i], s)) out.covered.push(what(ms[i]) + ' over ' + what(s));
   for (let j = i + 1; j < ms.length; j++) if (meets(ms[i], ms[j])) out.covered.push(what(ms[i]) + ' over ' + what(ms[j]));
+}
+// the lines struck through scoring cells at the end, across a count or a
+// board label
+const svg = document.getElementById('board');
+const texts = [...document.querySelectorAll('#board text.label, #board text.count, #board text.area-name')].map(vis).filter(Boolean);
+const crosses = (p, q, r) => {
+  // the segment p-q and the box r: sampled finely enough for a label
+  for (let k = 0; k <= 40; k++) {
+    const x = p.x + (q.x - p.x) * k / 40, y = p.y + (q.y - p.y) * k / 40;
+    if (x > r.left + 1 && x < r.right - 1 && y > r.top + 1 && y < r.bottom - 1) return true;
+  }
+  return false;
+};
+for (const line of document.querySelectorAll('#board .unit polyline')) {
+  const m = line.getScreenCTM();
+  const pts = [...line.points].map(p => { const s = svg.createSVGPoint(); s.x = p.x; s.y = p.y; return s.matrixTransform(m); });
+  for (let i = 1; i < pts.length; i++)
+    for (const r of texts)
+      if (crosses(pts[i - 1], pts[i], r)) { out.covered.push('a scoring line over a label' + box(r)); break; }
 }
 // the page's own labels over each other
 const labels = [...document.querySelectorAll('#status, #message, #last-move-text, h1, h2, #title, button, label, #players td, #result, #score-note, #eval-text, #analysis-note, #candidates li, #legal, #nav-pos')]

@@ -414,7 +414,7 @@ class GuiEndToEnd(unittest.TestCase):
                      "t.textContent])")
         for move, value in drawn:
             self.assertIn(move, legal)
-            self.assertRegex(value, r"^(\d+%|\d+\.\d)!?$")
+            self.assertRegex(value, r"^(\d+|\d+\.\d)!?$")
         self.assertTrue(b.finds("#candidates li.best"))
         return before
 

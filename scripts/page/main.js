@@ -199,7 +199,7 @@ class Controller {
             d,
             cands,
             ctx.chosen,
-            (c) => P.valueText(c, solo),
+            (c) => P.valueText(c, solo, true),
             (c) => P.valueColour(c.value, best, solo),
             (c) => c.move + ": " + P.valueWords(c, view.status.player, solo),
         );

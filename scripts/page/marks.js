@@ -101,12 +101,13 @@ function outlineArea(g, d, name, colour, width, cls) {
     el("path", { d: areaEdges(d, name), stroke: colour, "stroke-width": width, fill: "none", "stroke-linecap": "round", class: cls }, g);
 }
 
-// The scoring units at the end: a pair of areas by the border they share
-// (what scores: over the lines, under the names, in the player's colour);
-// a line of cells struck through, as tic-tac-toe is (a white casing keeps
-// it plain on pieces of its own colour; lines along the same row side by
-// side); stacks and penalties ringed (a penalty in red). Nothing crosses
-// a name or a count.
+// The scoring units at the end (scoring's kinds, protocol.md "Discovery"):
+// a pair of areas by the border they share (what scores: over the lines,
+// under the names, in the player's colour); a line of cells struck
+// through, as tic-tac-toe is (a white casing keeps it plain on pieces of
+// its own colour; lines along the same row side by side); the cells of
+// any other unit ringed (a penalty in red), so that nothing crosses a
+// name or a count.
 function drawUnits(g, d) {
     const { view } = d;
     const along = new Map(); // a row of cells -> the lines struck along it
@@ -123,7 +124,7 @@ function drawUnits(g, d) {
                 el("path", { d: shared, stroke: "#fff", "stroke-width": 0.36, fill: "none", "stroke-linecap": "round" }, unit);
                 el("path", { d: shared, stroke: colour, "stroke-width": 0.26, fill: "none", "stroke-linecap": "round" }, unit);
             } else for (const n of u.cells) outlineArea(unit, d, n, colour, 0.14, "unit-area");
-        } else if (pts.length > 1 && collinear(pts)) {
+        } else if (u.kind === "line" && pts.length > 1 && collinear(pts)) {
             const [a, b] = [pts[0], pts[pts.length - 1]];
             const len = Math.hypot(b.x - a.x, b.y - a.y) || 1;
             const n = { x: -(b.y - a.y) / len, y: (b.x - a.x) / len };

@@ -227,7 +227,7 @@ export function renderControls(view, ctx) {
         words.appendChild(b);
     }
     const roll = view.info.roll;
-    $("dice").hidden = !roll;
+    $("dice").hidden = !roll || st.kind === "over";
     $("roll-btn").disabled = !(st.kind === "roll" && act);
     $("face-btn").disabled = $("roll-btn").disabled;
     $("face").disabled = $("roll-btn").disabled;
@@ -257,10 +257,12 @@ export function renderControls(view, ctx) {
 
 // ---- analysis and evaluation
 
-// A value for a person: the mover's chance to win, or in the solo puzzle
-// the points mark 1 can expect; ! where the solver proved it.
-export function valueText(c, solo) {
-    return (solo ? c.value.toFixed(1) : Math.round(c.value * 100) + "%") + (c.proven ? "!" : "");
+// A value for a person: the mover's chance to win in percent, or in the
+// solo puzzle the points side 1 can expect; ! where the solver proved
+// it. On the board without the % sign (the list beside it says it), so
+// that a value fits between four pieces on a phone.
+export function valueText(c, solo, bare) {
+    return (solo ? c.value.toFixed(1) : Math.round(c.value * 100) + (bare ? "" : "%")) + (c.proven ? "!" : "");
 }
 
 export function valueWords(c, p, solo) {
@@ -289,7 +291,7 @@ export function renderCandidates(view, ctx) {
         else if (an.key === view.key && an.text) note = an.text;
         else if (cands.length)
             note =
-                (solo ? "The points side 1 can expect after each move" : "Player " + mover + "'s chance to win after each move") +
+                (solo ? "The points side 1 can expect after each move" : "Player " + mover + "'s chance to win after each move, in %") +
                 " (! proven); on the board the best in blue, then the line expected: 2, 3, ..." +
                 (view.moves.list.length > cands.length ? " Valued " + cands.length + " of " + view.moves.list.length + " moves so far." : "");
         else if (ctx.live && !ctx.game.personToMove()) note = "The analysis runs while a person is to move.";
