@@ -38,9 +38,12 @@ export function placeOf(view, name) {
 }
 
 // Row and column labels for places named like squares (a letter and a
-// number): each row's number beyond its first place, each column's letter
-// beyond its end, at whichever end (bottom, else top) no row label takes,
-// so that a hexagon's slanted columns are lettered along its upper edge.
+// number). On a grid whose columns stand upright, along its left and
+// bottom edges, as a chessboard is labelled, whatever the places' outline
+// (Abs-Trac-Toe's lattice). Elsewhere (a hexagon) each row's number
+// beyond its first place, each column's letter beyond its end, at
+// whichever end (bottom, else top) no row label takes, so that the
+// slanted columns are lettered along the upper edge.
 function coordinateLabels(places) {
     const rows = new Map();
     const cols = new Map();
@@ -50,6 +53,13 @@ function coordinateLabels(places) {
         const p = { x: c.x, y: -c.y, name };
         (rows.get(m[2]) || rows.set(m[2], []).get(m[2])).push(p);
         (cols.get(m[1]) || cols.set(m[1], []).get(m[1])).push(p);
+    }
+    const upright = [...cols.values()].every((ps) => ps.every((p) => Math.abs(p.x - ps[0].x) < 0.01));
+    if (upright) {
+        const all = [...places.values()];
+        const left = Math.min(...all.map((c) => c.x)) - 0.8;
+        const bottom = -Math.min(...all.map((c) => c.y)) + 0.8;
+        return [...[...rows].map(([n, ps]) => ({ text: n, x: left, y: ps[0].y })), ...[...cols].map(([l, ps]) => ({ text: l, x: ps[0].x, y: bottom }))];
     }
     const out = [];
     const beyond = (a, b) => ({ x: a.x + (a.x - b.x) * 0.8, y: a.y + (a.y - b.y) * 0.8 });

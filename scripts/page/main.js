@@ -472,7 +472,7 @@ class Controller {
             this.message("Record line " + failed.line + ": " + failed.text + " (nothing loaded)", true);
         } else {
             this.afterNewGame();
-            $("record-note").textContent = "loaded " + lines.length + " lines";
+            $("record-note").textContent = "loaded " + lines.length + (lines.length === 1 ? " line" : " lines");
         }
         this.game.drive();
     }
