@@ -58,6 +58,7 @@ export class Game {
         this.hooks = hooks;
         this.view = null; // the latest snapshot
         this.movers = []; // who made each history line after the first (0: unknown)
+        this.placed = []; // whose pieces each line placed (turn_info's side; 0: the mover's)
         this.seats = []; // {kind: "person" | "engine", level, movetime, threads}
         this.clock = { kind: "none", main: 300, inc: 5 };
         this.left = []; // seconds left per player, with a clock
@@ -116,9 +117,14 @@ export class Game {
         const h = this.view.history;
         const n = h.length - 1;
         const old = before ? before.history : [];
-        if (old.length && old[0] === h[0] && n === old.length && before.status) this.movers.push(before.status.player);
-        this.movers.length = Math.min(this.movers.length, Math.max(0, n));
-        while (this.movers.length < n) this.movers.push(0);
+        if (old.length && old[0] === h[0] && n === old.length && before.status) {
+            this.movers.push(before.status.player);
+            this.placed.push(before.turn.side);
+        }
+        for (const list of [this.movers, this.placed]) {
+            list.length = Math.min(list.length, Math.max(0, n));
+            while (list.length < n) list.push(0);
+        }
     }
 
     // ---- the engine's seats
@@ -233,6 +239,7 @@ export class Game {
         this.clock = clock;
         this.seats = seats;
         this.movers = [];
+        this.placed = [];
         this.view = null;
         this.fitSeats(parseGameInfo(a[2].text).players);
         await this.refresh();
@@ -292,29 +299,34 @@ export class Game {
         await this.refresh();
     }
 
-    // Runs a record's lines with a status before each move, so that the
-    // page knows who made each; stops at the first failure. Answers
-    // {answers: [the lines' answers], movers: [...]}.
+    // Runs a record's lines with a turn_info before each move, so that
+    // the page knows who made each (and whose pieces it placed); stops at
+    // the first failure. Answers {answers: [the lines' answers], movers,
+    // placed}.
     async replay(lines) {
         const cmds = [];
         for (const l of lines) {
-            if (!/^newgame /.test(l)) cmds.push("status");
+            if (!/^newgame /.test(l)) cmds.push("turn_info");
             cmds.push(l);
         }
         const a = await this.run(cmds, true);
         const answers = [];
         const movers = [];
-        let who = 0;
+        const placed = [];
+        let turn = null;
         a.forEach((x, i) => {
-            if (cmds[i] === "status") {
-                if (x.ok) who = parseStatus(x.text).player;
+            if (cmds[i] === "turn_info") {
+                if (x.ok) turn = parseTurn(x.text);
                 else answers.push(x); // no game yet: the list ends too
             } else {
                 answers.push(x);
-                if (!/^newgame /.test(cmds[i]) && x.ok) movers.push(who);
+                if (!/^newgame /.test(cmds[i]) && x.ok) {
+                    movers.push(turn ? turn.player : 0);
+                    placed.push(turn ? turn.side : 0);
+                }
             }
         });
-        return { answers, movers };
+        return { answers, movers, placed };
     }
 
     // A record loaded in place of the game; a bad one changes nothing
@@ -329,6 +341,7 @@ export class Game {
             return { line: failed + 1, text: r.answers[failed].text };
         }
         this.movers = r.movers;
+        this.placed = r.placed;
         this.view = null;
         this.fitSeats(parseGameInfo((await this.ask("game_info")).text).players);
         await this.refresh();

@@ -206,7 +206,7 @@ class Controller {
         ctx.omitted = this.omitted;
         P.renderCandidates(view, ctx);
         this.renderEval(view, ctx);
-        renderMoveList(game.view.history, game.movers, this.analysis.marksFor(game.view.history), index, colourOf, (ply) => this.goTo(ply));
+        renderMoveList(game.view.history, game.movers, game.placed, this.analysis.marksFor(game.view.history), index, colourOf, (ply) => this.goTo(ply));
         if (!this.recordDirty) $("record").value = game.view.history.join("\n");
         this.buttons();
         this.steer(view, live);

@@ -8,13 +8,14 @@ import { swatch } from "./svg.js";
 const $ = (id) => document.getElementById(id);
 
 // history: the game's record; movers: who made each line (0: unknown);
-// marks: the review's mistakes [{ply, text}]; index: the position shown;
-// colourOf(p); onGo(ply).
-export function renderMoveList(history, movers, marks, index, colourOf, onGo) {
+// placed: whose pieces it placed where not the mover's (the solo puzzle's
+// second side; 0 otherwise); marks: the review's mistakes [{ply, text}];
+// index: the position shown; colourOf(side); onGo(ply).
+export function renderMoveList(history, movers, placed, marks, index, colourOf, onGo) {
     const ol = $("move-list");
     ol.textContent = "";
     const byPly = new Map(marks.map((m) => [m.ply, m]));
-    const item = (ply, label, who, cls) => {
+    const item = (ply, label, who, side, cls) => {
         const li = document.createElement("li");
         const b = document.createElement("button");
         b.type = "button";
@@ -27,7 +28,7 @@ export function renderMoveList(history, movers, marks, index, colourOf, onGo) {
         if (who) {
             const w = document.createElement("span");
             w.className = "who";
-            w.append(swatch(colourOf(who), 12), "P" + who);
+            w.append(swatch(colourOf(side || who), 12), "P" + who);
             b.append(w);
         }
         b.append(" " + label);
@@ -53,10 +54,10 @@ export function renderMoveList(history, movers, marks, index, colourOf, onGo) {
     // the columns as wide as the longest move needs (up to a point)
     const longest = Math.max(4, ...history.slice(1).map((l) => l.replace(/^(play|roll) /, "").length));
     ol.style.setProperty("--move-ch", Math.min(longest, 18));
-    item(0, "start", 0, "start");
+    item(0, "start", 0, 0, "start");
     history.slice(1).forEach((l, i) => {
         const roll = l.startsWith("roll ");
-        item(i + 1, roll ? "roll " + l.slice(5) : l.replace(/^play /, ""), movers[i], roll ? "roll" : "");
+        item(i + 1, roll ? "roll " + l.slice(5) : l.replace(/^play /, ""), movers[i], placed[i], roll ? "roll" : "");
     });
     // the position shown in view, scrolling the list only
     const cur = ol.querySelector(".current");
