@@ -409,19 +409,15 @@ class Controller {
         // after the end (or on a roll) the engine says why not
         if (st.kind === "over") return this.act(() => this.play(name));
         if (!game.personToMove()) return this.message("It is the engine's turn: switch its seat to a person to play it.", true);
-        const lastChosen = this.chosen[this.chosen.length - 1];
-        if (this.building(view) && !this.targets(view, true).has(name)) {
-            if (name === lastChosen) this.chosen.pop();
-            else this.chosen.push(name);
+        // a second click on the last name takes it back
+        if (this.chosen.length && name === this.chosen[this.chosen.length - 1]) {
+            this.chosen.pop();
             return this.render();
         }
-        if (view.turn.free) {
-            if (name === lastChosen) this.chosen.pop();
-            else this.chosen.push(name);
-            return this.render();
-        }
-        if (this.chosen.length && name === lastChosen) {
-            this.chosen.pop(); // a second click on the last name takes it back
+        // a move built freely (a drawn line, past a list cut short) takes
+        // any place; "Play it" sends it
+        if (view.turn.free || (this.building(view) && !this.targets(view, true).has(name))) {
+            this.chosen.push(name);
             return this.render();
         }
         const tried = this.chosen.concat([name]);

@@ -53,8 +53,7 @@ function drawTargets(g, d, opts) {
     if (d.shape === "areas" && opts.targets.size) {
         const defs = el("defs", {}, g);
         const pat = el("pattern", { id: "legal-hatch", width: 0.35, height: 0.35, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" }, defs);
-        el("rect", { width: 0.35, height: 0.35, fill: "rgba(242,183,5,0.16)" }, pat);
-        el("line", { x1: 0, y1: 0, x2: 0, y2: 0.35, stroke: "rgba(200,140,0,0.55)", "stroke-width": 0.1 }, pat);
+        el("line", { x1: 0, y1: 0, x2: 0, y2: 0.35, stroke: "rgba(200,140,0,0.6)", "stroke-width": 0.1 }, pat);
     }
 }
 
