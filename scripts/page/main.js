@@ -95,7 +95,7 @@ class Controller {
     }
 
     // A kind's colour (pieces of nobody): its colour word, else one of a
-    // neutral set by its place among the kinds seen.
+    // neutral set, the same for the same word.
     kindColour(kind) {
         if (COLOUR_WORDS[kind]) return COLOUR_WORDS[kind];
         const neutral = ["#e8e0cc", "#9a8f7a", "#5c5447", "#c9b98f"];
@@ -231,14 +231,15 @@ class Controller {
         const an = this.analysis;
         const marks = an.marksFor(this.game.view.history);
         const box = $("eval-box");
-        // the evaluation goes with the analysis (or a review's marks)
-        box.hidden = !(an.on || marks.length || an.reviewing || an.review);
+        // the evaluation goes with the analysis (or this game's review)
+        const reviewed = an.review && an.review.record === this.game.view.key;
+        box.hidden = !(an.on || an.reviewing || reviewed);
         if (box.hidden) return;
         P.renderEvalBar(view, ctx);
         drawGraph($("eval-graph"), this.game.view, an.evals, marks, ctx.index, ctx.colourOf, (ply) => this.goTo(ply));
         $("review-note").textContent = an.reviewing
             ? "reviewing the game: the engine judges every move..."
-            : an.review && an.review.record === this.game.view.key
+            : reviewed
               ? marks.length
                   ? "Review: " + marks.length + (marks.length === 1 ? " mistake" : " mistakes") + " (ringed on the graph, marked ? in the move list)."
                   : "Review: no move changed the result."
@@ -275,7 +276,8 @@ class Controller {
         $("undo-btn").disabled = !st || game.view.history.length < 2 || !this.live();
         const review = reviewer();
         $("review-btn").hidden = !review || !st || st.kind !== "over";
-        $("review-btn").disabled = !!this.analysis.review || this.acting > 0;
+        const an = this.analysis;
+        $("review-btn").disabled = an.reviewing || !!(an.review && an.review.record === game.view.key) || this.acting > 0;
         document.body.dataset.state = !$("dead").hidden
             ? "dead"
             : game.thinking
@@ -389,7 +391,12 @@ class Controller {
     }
 
     async stop() {
-        if (await this.game.stopThinking()) return;
+        const ms = await this.game.stopThinking();
+        if (ms !== null) {
+            // how long the engine took to stop (the end-to-end test reads it)
+            document.body.dataset.stopMs = Math.round(ms);
+            return;
+        }
         if (this.analysis.running()) {
             this.analysis.on = false;
             $("analysis-toggle").checked = false;
