@@ -139,7 +139,6 @@ ${diagram(4, 1, [[0, 0, "#f5efe0", "5"], [1, 0, "#f5efe0", "5"], [2, 0, null, ""
             ["#7b3fa0", "purple"],
             ["#0f8b8d", "teal"],
         ],
-        prompt: (s) => s.replace(", and on while it can", "; it jumps on as long as it can"),
         rules: `<p>Two to four players share one set of pieces: 34 white (worth 1),
 20 red (worth 2) and 10 blue (worth 3) fill the 8 by 8 board. Anyone may
 move any piece.</p>
