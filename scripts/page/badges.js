@@ -9,9 +9,8 @@
 // leader line), and one that fits nowhere is left to the list beside the
 // board.
 
-import { el, text } from "./svg.js";
+import { el, text, placeOf } from "./svg.js";
 import { moveNames } from "./protocol.js";
-import { placeOf } from "./board.js";
 
 const BLUE = "#1d6fb8";
 

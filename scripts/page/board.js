@@ -11,7 +11,7 @@
 // chosen before drawing, and a board too big for the window at that scale
 // scrolls in its frame instead of shrinking.
 
-import { el, text, disc, hexPath, pale, inkOn } from "./svg.js";
+import { el, text, disc, hexPath, pale, inkOn, placeOf } from "./svg.js";
 import { drawMarks } from "./marks.js";
 
 export const MIN_TEXT_PX = 12;
@@ -29,12 +29,6 @@ export function shapeOf(geo, contents) {
     const h = Math.sqrt(3) / 2;
     if (cs.every((c) => Math.abs(c.y / h - Math.round(c.y / h)) < 0.01)) return "hex";
     return "dots";
-}
-
-// Where a name (cell or point) is drawn, in board units.
-export function placeOf(view, name) {
-    const c = view.geo.cells.get(name) || view.geo.points.get(name);
-    return c ? { x: c.x, y: -c.y } : null;
 }
 
 // Row and column labels for places named like squares (a letter and a

@@ -2,9 +2,8 @@
 // clicked together, the last move, and at the end the units the score is
 // made of (scoring). All in the overlay, which takes no clicks.
 
-import { el, disc } from "./svg.js";
+import { el, disc, placeOf } from "./svg.js";
 import { moveNames } from "./protocol.js";
-import { placeOf } from "./board.js";
 
 const GOLD = "#f2b705";
 const BLUE = "#1d6fb8";

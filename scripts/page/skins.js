@@ -13,8 +13,7 @@
 //   decorate(g, view, d)       extra drawing under the pieces
 //   extent(box, view)          the drawing's box, grown for the above
 
-import { el, text, disc } from "./svg.js";
-import { placeOf } from "./board.js";
+import { el, text, disc, placeOf } from "./svg.js";
 
 
 // A small diagram for a rules panel: cells given as [x, y, fill, text].

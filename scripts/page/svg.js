@@ -78,3 +78,10 @@ export function swatch(colour, px) {
     disc(svg, 0, 0, 0.8, colour, "#333", { "stroke-width": 0.15 });
     return svg;
 }
+
+// Where a name (cell or point) is drawn, in board units: geometry's y grows up,
+// SVG's down.
+export function placeOf(view, name) {
+    const c = view.geo.cells.get(name) || view.geo.points.get(name);
+    return c ? { x: c.x, y: -c.y } : null;
+}
