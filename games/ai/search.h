@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "ai.h"
+#include "solve_table.h"
 #include "timeman.h"
 
 /* Scratch buffers, one per slot, kept by each thread of a player (struct
@@ -40,16 +41,6 @@ enum ai_slot {
 	AI_SIMPLE,        /* ai.c: levels 0 to 8 (a move list) */
 	AI_PENDING,       /* mcts.c: a shared tree's updates held back */
 	AI_SLOTS
-};
-
-/* The exact solver's transposition table (solve.c). */
-struct tt_entry;
-struct solve_table {
-	struct tt_entry *tt;
-	size_t buckets_max;  /* buckets allocated, a power of 2 */
-	size_t buckets_mask; /* buckets in use - 1: see solve.c, tt_ready */
-	size_t bytes;        /* the most the table may take */
-	unsigned gen;        /* the generation of the live entries */
 };
 
 /* The opening book's positions, filed per game when first probed
@@ -297,19 +288,6 @@ int solve_values(struct ai_ctx *c, const struct game *g, const void *st,
  * search below one node of a tree.  Returns 1 when settled as asked. */
 int solve_position(struct ai_ctx *c, const struct game *g, const void *st,
 		   struct solve_job *job, struct solve_bound *out);
-
-/* The key under which the solver and the book file st: the game's key()
- * (which folds its symmetries) when it has one, else a hash of the state's
- * bytes, mixed with the game's identity. */
-uint64_t solve_key(const struct game *g, const void *st);
-
-/* The index, in moves()'s order, of the move the table remembers as best
- * at st (after solving st, a move that reaches its value), or -1: a hint,
- * for where key() folds mirror images it may name the move of an image. */
-int solve_hint(const struct ai_ctx *c, const struct game *g, const void *st);
-
-/* An empty table of the default size (what ai_ctx_new gives). */
-void solve_table_init(struct solve_table *T);
 
 /* The memory c's solver table may take (a share of the player's hash);
  * the table is emptied. */

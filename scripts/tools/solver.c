@@ -526,8 +526,8 @@ static int book_position(const struct game *g, const char *setup,
 	unsigned char *c = malloc(g->state_size);
 	if (!list || !c)
 		die("%s", "out of memory");
-	int n = g->moves(p->st, list), hint = solve_hint(tctx(), g, p->st),
-	    bi = -1;
+	int n = g->moves(p->st, list),
+	    hint = solve_hint(&tctx()->solver, g, p->st), bi = -1;
 	if (n <= 1 || (wdl && v < 0)) {
 		free(list);
 		free(c);
