@@ -16,14 +16,24 @@
 
 #include "../games/ai/search.h"
 
-/* The context (search.h, struct ai_ctx) the solver and the book use here:
- * one for the whole program, as a player would keep. */
-static struct ai_ctx *tctx(void)
+/* The solver's context (solve.h, struct solve_ctx) used here: one for
+ * the whole program, as a player would keep. */
+static struct solve_ctx *tctx(void)
 {
-	static struct ai_ctx *c;
-	if (!c && !(c = ai_ctx_new()))
+	static struct solve_ctx *c;
+	if (!c && !(c = solve_ctx_new()))
 		abort();
 	return c;
+}
+
+/* What a search of a tree made here works with: the scratch space and the
+ * solver of the whole program, as a player would keep them. */
+static const struct mcts_kit *kit(void)
+{
+	static struct mcts_scratch scratch;
+	static struct mcts_kit k;
+	k = (struct mcts_kit){&scratch, tctx()};
+	return &k;
 }
 
 /* Extra setups worth a look beyond each game's defaults; a setup a game
@@ -1254,7 +1264,7 @@ static int tree_choose(struct mcts_tree *t, const struct game *g,
 				.seed = seed};
 	struct ai_time time = {.start = now,
 			       .fixed = playouts > 0 ? 0 : movetime};
-	return mcts_choose(t, g, st, &how, &time, mv);
+	return mcts_choose(t, kit(), g, st, &how, &time, mv);
 }
 
 /* The time a search gives the exact solver is counted apart (the
@@ -1545,7 +1555,7 @@ START_TEST(pondering_grows_the_next_tree)
 					.stop = stop_after,
 					.ctx = &until};
 		if (ponder)
-			ck_assert_int_eq(mcts_ponder(t, g, st, &how), 0);
+			ck_assert_int_eq(mcts_ponder(t, kit(), g, st, &how), 0);
 		play_text(g, st, "d4");
 		ck_assert_int_eq(tree_choose(t, g, st, 0, 5, 3, &mv), 0);
 		mcts_tree_info(t, ponder ? &pondered : &plain);
@@ -1699,13 +1709,15 @@ static void same_after_other_searches(const struct game *g, const char *opts)
 							.ctx = &until,
 							.info = count_info};
 				if (g->moves(st, list) > 0)
-					mcts_analyze(used, g, st, &how, 10);
+					mcts_analyze(used, kit(), g, st, &how,
+						     10);
 				until = ai_now_ms() + 5;
-				mcts_ponder(used, g, st, &how);
+				mcts_ponder(used, kit(), g, st, &how);
 				until = 0; /* stopped at once */
 				how.playouts = 300;
 				struct ai_time none = {.start = ai_now_ms()};
-				mcts_choose(used, g, st, &how, &none, &b);
+				mcts_choose(used, kit(), g, st, &how, &none,
+					    &b);
 				ck_assert_int_eq(
 					tree_choose(used, g, st, 300, 0, 9, &b),
 					0);
@@ -1826,7 +1838,7 @@ static void search_line(const struct game *g, const void *st, long playouts,
 				.seed = 1,
 				.log = log};
 	struct ai_time time = {.start = now};
-	ck_assert_int_eq(mcts_choose(t, g, st, &how, &time, mv), 0);
+	ck_assert_int_eq(mcts_choose(t, kit(), g, st, &how, &time, mv), 0);
 	rewind(log);
 	ck_assert(fgets(line, (int)size, log) != NULL);
 	fclose(log);
@@ -1891,7 +1903,7 @@ static int analyze_once(const struct game *g, const void *st, int ms,
 				.stop = stop_after_line,
 				.info = capture_info,
 				.ctx = cap};
-	int r = mcts_analyze(t, g, st, &how, ms);
+	int r = mcts_analyze(t, kit(), g, st, &how, ms);
 	mcts_tree_free(t);
 	return r;
 }
@@ -2009,7 +2021,7 @@ static double short_clock_search(struct mcts_tree *t, const struct game *g,
 		.level = AI_LEVEL_MAX, .start_ms = now, .seed = 1};
 	struct ai_time time = {.start = now, .clock = 1, .main = 20, .cap = 20};
 	struct move mv;
-	ck_assert_int_eq(mcts_choose(t, g, st, &how, &time, &mv), 0);
+	ck_assert_int_eq(mcts_choose(t, kit(), g, st, &how, &time, &mv), 0);
 	struct mcts_info info;
 	mcts_tree_info(t, &info);
 	ck_assert_msg(info.planned <= 20,
@@ -2736,10 +2748,10 @@ END_TEST
  * contexts). */
 static void split_solve(const struct game *g, const void *st,
 			const struct move *list, int n, enum solve_want want,
-			struct ai_ctx **crew, struct solve_bound *b)
+			struct solve_scratch **crew, struct solve_bound *b)
 {
 	struct solve_job job = {
-		.want = want, .crew = crew ? 3 : 0, .crew_ctx = crew};
+		.want = want, .crews = crew ? 3 : 0, .crew = crew};
 	solve_forget(tctx());
 	ck_assert(solve_moves(tctx(), g, st, list, n, &job, b));
 }
@@ -2754,7 +2766,7 @@ static int same_result(struct solve_bound a, struct solve_bound b)
  * with two players the same best value, each other move settled or shown
  * below it, and every move's result; with more, every move's value. */
 static void split_agrees_at(const struct game *g, const void *st,
-			    struct ai_ctx **crew)
+			    struct solve_scratch **crew)
 {
 	struct move *list = move_buf(1, g);
 	int n = g->moves(st, list), two = g->players(st) == 2;
@@ -2798,9 +2810,10 @@ START_TEST(the_solver_split_among_threads_agrees)
 		{"takeitaway", "players=3"},
 		{"checkertoe", ""},
 	};
-	struct ai_ctx *crew[3];
+	static struct solve_scratch scratch[3];
+	struct solve_scratch *crew[3];
 	for (int i = 0; i < 3; i++)
-		ck_assert((crew[i] = ai_ctx_new()) != NULL);
+		crew[i] = &scratch[i];
 	int checked = 0;
 	for (size_t k = 0; k < sizeof setups / sizeof setups[0]; k++) {
 		const struct game *g = game_find(setups[k][0]);
@@ -2832,14 +2845,14 @@ START_TEST(the_solver_split_among_threads_agrees)
 	struct solve_bound *b = malloc(sizeof *b * (size_t)n);
 	struct solve_job job = {.want = SOLVE_WDL,
 				.node_limit = 5000,
-				.crew = 3,
-				.crew_ctx = crew};
+				.crews = 3,
+				.crew = crew};
 	ck_assert(!solve_moves(tctx(), g, st, list, n, &job, b));
 	ck_assert_int_gt(job.nodes, 5000);
 	free(b);
 	free(st);
 	for (int i = 0; i < 3; i++)
-		ai_ctx_free(crew[i]);
+		solve_scratch_free(crew[i]);
 }
 END_TEST
 
@@ -2878,7 +2891,7 @@ START_TEST(analysis_compacts_a_full_pool)
 				.stop = stop_once_compacted,
 				.info = count_line,
 				.ctx = &c};
-	ck_assert_int_eq(mcts_analyze(t, g, st, &how, 0.05), 0);
+	ck_assert_int_eq(mcts_analyze(t, kit(), g, st, &how, 0.05), 0);
 	struct mcts_info info;
 	mcts_tree_info(t, &info);
 	ck_assert_msg(info.collections > 0,
@@ -2926,7 +2939,7 @@ START_TEST(compaction_leaves_holes_to_fill)
 				.seed = 1,
 				.stop = note_full_pools,
 				.ctx = &r};
-	ck_assert_int_eq(mcts_analyze(t, g, st, &how, 100), 0);
+	ck_assert_int_eq(mcts_analyze(t, kit(), g, st, &how, 100), 0);
 	struct mcts_info info;
 	mcts_tree_info(t, &info);
 	ck_assert_int_ge(info.collections, 6);
@@ -2972,7 +2985,7 @@ START_TEST(a_stop_ends_a_compaction)
 				.stop = stop_when_full,
 				.info = count_info,
 				.ctx = &f};
-	ck_assert_int_eq(mcts_analyze(t, g, st, &how, 100), 0);
+	ck_assert_int_eq(mcts_analyze(t, kit(), g, st, &how, 100), 0);
 	struct mcts_info info;
 	mcts_tree_info(t, &info);
 	ck_assert_msg(f.asked > 0,
@@ -3007,7 +3020,7 @@ START_TEST(analyze_counts_every_thread)
 				.stop = stop_after_line,
 				.info = capture_info,
 				.ctx = &cap};
-	ck_assert_int_eq(mcts_analyze(t, g, st, &how, 100), 0);
+	ck_assert_int_eq(mcts_analyze(t, kit(), g, st, &how, 100), 0);
 	ck_assert_int_eq(cap.lines, 1);
 	struct mcts_info info;
 	mcts_tree_info(t, &info);
@@ -3058,7 +3071,8 @@ START_TEST(the_prior_weighs_what_the_game_asks)
 					.info = capture_info,
 					.info_moves = 1000,
 					.ctx = &cap};
-		ck_assert_int_eq(mcts_analyze(t, cases[i].g, st, &how, 30), 0);
+		ck_assert_int_eq(
+			mcts_analyze(t, kit(), cases[i].g, st, &how, 30), 0);
 		ck_assert_int_eq(cap.lines, 1);
 		ck_assert_uint_lt(strlen(cap.line), sizeof cap.line - 1);
 		struct mcts_info info = cap.info;

@@ -1,12 +1,16 @@
-/* ai.c: the computer player's entry point, its two simple levels (random
- * and greedy) and the searching levels below the top.  The tree search is
- * in mcts.c, the exact solver in solve.c, time management in timeman.c,
- * what they share in support.c. */
+/* ai.c: the computer player: what it keeps between searches (the tree,
+ * the solver's table, the book, the scratch space), its two simple levels
+ * (random and greedy) and the searching levels below the top.  The tree
+ * search is in mcts.c, the exact solver in solve.c, the opening book in
+ * book.c, time management in timeman.c. */
 #include "ai.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "book.h"
+#include "playout.h"
+#include "reward.h"
 #include "search.h"
 #include "timeman.h"
 
@@ -67,12 +71,24 @@ static const struct game_level *level_of(const struct game *g, int level)
 					: default_levels)[level - 2];
 }
 
-/* The player: what it keeps between searches. */
+/* The player: what it keeps between searches.  It makes and owns
+ * everything its searches use, and hands it down. */
 struct ai {
-	long hash_mb;           /* the memory the search may hold */
-	int threads;            /* the threads a search runs on */
-	struct mcts_tree *tree; /* kept between clock-bound searches */
+	long hash_mb;                /* the memory the search may hold */
+	int threads;                 /* the threads a search runs on */
+	struct mcts_tree *tree;      /* kept between clock-bound searches */
+	struct mcts_scratch scratch; /* the tree search's, this thread's */
+	struct solve_ctx *solver;    /* the solver's table and scratch */
+	struct book *book;           /* the book's positions, as probed */
+	struct scratch simple;       /* levels 0 to 8: a move list and a
+				      * state */
 };
+
+/* What the searches of ai work with besides its tree. */
+static struct mcts_kit kit_of(struct ai *ai)
+{
+	return (struct mcts_kit){&ai->scratch, ai->solver};
+}
 
 #define HASH_MB_DEFAULT 64
 
@@ -98,8 +114,10 @@ struct ai *ai_new(void)
 	ai->hash_mb = HASH_MB_DEFAULT;
 	ai->threads = 1;
 	ai->tree = mcts_tree_new(tree_bytes(ai->hash_mb));
-	if (!ai->tree) {
-		free(ai);
+	ai->solver = solve_ctx_new();
+	ai->book = book_new();
+	if (!ai->tree || !ai->solver || !ai->book) {
+		ai_free(ai);
 		return NULL;
 	}
 	return ai;
@@ -110,13 +128,17 @@ void ai_free(struct ai *ai)
 	if (!ai)
 		return;
 	mcts_tree_free(ai->tree);
+	mcts_scratch_free(&ai->scratch);
+	solve_ctx_free(ai->solver);
+	book_free(ai->book);
+	scratch_free(&ai->simple);
 	free(ai);
 }
 
 void ai_forget(struct ai *ai)
 {
 	mcts_tree_reset(ai->tree, tree_bytes(ai->hash_mb));
-	solve_forget(mcts_tree_ctx(ai->tree));
+	solve_forget(ai->solver);
 }
 
 int ai_set_threads(struct ai *ai, int n)
@@ -132,7 +154,7 @@ int ai_set_threads(struct ai *ai, int n)
 void ai_set_hash(struct ai *ai, long mb)
 {
 	ai->hash_mb = mb;
-	solve_set_memory(mcts_tree_ctx(ai->tree), solver_bytes(mb));
+	solve_set_memory(ai->solver, solver_bytes(mb));
 	ai_forget(ai);
 }
 
@@ -146,9 +168,8 @@ void ai_tree_info(const struct ai *ai, struct mcts_info *out)
 static long level_budget(struct ai *ai, const struct game *g, const void *st,
 			 int level)
 {
-	struct move *list =
-		ai_scratch(mcts_tree_ctx(ai->tree), AI_SIMPLE,
-			   sizeof(struct move) * (size_t)g->max_moves);
+	struct move *list = scratch_get(
+		&ai->simple, sizeof(struct move) * (size_t)g->max_moves);
 	if (!list)
 		return -1;
 	int n = g->moves(st, list);
@@ -183,10 +204,11 @@ int ai_choose(struct ai *ai, const struct game *g, const void *st,
 		 * only ends its search) */
 		struct ai_time t = tm_search_time(how);
 		t.budgeted = 1;
-		return mcts_choose(ai->tree, g, st, &weak, &t, out);
+		struct mcts_kit kit = kit_of(ai);
+		return mcts_choose(ai->tree, &kit, g, st, &weak, &t, out);
 	}
 	if (level >= 2 && !how->no_book &&
-	    book_probe(mcts_tree_ctx(ai->tree), g, st, out, &value)) {
+	    book_probe(ai->book, g, st, out, &value)) {
 		if (how->log) {
 			char buf[MOVE_TEXT_MAX];
 			g->format(st, out, buf);
@@ -197,11 +219,12 @@ int ai_choose(struct ai *ai, const struct game *g, const void *st,
 	}
 	if (level >= 2) {
 		struct ai_time t = tm_search_time(how);
-		return mcts_choose(ai->tree, g, st, how, &t, out);
+		struct mcts_kit kit = kit_of(ai);
+		return mcts_choose(ai->tree, &kit, g, st, how, &t, out);
 	}
 	size_t list_bytes = sizeof(struct move) * (size_t)g->max_moves;
-	unsigned char *mem = ai_scratch(mcts_tree_ctx(ai->tree), AI_SIMPLE,
-					list_bytes + g->state_size);
+	unsigned char *mem =
+		scratch_get(&ai->simple, list_bytes + g->state_size);
 	if (!mem)
 		return -1;
 	struct move *list = (struct move *)mem;
@@ -227,7 +250,8 @@ int ai_analyze(struct ai *ai, const struct game *g, const void *st,
 {
 	if (g->status(st).phase != GAME_PLAY || !how->info)
 		return -1;
-	return mcts_analyze(ai->tree, g, st, how, interval_ms);
+	struct mcts_kit kit = kit_of(ai);
+	return mcts_analyze(ai->tree, &kit, g, st, how, interval_ms);
 }
 
 int ai_ponder(struct ai *ai, const struct game *g, const void *st,
@@ -236,5 +260,6 @@ int ai_ponder(struct ai *ai, const struct game *g, const void *st,
 	if (how->level < AI_LEVEL_MAX || how->playouts > 0 || !how->stop ||
 	    g->status(st).phase == GAME_OVER)
 		return -1;
-	return mcts_ponder(ai->tree, g, st, how);
+	struct mcts_kit kit = kit_of(ai);
+	return mcts_ponder(ai->tree, &kit, g, st, how);
 }

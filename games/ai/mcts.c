@@ -1321,6 +1321,18 @@ static int iterate_shared(struct mcts *m)
 
 /* ---- the search's course ---- */
 
+void mcts_scratch_free(struct mcts_scratch *s)
+{
+	struct scratch *all[] = {
+		&s->list,          &s->solve_list,   &s->values,
+		&s->bounds,        &s->cls,          &s->prior,
+		&s->states,        &s->reroot,       &s->margin_list,
+		&s->margin_bounds, &s->margin_index, &s->margin_order,
+		&s->pending};
+	for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+		scratch_free(all[i]);
+}
+
 /* The mean length in plies of up to 8 random games from the root.  It
  * stops early once their plies add up to more than `enough` (the mean is
  * then past enough / 8; with `whole`, the first game still runs to its
@@ -1520,8 +1532,8 @@ static int reroot(struct mcts *m, const void *st, int keep)
 			found = t->root, have = 1;
 			m->moved = 0;
 		} else {
-			unsigned char *stack = ai_scratch(
-				t->ctx, AI_REROOT, m->ss * (REROOT_DEPTH + 2));
+			unsigned char *stack = scratch_get(
+				&m->sc->reroot, m->ss * (REROOT_DEPTH + 2));
 			long budget = REROOT_PLAYS;
 			if (stack) {
 				m->st2 = stack;
@@ -1588,13 +1600,13 @@ int mcts_root_ready(struct mcts *m)
 }
 
 /* m's scratch space, from ctx.  Returns 0, or -1 when out of memory. */
-static int scratch(struct mcts *m, struct ai_ctx *ctx)
+static int scratch(struct mcts *m)
 {
 	size_t nm = (size_t)m->g->max_moves;
-	m->st = ai_scratch(ctx, AI_STATES, 2 * m->ss);
-	m->cls = ai_scratch(ctx, AI_CLASS, nm);
-	m->prior = ai_scratch(ctx, AI_PRIOR, sizeof *m->prior * nm);
-	m->list = ai_scratch(ctx, AI_LIST, sizeof *m->list * nm);
+	m->st = scratch_get(&m->sc->states, 2 * m->ss);
+	m->cls = scratch_get(&m->sc->cls, nm);
+	m->prior = scratch_get(&m->sc->prior, sizeof *m->prior * nm);
+	m->list = scratch_get(&m->sc->list, sizeof *m->list * nm);
 	if (!m->st || !m->cls || !m->prior || !m->list)
 		return -1;
 	m->st2 = m->st + m->ss;
@@ -1605,14 +1617,17 @@ static int scratch(struct mcts *m, struct ai_ctx *ctx)
  * the kept tree until give_up, an ai_now_ms() time, and compacting it
  * until tidy_until; 0: no limit).  Returns 0, or -1 when there is no
  * room. */
-int mcts_start(struct mcts *m, struct mcts_tree *t, const struct game *g,
-	       const void *st, const struct ai_search *how, struct rng *r,
-	       double give_up, double tidy_until)
+int mcts_start(struct mcts *m, struct mcts_tree *t, const struct mcts_kit *kit,
+	       const struct game *g, const void *st,
+	       const struct ai_search *how, struct rng *r, double give_up,
+	       double tidy_until)
 {
 	team_settle(t); /* (a stopped search's helpers) */
 	num_init();
 	*m = (struct mcts){0};
 	m->t = t;
+	m->sc = kit->scratch;
+	m->solver = kit->solver;
 	m->g = g;
 	m->how = how;
 	m->r = r;
@@ -1647,14 +1662,12 @@ int mcts_start(struct mcts *m, struct mcts_tree *t, const struct game *g,
 	m->timed = give_up > 0; /* finding the new root may take long */
 	m->deadline = give_up;
 	m->tidy_until = tidy_until;
-	if (scratch(m, t->ctx) < 0)
+	if (scratch(m) < 0)
 		return -1;
 	/* a playout budget means a search that depends on nothing earlier */
 	int keep = how->playouts <= 0;
-	if (!keep && t->solver_used) {
-		solve_forget(t->ctx);
-		t->solver_used = 0;
-	}
+	if (!keep)
+		solve_forget(m->solver);
 	if (reroot(m, st, keep) < 0)
 		return -1;
 	t->info.iterations = 0;
@@ -1662,9 +1675,9 @@ int mcts_start(struct mcts *m, struct mcts_tree *t, const struct game *g,
 	return 0;
 }
 
-int pending_ready(struct mcts *m, struct ai_ctx *ctx)
+int pending_ready(struct mcts *m)
 {
-	m->pending = ai_scratch(ctx, AI_PENDING, sizeof *m->pending * PENDING);
+	m->pending = scratch_get(&m->sc->pending, sizeof *m->pending * PENDING);
 	if (!m->pending)
 		return -1;
 	for (int i = 0; i < PENDING; i++)
@@ -1672,11 +1685,13 @@ int pending_ready(struct mcts *m, struct ai_ctx *ctx)
 	return 0;
 }
 
-int mcts_follow(struct mcts *m, const struct mcts *lead, struct ai_ctx *ctx,
-		const struct ai_search *how, struct rng *r)
+int mcts_follow(struct mcts *m, const struct mcts *lead,
+		struct mcts_scratch *sc, const struct ai_search *how,
+		struct rng *r)
 {
 	*m = (struct mcts){0};
 	m->t = lead->t;
+	m->sc = sc;
 	m->g = lead->g;
 	m->how = how;
 	m->r = r;
@@ -1688,7 +1703,7 @@ int mcts_follow(struct mcts *m, const struct mcts *lead, struct ai_ctx *ctx,
 	m->lock = lead->lock;
 	m->tickets = lead->tickets;
 	m->grown = 1; /* the main search makes room (team_run) */
-	return scratch(m, ctx) < 0 || pending_ready(m, ctx) < 0 ? -1 : 0;
+	return scratch(m) < 0 || pending_ready(m) < 0 ? -1 : 0;
 }
 
 /* ---- choosing ---- */
@@ -1927,7 +1942,8 @@ static void run_plan(struct mcts *m, const struct tm_plan *p, long budget)
 	}
 }
 
-int mcts_choose(struct mcts_tree *t, const struct game *g, const void *st,
+int mcts_choose(struct mcts_tree *t, const struct mcts_kit *kit,
+		const struct game *g, const void *st,
 		const struct ai_search *how, const struct ai_time *time,
 		struct move *out)
 {
@@ -1935,7 +1951,7 @@ int mcts_choose(struct mcts_tree *t, const struct game *g, const void *st,
 	rng_seed(&r, how->seed);
 	struct mcts m;
 	struct solved sv;
-	int room = solved_init(&sv, t->ctx, g);
+	int room = solved_init(&sv, kit->scratch, g);
 	struct tm_plan plan = tm_plan(g->players(st), time, 0, t->late);
 	/* under a playout budget every phase below runs to the one deadline
 	 * (timeman.h, budgeted) */
@@ -1943,7 +1959,8 @@ int mcts_choose(struct mcts_tree *t, const struct game *g, const void *st,
 	double span = plan.soft - time->start;
 	double give_up = plan.hard > 0 ? time->start + 0.05 * span : 0;
 	double tidy = plan.hard > 0 ? time->start + 0.25 * span : 0;
-	if (room < 0 || mcts_start(&m, t, g, st, how, &r, give_up, tidy) < 0)
+	if (room < 0 ||
+	    mcts_start(&m, t, kit, g, st, how, &r, give_up, tidy) < 0)
 		return -1;
 	m.timed = plan.hard > 0;
 	m.deadline = m.end = plan.hard;
@@ -2070,15 +2087,16 @@ int mcts_choose(struct mcts_tree *t, const struct game *g, const void *st,
 
 /* ---- analyze and ponder ---- */
 
-int mcts_analyze(struct mcts_tree *t, const struct game *g, const void *st,
+int mcts_analyze(struct mcts_tree *t, const struct mcts_kit *kit,
+		 const struct game *g, const void *st,
 		 const struct ai_search *how, double interval)
 {
 	struct rng r;
 	rng_seed(&r, how->seed);
 	struct mcts m;
 	struct solved sv;
-	int room = solved_init(&sv, t->ctx, g);
-	if (room < 0 || mcts_start(&m, t, g, st, how, &r, 0, 0) < 0)
+	int room = solved_init(&sv, kit->scratch, g);
+	if (room < 0 || mcts_start(&m, t, kit, g, st, how, &r, 0, 0) < 0)
 		return -1;
 	if (mcts_root_ready(&m) < 0 || kind(node_at(t, t->root)) != DECIDE)
 		return -1;
@@ -2119,13 +2137,14 @@ int mcts_analyze(struct mcts_tree *t, const struct game *g, const void *st,
 	return 0;
 }
 
-int mcts_ponder(struct mcts_tree *t, const struct game *g, const void *st,
+int mcts_ponder(struct mcts_tree *t, const struct mcts_kit *kit,
+		const struct game *g, const void *st,
 		const struct ai_search *how)
 {
 	struct rng r;
 	rng_seed(&r, how->seed);
 	struct mcts m;
-	if (!how->stop || mcts_start(&m, t, g, st, how, &r, 0, 0) < 0)
+	if (!how->stop || mcts_start(&m, t, kit, g, st, how, &r, 0, 0) < 0)
 		return -1;
 	if (mcts_root_ready(&m) < 0)
 		return -1;

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "playout.h"
+#include "reward.h"
 #include "search.h"
 
 #define UCT_C 0.7 /* exploration, for rewards spread like coin tosses */
@@ -81,7 +83,6 @@ static inline float im_value(uint16_t code)
 #define NO_NODE UINT32_MAX
 
 struct mcts_tree {
-	struct ai_ctx *ctx; /* scratch space, the solver's table, the book */
 	size_t bytes;       /* the budget of this tree */
 	struct node *pool;  /* cap nodes, allocated when first needed */
 	uint64_t *mark;     /* compaction: the nodes kept, a bit each */
@@ -116,24 +117,23 @@ struct mcts_tree {
 	size_t state_cap;
 	int kept;
 	/* reward statistics, kept with the tree */
-	double lo, hi;   /* solo: lowest and highest score seen */
-	double r1, r2;   /* sum and sum of squares of the rewards seen */
-	double rn;       /* how many */
-	double explore;  /* the exploration constant, scaled to the rewards */
-	int solver_used; /* the solver's table has entries */
-	double plies;    /* with a clock: random games' length from the root */
-	int plies_age;   /* searches since it was measured */
+	double lo, hi;  /* solo: lowest and highest score seen */
+	double r1, r2;  /* sum and sum of squares of the rewards seen */
+	double rn;      /* how many */
+	double explore; /* the exploration constant, scaled to the rewards */
+	double plies;   /* with a clock: random games' length from the root */
+	int plies_age;  /* searches since it was measured */
 	struct mcts_info info;
 	/* set threads: the helpers that search this tree beside its own
 	 * search (mcts_team.c); none with one thread */
 	struct helper *crew;
 	int ncrew;
-	struct ai_ctx **crew_ctx; /* their contexts, for the solver's root
-				   * split (solve_job) */
-	pthread_mutex_t lock;     /* its reward statistics, while shared */
-	int shared;               /* helpers search it now */
-	atomic_int halt;     /* the main search tells its helpers to stop */
-	atomic_long tickets; /* a playout budget: the playouts begun by all */
+	struct solve_scratch **crew_solver; /* their solver scratch, for
+					     * the solver's root split */
+	pthread_mutex_t lock; /* its reward statistics, while shared */
+	int shared;           /* helpers search it now */
+	atomic_int halt;      /* the main search tells its helpers to stop */
+	atomic_long tickets;  /* a playout budget: the playouts begun by all */
 };
 
 /* A lazy scan's memory (mcts.c, LAZY_FROM) where the nodes keep minimax
@@ -149,6 +149,8 @@ struct im_lazy {
 /* One search over the tree. */
 struct mcts {
 	struct mcts_tree *t;
+	struct mcts_scratch *sc;  /* this thread's scratch space */
+	struct solve_ctx *solver; /* the player's (the main search's) */
 	const struct game *g;
 	const struct ai_search *how;
 	struct rng *r;
@@ -219,7 +221,8 @@ struct pending {
 /* One helper of a search (mcts_team.c): a thread with its own scratch
  * space (its context), random stream and search, on the main tree. */
 struct helper {
-	struct ai_ctx *ctx;
+	struct mcts_scratch scratch;
+	struct solve_scratch solver; /* for the solver's root split */
 	struct mcts m;
 	struct ai_search how; /* the main search's, without its hooks */
 	struct rng r;
@@ -392,19 +395,21 @@ double pool_compact_cost(const struct mcts_tree *t, double live);
 
 /* Sets up a search of st on t (see mcts.c).  Returns 0, or -1 when there
  * is no room. */
-int mcts_start(struct mcts *m, struct mcts_tree *t, const struct game *g,
-	       const void *st, const struct ai_search *how, struct rng *r,
-	       double give_up, double tidy_until);
+int mcts_start(struct mcts *m, struct mcts_tree *t, const struct mcts_kit *kit,
+	       const struct game *g, const void *st,
+	       const struct ai_search *how, struct rng *r, double give_up,
+	       double tidy_until);
 /* Gives the root its children when it has none yet.  Returns 0, or -1. */
 int mcts_root_ready(struct mcts *m);
 /* Gives m, about to search a shared tree, its room for held back visits
- * from ctx.  Returns 0, or -1 when out of memory. */
-int pending_ready(struct mcts *m, struct ai_ctx *ctx);
-/* Sets up m, with the scratch space of ctx, to search lead's tree beside
- * it (a helper thread of lead's team).  Returns 0, or -1 when out of
+ * (from its scratch space).  Returns 0, or -1 when out of memory. */
+int pending_ready(struct mcts *m);
+/* Sets up m, with the scratch space sc, to search lead's tree beside it
+ * (a helper thread of lead's team).  Returns 0, or -1 when out of
  * memory. */
-int mcts_follow(struct mcts *m, const struct mcts *lead, struct ai_ctx *ctx,
-		const struct ai_search *how, struct rng *r);
+int mcts_follow(struct mcts *m, const struct mcts *lead,
+		struct mcts_scratch *sc, const struct ai_search *how,
+		struct rng *r);
 /* Runs iterations until until_ms (when timed), until_iters (the team's
  * playouts when it shares a budget), or a stop. */
 void mcts_run(struct mcts *m, double until_ms, long until_iters);
@@ -447,7 +452,8 @@ long team_iters(const struct mcts *m);
 
 /* An empty record with room for g's moves.  Returns 0, or -1 when out of
  * memory. */
-int solved_init(struct solved *sv, struct ai_ctx *c, const struct game *g);
+int solved_init(struct solved *sv, struct mcts_scratch *sc,
+		const struct game *g);
 /* The index of the root's child for move mv, or -1. */
 int root_index(const struct mcts_tree *t, const struct move *mv);
 /* The solver's value of the root move mv, when it has one. */

@@ -7,13 +7,14 @@
 
 /* An empty record with room for g's moves.  Returns 0, or -1 when out of
  * memory. */
-int solved_init(struct solved *sv, struct ai_ctx *c, const struct game *g)
+int solved_init(struct solved *sv, struct mcts_scratch *sc,
+		const struct game *g)
 {
 	*sv = (struct solved){0};
 	sv->list =
-		ai_scratch(c, AI_SOLVE_LIST, sizeof *sv->list * g->max_moves);
-	sv->value = ai_scratch(c, AI_VALUES, sizeof *sv->value * g->max_moves);
-	sv->bound = ai_scratch(c, AI_BOUNDS, sizeof *sv->bound * g->max_moves);
+		scratch_get(&sc->solve_list, sizeof *sv->list * g->max_moves);
+	sv->value = scratch_get(&sc->values, sizeof *sv->value * g->max_moves);
+	sv->bound = scratch_get(&sc->bounds, sizeof *sv->bound * g->max_moves);
 	return sv->list && sv->value && sv->bound ? 0 : -1;
 }
 
@@ -52,8 +53,8 @@ static struct solve_job job_for(const struct mcts *m, enum solve_want want,
 				  .node_limit = limit,
 				  .stop = m->how->stop,
 				  .ctx = m->how->ctx,
-				  .crew = m->t->ncrew,
-				  .crew_ctx = m->t->crew_ctx};
+				  .crews = m->t->ncrew,
+				  .crew = m->t->crew_solver};
 }
 
 /* Two players: turns the solver's results (1 win, 0 draw, -1 loss) into
@@ -78,14 +79,13 @@ static void add_margins(struct mcts *m, double until, long limit,
 			best = sv->value[i];
 		sv->value[i] *= SOLVE_RESULT;
 	}
-	struct move *list = ai_scratch(m->t->ctx, AI_MARGIN_LIST,
-				       sizeof *list * (size_t)sv->n);
-	struct solve_bound *b = ai_scratch(m->t->ctx, AI_MARGIN_BOUNDS,
-					   sizeof *b * (size_t)sv->n);
-	int *at = ai_scratch(m->t->ctx, AI_MARGIN_INDEX,
-			     sizeof *at * (size_t)sv->n);
-	double *visits = ai_scratch(m->t->ctx, AI_MARGIN_ORDER,
-				    sizeof *visits * (size_t)sv->n);
+	struct move *list =
+		scratch_get(&m->sc->margin_list, sizeof *list * (size_t)sv->n);
+	struct solve_bound *b =
+		scratch_get(&m->sc->margin_bounds, sizeof *b * (size_t)sv->n);
+	int *at = scratch_get(&m->sc->margin_index, sizeof *at * (size_t)sv->n);
+	double *visits = scratch_get(&m->sc->margin_order,
+				     sizeof *visits * (size_t)sv->n);
 	if (!list || !b || !at || !visits)
 		return;
 	int n = 0;
@@ -107,7 +107,7 @@ static void add_margins(struct mcts *m, double until, long limit,
 	}
 	struct solve_job job = job_for(m, SOLVE_MARGIN, until, limit);
 	job.order = visits;
-	int done = solve_moves(m->t->ctx, m->g, m->t->state, list, n, &job, b);
+	int done = solve_moves(m->solver, m->g, m->t->state, list, n, &job, b);
 	sv->nodes += job.nodes;
 	/* settled: each exact, or shown below the best; cut short: what was
 	 * proven, and never less than the least value of their result (a move
@@ -160,10 +160,9 @@ int try_solve(struct mcts *m, double until, double margins_until, long limit,
 	const struct game *g = m->g;
 	struct mcts_tree *t = m->t;
 	sv->n = g->moves(t->state, sv->list);
-	t->solver_used = 1;
 	double t0 = cpu_ms();
 	struct solve_job job = job_for(m, SOLVE_WDL, until, limit);
-	sv->done = sv->n > 0 && solve_values(t->ctx, g, t->state, sv->list,
+	sv->done = sv->n > 0 && solve_values(m->solver, g, t->state, sv->list,
 					     sv->n, &job, sv->value, sv->bound);
 	sv->nodes = job.nodes;
 	if (sv->done && m->np == 2)

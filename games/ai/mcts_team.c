@@ -42,33 +42,30 @@ int team_resize(struct mcts_tree *t, int n)
 	if (n <= 1)
 		return 0;
 	struct helper *crew = calloc((size_t)n - 1, sizeof *crew);
-	t->crew_ctx = calloc((size_t)n - 1, sizeof *t->crew_ctx);
-	if (!crew || !t->crew_ctx) {
+	t->crew_solver = calloc((size_t)n - 1, sizeof *t->crew_solver);
+	if (!crew || !t->crew_solver) {
 		free(crew);
 		team_free(t);
 		return -1;
 	}
 	t->crew = crew;
-	for (int i = 0; i < n - 1; i++) {
-		crew[i].ctx = t->crew_ctx[i] = ai_ctx_new();
-		if (!crew[i].ctx) {
-			team_free(t);
-			return -1;
-		}
-		t->ncrew = i + 1;
-	}
+	for (int i = 0; i < n - 1; i++)
+		t->crew_solver[i] = &crew[i].solver;
+	t->ncrew = n - 1;
 	return 0;
 }
 
 void team_free(struct mcts_tree *t)
 {
 	team_settle(t);
-	for (int i = 0; i < t->ncrew; i++)
-		ai_ctx_free(t->crew[i].ctx);
+	for (int i = 0; i < t->ncrew; i++) {
+		mcts_scratch_free(&t->crew[i].scratch);
+		solve_scratch_free(&t->crew[i].solver);
+	}
 	free(t->crew);
-	free(t->crew_ctx);
+	free(t->crew_solver);
 	t->crew = NULL;
-	t->crew_ctx = NULL;
+	t->crew_solver = NULL;
 	t->ncrew = 0;
 }
 
@@ -96,7 +93,7 @@ void team_start(struct mcts *m)
 	m->team = 0;
 	m->tickets = NULL;
 	m->lock = NULL;
-	if (!t->ncrew || pending_ready(m, t->ctx) < 0)
+	if (!t->ncrew || pending_ready(m) < 0)
 		return; /* the main thread searches alone */
 	if (m->how->playouts > 0) {
 		atomic_store(&t->tickets, 0);
@@ -113,7 +110,8 @@ void team_start(struct mcts *m)
 		h->how.log = NULL;
 		h->how.seed = helper_seed(m->how->seed, i);
 		rng_seed(&h->r, h->how.seed);
-		h->ready = mcts_follow(&h->m, m, h->ctx, &h->how, &h->r) == 0;
+		h->ready =
+			mcts_follow(&h->m, m, &h->scratch, &h->how, &h->r) == 0;
 		h->m.halt = &t->halt;
 		h->running = 0;
 	}

@@ -160,22 +160,11 @@ struct mcts_tree *mcts_tree_new(size_t bytes)
 	if (!t)
 		return NULL;
 	t->bytes = bytes;
-	if (!(t->ctx = ai_ctx_new())) {
-		free(t);
-		return NULL;
-	}
 	if (pthread_mutex_init(&t->lock, NULL) != 0) {
-		ai_ctx_free(t->ctx);
 		free(t);
 		return NULL;
 	}
 	return t;
-}
-
-struct ai_ctx *mcts_tree_ctx(struct mcts_tree *t)
-{
-	team_settle(t);
-	return t->ctx;
 }
 
 void mcts_tree_free(struct mcts_tree *t)
@@ -185,7 +174,6 @@ void mcts_tree_free(struct mcts_tree *t)
 	team_free(t);
 	pool_free(t);
 	free(t->state);
-	ai_ctx_free(t->ctx);
 	pthread_mutex_destroy(&t->lock);
 	free(t);
 }
@@ -199,9 +187,6 @@ void mcts_tree_reset(struct mcts_tree *t, size_t bytes)
 	t->state_cap = 0;
 	t->kept = 0;
 	t->bytes = bytes;
-	if (t->solver_used)
-		solve_forget(t->ctx);
-	t->solver_used = 0;
 }
 
 void mcts_tree_info(struct mcts_tree *t, struct mcts_info *out)

@@ -2,7 +2,7 @@
  *
  * When the rest of a game is small, searching it all beats sampling it.
  * Two players: negamax alpha-beta over one integer that puts the result
- * first and the margin after it (search.h, SOLVE_RESULT), so that asking
+ * first and the margin after it (solve.h, SOLVE_RESULT), so that asking
  * only for win, draw or loss is a narrow window around the draws that
  * prunes as hard as a three-valued search, and asking for the margin is the
  * same search with a wider window.  One, three or four players: a full
@@ -18,13 +18,15 @@
  * caller's scores at the root (a tree's visits), then by the history of
  * cutoffs.  Chance and moves that cannot be listed stop the solver: it
  * says "unsolved" rather than guess. */
-#include "search.h"
-#include "solve_table.h"
+#include "solve.h"
 
 #include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "reward.h"
+#include "timeman.h"
 
 #define SOLVE_DEPTH 100 /* plies; deeper games are never small */
 /* The solver's rate, about: what a call's time lets it search, and so how
@@ -39,8 +41,8 @@
 #define MAX_VALUE (SOLVE_RESULT + SOLVE_MARGIN_MAX) /* a win by the most */
 
 struct solver {
-	struct ai_ctx *c;       /* the player's: its scratch space */
-	struct solve_table *tt; /* and its table */
+	struct solve_scratch *sc; /* this thread's scratch space */
+	struct solve_table *tt;   /* the player's table */
 	const struct game *g;
 	int np;
 	struct ai_players pl; /* who plays with whom */
@@ -206,8 +208,7 @@ static int root_order(const struct solver *s, const struct move *list,
 	order(s, list, ord, n, -1, NULL);
 	if (!s->scores)
 		return 0;
-	struct ranked *r =
-		ai_scratch(s->c, AI_SOLVER_ROOT, sizeof *r * (size_t)n);
+	struct ranked *r = scratch_get(&s->sc->root, sizeof *r * (size_t)n);
 	if (!r)
 		return -1;
 	for (int k = 0; k < n; k++)
@@ -524,17 +525,16 @@ static void maxn(struct solver *s, int d, int *vec)
 static int scratch(struct solver *s)
 {
 	const struct game *g = s->g;
-	s->states =
-		ai_scratch(s->c, AI_SOLVER_STATES, s->ss * (SOLVE_DEPTH + 2));
+	s->states = scratch_get(&s->sc->states, s->ss * (SOLVE_DEPTH + 2));
 	/* room for the widest list at any ply, and for a few hundred moves a
 	 * ply down the whole depth; a deeper stack than that gives up */
 	size_t per_ply = g->max_moves < 256 ? (size_t)g->max_moves : 256;
 	s->cap = (size_t)g->max_moves + per_ply * SOLVE_DEPTH;
 	size_t list_bytes = sizeof *s->lists * s->cap;
-	unsigned char *mem = ai_scratch(
-		s->c, AI_SOLVER_MOVES,
+	unsigned char *mem = scratch_get(
+		&s->sc->moves,
 		list_bytes + (2 * sizeof *s->ord + sizeof *s->gain) * s->cap);
-	s->hist = ai_scratch(s->c, AI_SOLVER_HIST, HIST_SIZE * sizeof *s->hist);
+	s->hist = scratch_get(&s->sc->hist, HIST_SIZE * sizeof *s->hist);
 	if (!s->states || !mem || !s->hist)
 		return -1;
 	s->lists = (struct move *)mem;
@@ -546,12 +546,12 @@ static int scratch(struct solver *s)
 }
 
 /* Sets up a solver for st; returns 0, or -1 when memory is short. */
-static int begin(struct solver *s, struct ai_ctx *c, const struct game *g,
+static int begin(struct solver *s, struct solve_ctx *c, const struct game *g,
 		 const void *st, struct solve_job *job)
 {
 	memset(s, 0, sizeof *s);
-	s->c = c;
-	s->tt = &c->solver;
+	s->sc = &c->scratch;
+	s->tt = &c->table;
 	s->g = g;
 	ai_players_of(g, st, &s->pl);
 	s->np = s->pl.n;
@@ -780,10 +780,10 @@ static void *hand_main(void *arg)
 }
 
 /* Sets up helper h of main solver s with context c. */
-static int hand_ready(struct hand *h, const struct solver *s, struct ai_ctx *c,
-		      struct split *sp)
+static int hand_ready(struct hand *h, const struct solver *s,
+		      struct solve_scratch *sc, struct split *sp)
 {
-	h->s = (struct solver){.c = c,
+	h->s = (struct solver){.sc = sc,
 			       .tt = s->tt,
 			       .g = s->g,
 			       .np = s->np,
@@ -805,10 +805,10 @@ static int hand_ready(struct hand *h, const struct solver *s, struct ai_ctx *c,
 static int root_pass(struct solver *s, struct split *sp,
 		     const struct solve_job *job)
 {
-	int want = job->crew < sp->n - 1 ? job->crew : sp->n - 1, hands = 0;
+	int want = job->crews < sp->n - 1 ? job->crews : sp->n - 1, hands = 0;
 	struct hand *h = want > 0 ? calloc((size_t)want, sizeof *h) : NULL;
 	for (; h && hands < want; hands++)
-		if (hand_ready(&h[hands], s, job->crew_ctx[hands], sp) < 0 ||
+		if (hand_ready(&h[hands], s, job->crew[hands], sp) < 0 ||
 		    pthread_create(&h[hands].thread, NULL, hand_main,
 				   &h[hands]) != 0)
 			break;
@@ -873,7 +873,7 @@ static int root_maxn(struct solver *s, const struct move *list, int n,
 	return root_pass(s, &sp, job);
 }
 
-int solve_moves(struct ai_ctx *c, const struct game *g, const void *st,
+int solve_moves(struct solve_ctx *c, const struct game *g, const void *st,
 		const struct move *list, int n, struct solve_job *job,
 		struct solve_bound *out)
 {
@@ -888,7 +888,7 @@ int solve_moves(struct ai_ctx *c, const struct game *g, const void *st,
 	return done;
 }
 
-int solve_position(struct ai_ctx *c, const struct game *g, const void *st,
+int solve_position(struct solve_ctx *c, const struct game *g, const void *st,
 		   struct solve_job *job, struct solve_bound *out)
 {
 	struct solver s;
@@ -927,7 +927,7 @@ int solve_position(struct ai_ctx *c, const struct game *g, const void *st,
 	       (job->want == SOLVE_WDL && settled_class(*out));
 }
 
-int search_solve(struct ai_ctx *c, const struct game *g, const void *st,
+int search_solve(struct solve_ctx *c, const struct game *g, const void *st,
 		 const struct move *list, int n, double deadline_ms,
 		 long node_limit, int (*stop)(void *), void *ctx, int *value,
 		 struct solve_bound *bounds, long *nodes)
@@ -943,7 +943,7 @@ int search_solve(struct ai_ctx *c, const struct game *g, const void *st,
 	return done;
 }
 
-int solve_values(struct ai_ctx *c, const struct game *g, const void *st,
+int solve_values(struct solve_ctx *c, const struct game *g, const void *st,
 		 const struct move *list, int n, struct solve_job *job,
 		 int *value, struct solve_bound *bounds)
 {
@@ -953,8 +953,8 @@ int solve_values(struct ai_ctx *c, const struct game *g, const void *st,
 		solve_clear(c);
 	struct solve_bound *b =
 		bounds ? bounds
-		       : ai_scratch(c, AI_SOLVER_BOUNDS,
-				    sizeof *b * (size_t)(n > 0 ? n : 1));
+		       : scratch_get(&c->scratch.bounds,
+				     sizeof *b * (size_t)(n > 0 ? n : 1));
 	if (!b)
 		return 0;
 	int done = solve_moves(c, g, st, list, n, job, b);
@@ -964,22 +964,48 @@ int solve_values(struct ai_ctx *c, const struct game *g, const void *st,
 	return done;
 }
 
-void solve_set_memory(struct ai_ctx *c, size_t bytes)
+void solve_set_memory(struct solve_ctx *c, size_t bytes)
 {
-	solve_table_set_memory(&c->solver, bytes);
+	solve_table_set_memory(&c->table, bytes);
 }
 
-void solve_forget(struct ai_ctx *c)
+void solve_forget(struct solve_ctx *c)
 {
-	solve_table_free(&c->solver);
+	solve_table_free(&c->table);
 }
 
-size_t solve_memory(const struct ai_ctx *c)
+size_t solve_memory(const struct solve_ctx *c)
 {
-	return solve_table_memory(&c->solver);
+	return solve_table_memory(&c->table);
 }
 
-void solve_clear(struct ai_ctx *c)
+void solve_clear(struct solve_ctx *c)
 {
-	solve_table_clear(&c->solver);
+	solve_table_clear(&c->table);
+}
+
+void solve_scratch_free(struct solve_scratch *s)
+{
+	scratch_free(&s->states);
+	scratch_free(&s->moves);
+	scratch_free(&s->hist);
+	scratch_free(&s->root);
+	scratch_free(&s->bounds);
+}
+
+struct solve_ctx *solve_ctx_new(void)
+{
+	struct solve_ctx *c = calloc(1, sizeof *c);
+	if (c)
+		solve_table_init(&c->table);
+	return c;
+}
+
+void solve_ctx_free(struct solve_ctx *c)
+{
+	if (!c)
+		return;
+	solve_table_free(&c->table);
+	solve_scratch_free(&c->scratch);
+	free(c);
 }

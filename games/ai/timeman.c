@@ -8,6 +8,15 @@
  * constant they share is AI_LAG_SHARE (ai.h). */
 #include "timeman.h"
 
+#include <time.h>
+
+double ai_now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
 /* What the clock c allows this move, keeping overhead_ms for the
  * frontend's delays and a lag for each move to come: the main time to
  * spread over the moves still to come, what the move gets besides (the

@@ -6,6 +6,11 @@
 
 #include "ai.h"
 
+/* How often a search asks its stop hook (the engine's input): a stop is
+ * answered within about this much (bench: "a stop while genmove thinks"),
+ * and the poll() behind it costs about 0.1% of the search (bench_ai poll). */
+#define AI_POLL_MS 0.5
+
 /* When a search must end, as the settings and the clock say.  Neither
  * `fixed` nor `clock`: no limit (a playout budget, or a search that runs
  * until stopped). */

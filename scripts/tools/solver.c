@@ -44,14 +44,15 @@
 #include <string.h>
 
 #include "../../games/ai/book.h"
-#include "../../games/ai/search.h"
+#include "../../games/ai/solve.h"
+#include "../../games/ai/timeman.h"
 
-/* The context (search.h, struct ai_ctx) the solver and the book use here:
+/* The solver's context (solve.h, struct solve_ctx) used here:
  * one for the whole program, as a player would keep. */
-static struct ai_ctx *tctx(void)
+static struct solve_ctx *tctx(void)
 {
-	static struct ai_ctx *c;
-	if (!c && !(c = ai_ctx_new()))
+	static struct solve_ctx *c;
+	if (!c && !(c = solve_ctx_new()))
 		abort();
 	return c;
 }
@@ -527,7 +528,7 @@ static int book_position(const struct game *g, const char *setup,
 	if (!list || !c)
 		die("%s", "out of memory");
 	int n = g->moves(p->st, list),
-	    hint = solve_hint(&tctx()->solver, g, p->st), bi = -1;
+	    hint = solve_hint(&tctx()->table, g, p->st), bi = -1;
 	if (n <= 1 || (wdl && v < 0)) {
 		free(list);
 		free(c);
