@@ -42,11 +42,10 @@
  * scratch state.  The solver's share of the root is in mcts_solve.c, what
  * the search tells (the search line, analyze's lines) in mcts_report.c.
  *
- * Time: movetime is spent whole; under a clock the main time is spread over
- * the mover's expected moves (timeman.c), a search ends early when its
- * best move can no longer be caught and goes on while the top two are
- * close (run_plan).  The clock is read about every 0.2 ms, in long steps
- * too, and a search ends a margin before its deadline (out_of_time). */
+ * Time (timeman.c): the plan of a search, the moments of its course and
+ * the course along the plan (run_plan), and each thread's clock (struct
+ * tm_watch), read about every 0.2 ms, in long steps too, which ends a
+ * search a margin before its deadline. */
 #include "mcts.h"
 
 #include <limits.h>
@@ -167,61 +166,6 @@ static void swap_children(struct mcts_tree *t, const struct node *nd,
 
 /* ---- the clock ---- */
 
-/* How often the clock is read: the iterations between two looks double or
- * halve to keep them this far apart. */
-#define LOOK_MS 0.2
-
-/* The margin kept before a deadline is the longest step lately: the
- * processor time the search took between two looks at the clock, long
- * when its steps are (a wide expansion, a long playout).  Processor time,
- * not the clock's: while the process waits for a busy machine the clock
- * runs on, and a margin that took such a wait for a step would end the
- * search early for nothing (the wait itself cannot be foreseen).  It
- * shrinks by this factor at each look. */
-#define STEP_DECAY 0.9
-
-/* Asks the engine whether to stop, at most every AI_POLL_MS (a stop once
- * seen stays).  Returns m->stopped. */
-static int ask_stop(struct mcts *m, double now)
-{
-	if (!m->stopped && m->how->stop && now >= m->next_poll) {
-		m->next_poll = now + AI_POLL_MS;
-		m->stopped = m->how->stop(m->how->ctx) != 0;
-	}
-	return m->stopped;
-}
-
-/* Whether the search must end now: the deadline is closer than the margin
- * (see STEP_DECAY), or the engine says stop (asked at most every
- * AI_POLL_MS).  Reads the clock. */
-static int out_of_time(struct mcts *m)
-{
-	if (m->stopped)
-		return 1;
-	double now = ai_now_ms();
-	if (m->timed) {
-		double cpu = cpu_ms(), dt = cpu - m->last_cpu;
-		m->step = dt > STEP_DECAY * m->step ? dt : STEP_DECAY * m->step;
-		m->last_cpu = cpu;
-	}
-	m->last_look = now;
-	if (m->timed && now + m->step >= m->deadline)
-		return 1;
-	ask_stop(m, now);
-	/* a helper thread: its main search has ended the phase (asked at
-	 * every look: the main search waits for it) */
-	if (m->halt && atomic_load_explicit(m->halt, memory_order_relaxed))
-		m->stopped = 1;
-	return m->stopped;
-}
-
-/* Whether the clock needs watching at all: a deadline, a stop hook, or a
- * main search that may end a helper's phase. */
-static int watched(const struct mcts *m)
-{
-	return m->timed || m->how->stop || m->halt;
-}
-
 /* Takes one of the team's playouts (a shared budget): 1 when there was
  * one left below `limit`. */
 static int take_ticket(atomic_long *tickets, long limit)
@@ -233,34 +177,6 @@ static int take_ticket(atomic_long *tickets, long limit)
 							  memory_order_relaxed))
 			return 1;
 	return 0;
-}
-
-/* Between iterations: looks at the clock every look_every iterations,
- * which follows the time iterations take so that looks come about
- * LOOK_MS apart (growing at most twofold at a time: iterations vary).
- * Returns 1 when the search must end. */
-static int time_to_stop(struct mcts *m)
-{
-	if (!watched(m) || --m->look_in > 0)
-		return m->stopped;
-	int end = out_of_time(m);
-	if (m->since > 0) {
-		/* the time since time_to_stop's own last look: the clock is
-		 * read inside iterations too (wide expansions, long
-		 * playouts), and pacing by the last of those reads made
-		 * iterations look nearly free (look_every ran up to 4096,
-		 * 10 ms between looks, on Tiptoe 26x26, where movetime 50
-		 * ended up to 12 ms late) */
-		double per = (m->last_look - m->paced) / (double)m->since;
-		long want = per > 0 ? (long)(LOOK_MS / per) : 4096;
-		if (want > 2 * m->look_every)
-			want = 2 * m->look_every;
-		m->look_every = want < 1 ? 1 : want > 4096 ? 4096 : want;
-	}
-	m->since = 0;
-	m->paced = m->last_look;
-	m->look_in = m->look_every;
-	return end;
 }
 
 /* ---- proofs (two players) ---- */
@@ -344,7 +260,8 @@ static int decisive(struct mcts *m, const void *st, int mover, int n)
 	m->have_prior = 0;
 	for (int i = 0; i < n; i++) {
 		/* wide nodes of slow games take long: mind the clock */
-		if ((i & 31) == 31 && watched(m) && out_of_time(m)) {
+		if ((i & 31) == 31 && tm_watched(&m->clock) &&
+		    tm_out_of_time(&m->clock)) {
 			memset(cls, CLS_OPEN, (size_t)n);
 			return n;
 		}
@@ -911,7 +828,7 @@ static int playout(struct mcts *m, void *st, double *rew)
 			game_search(g)->evaluate(st, rew);
 			return 0;
 		}
-		if (ply && watched(m) && out_of_time(m))
+		if (ply && tm_watched(&m->clock) && tm_out_of_time(&m->clock))
 			return -1;
 		int chunk = judge ? after : PLAYOUT_CHUNK;
 		int done = random_plies(m, st, chunk);
@@ -1341,18 +1258,20 @@ void mcts_scratch_free(struct mcts_scratch *s)
 static double game_length(struct mcts *m, double until_ms, double enough,
 			  int whole)
 {
-	double sum = 0, saved = m->deadline;
+	double sum = 0, saved = m->clock.deadline;
 	int games = 0, cut = 0;
-	if (m->timed)
-		m->deadline = until_ms;
+	if (m->clock.timed)
+		m->clock.deadline = until_ms;
 	while (games < 8 && sum <= enough && !cut) {
-		if (games > 0 && watched(m) && out_of_time(m))
+		if (games > 0 && tm_watched(&m->clock) &&
+		    tm_out_of_time(&m->clock))
 			break;
 		memcpy(m->st, m->t->state, m->ss);
 		int ply = 0;
 		while (ply < MAX_PLAYOUT &&
 		       ((whole && games == 0) || sum + ply <= enough)) {
-			if (ply && watched(m) && out_of_time(m)) {
+			if (ply && tm_watched(&m->clock) &&
+			    tm_out_of_time(&m->clock)) {
 				cut = 1;
 				break;
 			}
@@ -1364,26 +1283,15 @@ static double game_length(struct mcts *m, double until_ms, double enough,
 		sum += ply;
 		games++;
 	}
-	m->deadline = saved;
+	m->clock.deadline = saved;
 	return sum > 0 ? sum / games : 1e9;
-}
-
-/* pool_compact's stop during a search: the search's end has passed, or
- * the engine says stop (asked at most every AI_POLL_MS). */
-static int compaction_stop(void *ctx)
-{
-	struct mcts *m = ctx;
-	double now = ai_now_ms();
-	if (m->end > 0 && now >= m->end)
-		return 1;
-	return ask_stop(m, now);
 }
 
 /* Compacts a full pool when the time left allows (as long as the last
  * compaction took per node, and more): a full 48 MB pool takes 40 to 90 ms
  * on a busy machine, which a short move cannot spare.  Otherwise the tree
  * stops growing for the rest of this search.  The time left is the
- * search's (m->end), not its phase's: weighed against the end of a phase,
+ * search's (m->clock.end), not its phase's: weighed against the end of a phase,
  * a pool that filled just before one ended stayed full for the rest of
  * the move, and an analysis, whose phases are its intervals, could stop
  * growing for good (test_ai analysis_compacts_a_full_pool; `bench_ai rate
@@ -1395,13 +1303,12 @@ static int compaction_stop(void *ctx)
 void make_room(struct mcts *m)
 {
 	struct mcts_tree *t = m->t;
-	if (m->end > 0 &&
-	    ai_now_ms() + pool_compact_cost(t, t->used) + m->step >= m->end) {
+	if (!tm_room_for(&m->clock, pool_compact_cost(t, t->used))) {
 		m->grown = 1;
 		return;
 	}
-	struct pool_stop stop = {compaction_stop, m};
-	m->next_poll = 0; /* asked at once: a compaction is a long step */
+	struct pool_stop stop = {tm_compaction_stop, &m->clock};
+	m->clock.next_poll = 0; /* asked at once: a compaction is a long step */
 	if (pool_compact(t, &stop))
 		memset(m->lazy, 0, sizeof m->lazy); /* nodes were cut */
 }
@@ -1412,13 +1319,8 @@ void make_room(struct mcts *m)
  * between iterations. */
 void mcts_run(struct mcts *m, double until_ms, long until_iters)
 {
-	m->deadline = until_ms;
-	m->last_look = m->paced = ai_now_ms(); /* what came before is no
-						* step of ours */
-	m->last_cpu = m->timed ? cpu_ms() : 0;
+	tm_phase(&m->clock, until_ms);
 	m->aborted = 0; /* an iteration the last phase's end cut short */
-	m->look_in = 1; /* and the first look comes at once */
-	m->since = 0;
 	m->for_room = 0;
 	while (!m->aborted && (m->tickets || m->iters < until_iters)) {
 		if (__atomic_load_n(&m->t->full, __ATOMIC_RELAXED) &&
@@ -1431,7 +1333,7 @@ void mcts_run(struct mcts *m, double until_ms, long until_iters)
 			if (!m->lock)
 				make_room(m);
 		}
-		if (time_to_stop(m))
+		if (tm_time_to_stop(&m->clock))
 			break;
 		if (m->np == 2 && !m->ignore_proofs && !m->lock &&
 		    proof_of(node_at(m->t, m->t->root)))
@@ -1451,7 +1353,7 @@ void mcts_run(struct mcts *m, double until_ms, long until_iters)
 				atomic_fetch_sub_explicit(m->tickets, 1,
 							  memory_order_relaxed);
 		}
-		m->since++;
+		m->clock.since++;
 	}
 	if (m->lock) {
 		flush_pending(m);
@@ -1494,8 +1396,8 @@ static void find_state(struct mcts *m, uint32_t at, const void *st, int ply,
 			continue;
 		if (depth > 1 && !c[i].nchild)
 			continue;
-		if ((--*budget & 63) == 0 && m->timed &&
-		    ai_now_ms() > m->deadline)
+		if ((--*budget & 63) == 0 && m->clock.timed &&
+		    ai_now_ms() > m->clock.deadline)
 			*budget = 0;
 		memcpy(next, here, m->ss);
 		step_into(m, node_at(t, at), (uint32_t)i, next);
@@ -1571,9 +1473,9 @@ static int reroot(struct mcts *m, const void *st, int keep)
 		t->root = found;
 		t->chosen = NO_NODE;
 		t->info.reused = node_at(t, found)->visits;
-		struct pool_stop stop = {compaction_stop, m};
+		struct pool_stop stop = {tm_compaction_stop, &m->clock};
 		if (t->used > t->cap / 2 &&
-		    (!m->timed ||
+		    (!m->clock.timed ||
 		     ai_now_ms() + pool_compact_cost(t, share * t->used) <
 			     m->tidy_until))
 			pool_compact(t, &stop);
@@ -1656,11 +1558,9 @@ int mcts_start(struct mcts *m, struct mcts_tree *t, const struct mcts_kit *kit,
 		t->kept = 0;
 	t->prior_visits = pv;
 	m->ss = g->state_size;
-	m->look_every = m->look_in = 1;
-	m->last_look = m->paced = ai_now_ms();
-	m->last_cpu = cpu_ms();
-	m->timed = give_up > 0; /* finding the new root may take long */
-	m->deadline = give_up;
+	tm_watch_start(&m->clock, how->stop, how->ctx);
+	m->clock.timed = give_up > 0; /* finding the new root may take long */
+	m->clock.deadline = give_up;
 	m->tidy_until = tidy_until;
 	if (scratch(m) < 0)
 		return -1;
@@ -1699,7 +1599,9 @@ int mcts_follow(struct mcts *m, const struct mcts *lead,
 	m->pl = lead->pl;
 	m->im = lead->im;
 	m->ss = lead->ss;
-	m->look_every = m->look_in = 1;
+	m->clock.look_every = m->clock.look_in = 1;
+	m->clock.stop = how->stop;
+	m->clock.ctx = how->ctx;
 	m->lock = lead->lock;
 	m->tickets = lead->tickets;
 	m->grown = 1; /* the main search makes room (team_run) */
@@ -1904,41 +1806,17 @@ static void top_two(const struct mcts *m, double *first, double *second)
 	*first = a, *second = b;
 }
 
-/* Runs a clock-bound search along its plan: to soft, ending early (after
- * each quarter of it) as soon as the second move could no longer catch up
- * with the first at the rate so far (one move dominates); past soft
- * towards hard while the position is open (the second close behind) and
- * the first can still be caught. */
+/* Runs a clock-bound search along its plan (timeman.c, tm_course). */
 static void run_plan(struct mcts *m, const struct tm_plan *p, long budget)
 {
-	double began = ai_now_ms(), first, second;
-	long iters0 = team_iters(m);
-	if (!p->flexible) {
-		team_run(m, p->hard, budget);
-		return;
-	}
-	double span = p->soft - began;
-	for (int k = 1; k <= 4 && !m->stopped; k++) {
-		team_run(m, began + span * k / 4, budget);
-		double now = ai_now_ms();
-		double rate = now > began
-				      ? (team_iters(m) - iters0) / (now - began)
-				      : 0;
+	struct tm_course c;
+	tm_course_start(&c, p, ai_now_ms(), team_iters(m));
+	double first = 0, second = 0, until;
+	while (!m->clock.stopped &&
+	       tm_course_next(&c, ai_now_ms(), team_iters(m), first, second,
+			      &until)) {
+		team_run(m, until, budget);
 		top_two(m, &first, &second);
-		if (k < 4 && tm_settled(first, second, rate, p->soft - now))
-			return;
-	}
-	while (!m->stopped && team_iters(m) < budget) {
-		double now = ai_now_ms();
-		double rate = now > began
-				      ? (team_iters(m) - iters0) / (now - began)
-				      : 0;
-		top_two(m, &first, &second);
-		if (now >= p->hard || !tm_open(first, second) ||
-		    tm_settled(first, second, rate, p->hard - now))
-			break;
-		double until = now + span / 4;
-		team_run(m, until < p->hard ? until : p->hard, budget);
 	}
 }
 
@@ -1953,17 +1831,13 @@ int mcts_choose(struct mcts_tree *t, const struct mcts_kit *kit,
 	struct solved sv;
 	int room = solved_init(&sv, kit->scratch, g);
 	struct tm_plan plan = tm_plan(g->players(st), time, 0, t->late);
-	/* under a playout budget every phase below runs to the one deadline
-	 * (timeman.h, budgeted) */
-	int steer = !time->budgeted;
-	double span = plan.soft - time->start;
-	double give_up = plan.hard > 0 ? time->start + 0.05 * span : 0;
-	double tidy = plan.hard > 0 ? time->start + 0.25 * span : 0;
+	double give_up = tm_reroot_until(&plan, time->start);
+	double tidy = tm_tidy_until(&plan, time->start);
 	if (room < 0 ||
 	    mcts_start(&m, t, kit, g, st, how, &r, give_up, tidy) < 0)
 		return -1;
-	m.timed = plan.hard > 0;
-	m.deadline = m.end = plan.hard;
+	m.clock.timed = plan.hard > 0;
+	m.clock.deadline = m.clock.end = plan.hard;
 	if (mcts_root_ready(&m) < 0) {
 		/* more moves than a node holds */
 		t->kept = 0;
@@ -1985,10 +1859,7 @@ int mcts_choose(struct mcts_tree *t, const struct mcts_kit *kit,
 		team_start(&m);
 		/* a first look: how long is the rest of the game?  (The
 		 * search's own playouts may stop early at evaluate().) */
-		double first =
-			plan.hard > 0 && steer
-				? time->start + 0.02 * (plan.hard - time->start)
-				: plan.hard;
+		double first = tm_first_look(&plan, time->start);
 		double plies;
 		if (!time->clock) {
 			/* only "is the end near?" matters (see SOLVE_PLIES) */
@@ -2005,32 +1876,21 @@ int mcts_choose(struct mcts_tree *t, const struct mcts_kit *kit,
 		t->plies = plies;
 		if (time->fixed <= 0 && plan.hard > 0)
 			plan = tm_plan(m.np, time, plies, t->late);
-		team_run(&m,
-			 m.timed && steer
-				 ? time->start + 0.1 * (plan.soft - time->start)
-				 : plan.hard,
-			 budget / 10 + 1);
-		if (plies <= SOLVE_PLIES && !m.stopped && !how->no_solver &&
-		    (!m.timed || ai_now_ms() < plan.soft)) {
+		team_run(&m, tm_warm_up(&plan, time->start), budget / 10 + 1);
+		if (plies <= SOLVE_PLIES && !m.clock.stopped &&
+		    !how->no_solver &&
+		    (!m.clock.timed || ai_now_ms() < plan.soft)) {
 			double share = plies <= 12 ? 0.7 : 0.35;
-			double now = ai_now_ms();
-			double until = m.timed && steer
-					       ? now + share * (plan.soft - now)
-					       : plan.hard;
+			double until =
+				tm_solver_until(&plan, ai_now_ms(), share);
 			long limit =
 				how->playouts > 0
 					? (long)(share * (double)how->playouts *
 						 (plies + 1)) +
 						  1
 					: LONG_MAX;
-			/* the margins get the rest of the move: a root the
-			 * solver proved leaves the tree little to do (a won
-			 * one ends the search below, its time unused; Take
-			 * It Away's 138 endgames at 1 s: the best margin in
-			 * 94.2-96.4% of them in seven runs, 93.5-94.2% in three
-			 * when the margins had the solver's share alone) */
-			try_solve(&m, until, m.timed ? plan.soft : until, limit,
-				  &sv);
+			try_solve(&m, until, tm_margins_until(&plan, until),
+				  limit, &sv);
 		}
 		root = node_at(t, t->root);
 		int allowed = 0;
@@ -2041,11 +1901,11 @@ int mcts_choose(struct mcts_tree *t, const struct mcts_kit *kit,
 		m.ignore_proofs = root_lost(&m);
 		if (proof_of(root) && !m.ignore_proofs)
 			why = "proven";
-		else if (allowed == 1 && !m.stopped)
+		else if (allowed == 1 && !m.clock.stopped)
 			why = "one move left";
 		else if (m.np != 2 && sv.done)
 			why = "solved";
-		else if (m.timed)
+		else if (m.clock.timed)
 			run_plan(&m, &plan, budget);
 		else
 			team_run(&m, 0, budget);
@@ -2067,9 +1927,9 @@ int mcts_choose(struct mcts_tree *t, const struct mcts_kit *kit,
 		root = node_at(t, t->root);
 		child_move(t, root, chosen - root->child, out);
 	}
-	if (m.timed && !m.stopped) {
+	if (m.clock.timed && !m.clock.stopped) {
 		/* past the deadline of its last phase by preemption mostly */
-		double late = ai_now_ms() - m.deadline;
+		double late = ai_now_ms() - m.clock.deadline;
 		t->late = tm_late(t->late, late);
 	}
 	t->info.iterations = team_iters(&m);
@@ -2100,13 +1960,13 @@ int mcts_analyze(struct mcts_tree *t, const struct mcts_kit *kit,
 		return -1;
 	if (mcts_root_ready(&m) < 0 || kind(node_at(t, t->root)) != DECIDE)
 		return -1;
-	if (out_of_time(&m))
+	if (tm_out_of_time(&m.clock))
 		return 0; /* a line was already waiting */
 	team_start(&m);
 	double plies = game_length(&m, 0, 8 * SOLVE_PLIES, 0);
 	struct text line;
 	text_init(&line);
-	for (int round = 0; !m.stopped; round++) {
+	for (int round = 0; !m.clock.stopped; round++) {
 		double next = ai_now_ms() + interval;
 		m.aborted = 0; /* an iteration the last interval cut short */
 		/* near the end, the solver gets half of each interval until
@@ -2116,14 +1976,14 @@ int mcts_analyze(struct mcts_tree *t, const struct mcts_kit *kit,
 			double half = ai_now_ms() + interval / 2;
 			try_solve(&m, half, half, LONG_MAX, &sv);
 		}
-		m.timed = 1;
-		m.step = 0;
+		m.clock.timed = 1;
+		m.clock.step = 0;
 		team_run(&m, next, LONG_MAX);
-		if (m.stopped)
+		if (m.clock.stopped)
 			break;
-		while (ai_now_ms() < next && !out_of_time(&m))
+		while (ai_now_ms() < next && !tm_out_of_time(&m.clock))
 			; /* nothing left to search: wait for the interval */
-		if (m.stopped)
+		if (m.clock.stopped)
 			break;
 		text_clear(&line);
 		report_info(&m, &sv, &line);
@@ -2161,7 +2021,7 @@ int mcts_ponder(struct mcts_tree *t, const struct mcts_kit *kit,
 		int full = t->full;
 		if (m.team)
 			pthread_mutex_unlock(m.lock);
-		if (m.stopped || done)
+		if (m.clock.stopped || done)
 			break;
 		if (full && m.team && !m.grown) {
 			team_join(&m);
@@ -2171,7 +2031,7 @@ int mcts_ponder(struct mcts_tree *t, const struct mcts_kit *kit,
 		m.aborted = 0;
 		mcts_run(&m, 0, m.iters + 1024);
 	}
-	if (m.stopped)
+	if (m.clock.stopped)
 		team_release(&m); /* (a command waits on no helper) */
 	else
 		team_join(&m);

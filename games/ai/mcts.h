@@ -170,22 +170,8 @@ struct mcts {
 	int new_proof;      /* the last expansion proved its node */
 	int moved;          /* plies from the kept root to this one; -1: a
 			     * new tree */
-	/* the clock */
-	int timed;         /* a deadline ends the search */
-	double deadline;   /* when timed: the end of the current phase */
-	double end;        /* the search's last moment (0: none), which a
-			    * full pool's compaction must leave room before
-			    * (make_room) */
-	double last_look;  /* when the clock was last read */
-	double paced;      /* when time_to_stop last read it */
-	double last_cpu;   /* cpu_ms() then (timed searches) */
-	double step;       /* the longest time between two looks: the margin */
-	long look_every;   /* iterations between looks */
-	long look_in;      /* iterations until the next look */
-	long since;        /* iterations since the last look */
-	double next_poll;  /* when to ask how->stop next */
-	int stopped;       /* how->stop said so */
-	int aborted;       /* the clock cut an iteration short */
+	struct tm_watch clock; /* its phase's end, the engine's stop */
+	int aborted;           /* the clock cut an iteration short */
 	int grown;         /* the pool is full and stays so for this search */
 	int ignore_proofs; /* the root is proven lost: search on as if
 			    * nothing were proven, for the best chances
@@ -199,7 +185,6 @@ struct mcts {
 	uint32_t chunk_next, chunk_end; /* its nodes not given out yet */
 	/* the team (mcts_team.c): all 0 with one thread */
 	pthread_mutex_t *lock; /* the tree is shared (see iterate_shared) */
-	atomic_int *halt;      /* a helper's: its main search says stop */
 	atomic_long *tickets;  /* a playout budget shared by the team */
 	int team;              /* helpers set up for this search */
 	int spent;             /* the shared budget ran out */
@@ -322,16 +307,6 @@ static inline void child_move(const struct mcts_tree *t, const struct node *nd,
 	if (flags_of(nd) & F_WIDE)
 		memcpy(&mv->w[1], node_at(t, child_of(nd) + nd->nchild + i),
 		       sizeof mv->w - sizeof mv->w[0]);
-}
-
-/* Milliseconds of processor time this thread has used; where there is no
- * such clock (WebAssembly) the wall clock stands in. */
-static inline double cpu_ms(void)
-{
-	struct timespec ts;
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
-		return ai_now_ms();
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
 static inline int proof_of(const struct node *nd)

@@ -85,7 +85,7 @@ void report_search(struct mcts *m, uint32_t chosen, const struct solved *sv,
 	if (plan->flexible)
 		text_printf(&line, "; clock %.0f-%.0f ms",
 			    plan->soft - start_ms, plan->hard - start_ms);
-	if (m->stopped)
+	if (m->clock.stopped)
 		text_puts(&line, "; stopped");
 	if (why)
 		text_printf(&line, "; %s", why);

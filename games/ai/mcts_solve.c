@@ -160,14 +160,14 @@ int try_solve(struct mcts *m, double until, double margins_until, long limit,
 	const struct game *g = m->g;
 	struct mcts_tree *t = m->t;
 	sv->n = g->moves(t->state, sv->list);
-	double t0 = cpu_ms();
+	double t0 = tm_cpu_ms();
 	struct solve_job job = job_for(m, SOLVE_WDL, until, limit);
 	sv->done = sv->n > 0 && solve_values(m->solver, g, t->state, sv->list,
 					     sv->n, &job, sv->value, sv->bound);
 	sv->nodes = job.nodes;
 	if (sv->done && m->np == 2)
 		add_margins(m, margins_until, limit, sv);
-	t->info.solver_ms += cpu_ms() - t0;
+	t->info.solver_ms += tm_cpu_ms() - t0;
 	if (!sv->done && m->np == 2 && sv->n > 0)
 		set_aside(m, sv);
 	if (!sv->done)

@@ -112,7 +112,7 @@ void team_start(struct mcts *m)
 		rng_seed(&h->r, h->how.seed);
 		h->ready =
 			mcts_follow(&h->m, m, &h->scratch, &h->how, &h->r) == 0;
-		h->m.halt = &t->halt;
+		h->m.clock.halt = &t->halt;
 		h->running = 0;
 	}
 	m->team = 1;
@@ -139,9 +139,9 @@ void team_launch(struct mcts *m, double until_ms, long until_iters)
 		struct helper *h = &t->crew[i];
 		if (!h->ready)
 			continue;
-		h->m.stopped = 0; /* the last phase's halt */
+		h->m.clock.stopped = 0; /* the last phase's halt */
 		h->m.chunk_next = h->m.chunk_end = 0;
-		h->m.timed = m->timed;
+		h->m.clock.timed = m->clock.timed;
 		h->m.ignore_proofs = m->ignore_proofs;
 		h->until = until_ms;
 		h->until_iters = m->tickets ? until_iters : LONG_MAX;
@@ -192,14 +192,14 @@ void team_run(struct mcts *m, double until_ms, long until_iters)
 	 * helpers are stopped, and the phase goes on after the compaction
 	 * (make_room gives up, and the tree stays full, when the search's
 	 * time left is too short for one) */
-	if (m->stopped)
+	if (m->clock.stopped)
 		return; /* (its helpers released: see team_release) */
 	for (;;) {
 		if (m->team && m->t->full && !m->grown)
 			make_room(m);
 		team_launch(m, until_ms, until_iters);
 		mcts_run(m, until_ms, until_iters);
-		if (m->stopped) {
+		if (m->clock.stopped) {
 			/* the engine's stop: answered without waiting for
 			 * the helpers (see team_release) */
 			team_release(m);
