@@ -68,6 +68,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../games/ai/playout.h"
 #include "../games/ai/search.h"
 
 /* The setups the issue measures: default options unless given here. */
@@ -290,7 +291,7 @@ static long one_search(struct ai *ai, const struct game *g, const void *st,
 		exit(1);
 	}
 	*ms = cpu_ms() - t0;
-	struct mcts_info info;
+	struct search_info info;
 	ai_tree_info(ai, &info);
 	if (solver_ms)
 		*solver_ms = info.solver_ms;
@@ -525,7 +526,7 @@ static int subcommand(int argc, char **argv)
 				long it = one_search(ais[a], g, st, 0, ms, NULL,
 						     &c, &sms);
 				double w = ai_now_ms() - t0;
-				struct mcts_info info;
+				struct search_info info;
 				ai_tree_info(ais[a], &info);
 				compactions[a] += info.collections;
 				wall[a][k] = per_second(it, w);
@@ -620,7 +621,7 @@ static int subcommand(int argc, char **argv)
 			fprintf(stderr, "bench_ai: %s: no move\n", g->name);
 			exit(1);
 		}
-		struct mcts_info info;
+		struct search_info info;
 		ai_tree_info(ai, &info);
 		printf("%s [%s], movetime %s, %s thread(s)%s%s: longest gaps",
 		       g->name, argv[3], argv[4], argv[5],

@@ -14,7 +14,9 @@
 
 #include "test_util.h"
 
+#include "../games/ai/playout.h"
 #include "../games/ai/search.h"
+#include "../games/ai/tree.h"
 
 /* The solver's context (solve.h, struct solve_ctx) used here: one for
  * the whole program, as a player would keep. */
@@ -26,14 +28,41 @@ static struct solve_ctx *tctx(void)
 	return c;
 }
 
-/* What a search of a tree made here works with: the scratch space and the
- * solver of the whole program, as a player would keep them. */
-static const struct mcts_kit *kit(void)
+/* A rig for the search made here, as a player keeps one (search.h, struct
+ * search_kit): a tree with room for `bytes` of nodes and a solver of its
+ * own. */
+static struct search_kit *rig_new(size_t bytes)
 {
-	static struct mcts_scratch scratch;
-	static struct mcts_kit k;
-	k = (struct mcts_kit){&scratch, tctx()};
-	return &k;
+	struct search_kit *k = calloc(1, sizeof *k);
+	if (!k || !(k->tree = tree_new(bytes)) ||
+	    !(k->solver = solve_ctx_new()))
+		abort();
+	return k;
+}
+
+static void rig_free(struct search_kit *k)
+{
+	search_kit_free(k);
+	free(k);
+}
+
+/* Drops k's tree and tables; the tree's budget becomes `bytes`. */
+static void rig_reset(struct search_kit *k, size_t bytes)
+{
+	search_settle(k);
+	tree_reset(k->tree, bytes);
+	solve_forget(k->solver);
+}
+
+/* Searches of k run on n threads from now on; drops the tree.  Returns 0,
+ * or -1 when out of memory. */
+static int rig_threads(struct search_kit *k, int n)
+{
+	search_settle(k);
+	team_free(k->team);
+	k->team = n > 1 ? team_new(n - 1) : NULL;
+	rig_reset(k, k->tree->bytes);
+	return n > 1 && !k->team ? -1 : 0;
 }
 
 /* Extra setups worth a look beyond each game's defaults; a setup a game
@@ -150,7 +179,7 @@ static int choose(const struct game *g, const void *st, int level,
  * solver, whose move is drawn at a temperature (the levels below the top;
  * ai.h, temper). */
 static void hot_search(const struct game *g, const void *st, double temper,
-		       uint64_t seed, struct move *mv, struct mcts_info *info)
+		       uint64_t seed, struct move *mv, struct search_info *info)
 {
 	struct ai *ai = ai_new();
 	struct ai_search how = {.level = AI_LEVEL_MAX,
@@ -382,7 +411,7 @@ static void one_move_facts(const struct game *g, const char *opts)
 						 * moves not proven lost, and
 						 * a lost root to one that
 						 * holds out */
-						struct mcts_info info;
+						struct search_info info;
 						hot_search(g, st, 0, seed, &mv,
 							   &info);
 						int cold = classify(g, st, &mv);
@@ -701,7 +730,7 @@ static long level_move(const struct game *g, const void *st, int level,
 				.stop = nap_ms > 0 ? nap_once : NULL,
 				.ctx = &nap};
 	ck_assert_int_eq(ai_choose(ai, g, st, &how, mv), 0);
-	struct mcts_info info;
+	struct search_info info;
 	ai_tree_info(ai, &info);
 	return info.iterations;
 }
@@ -1252,7 +1281,7 @@ END_TEST
 
 /* A search of st in the tree t: clock-bound (movetime ms) when playouts
  * is 0. */
-static int tree_choose(struct mcts_tree *t, const struct game *g,
+static int tree_choose(struct search_kit *t, const struct game *g,
 		       const void *st, long playouts, double movetime,
 		       uint64_t seed, struct move *mv)
 {
@@ -1264,7 +1293,7 @@ static int tree_choose(struct mcts_tree *t, const struct game *g,
 				.seed = seed};
 	struct ai_time time = {.start = now,
 			       .fixed = playouts > 0 ? 0 : movetime};
-	return mcts_choose(t, kit(), g, st, &how, &time, mv);
+	return search_choose(t, g, st, &how, &time, mv);
 }
 
 /* The time a search gives the exact solver is counted apart (the
@@ -1274,29 +1303,29 @@ static int tree_choose(struct mcts_tree *t, const struct game *g,
  * a slow build (the sanitizers) may not reach the solver's turn. */
 START_TEST(the_solver_s_time_is_counted)
 {
-	struct mcts_tree *t = mcts_tree_new(8 << 20);
-	struct mcts_info info;
+	struct search_kit *t = rig_new(8 << 20);
+	struct search_info info;
 	struct move mv;
 	const struct game *tip = game_find("tiptoe");
 	void *st = new_state(tip, "size=5", 1);
 	double t0 = ai_now_ms();
 	ck_assert_int_eq(tree_choose(t, tip, st, 2000, 0, 1, &mv), 0);
 	double took = ai_now_ms() - t0;
-	mcts_tree_info(t, &info);
+	search_info(t, &info);
 	ck_assert_msg(info.solver_ms > 0 && info.solver_ms <= took + 1,
 		      "tiptoe 5x5: the solver had %.1f ms of a %.1f ms search",
 		      info.solver_ms, took);
 	free(st);
 	const struct game *ct = game_find("checkertoe");
 	st = new_state(ct, "first=1", 1);
-	mcts_tree_reset(t, 8 << 20);
+	rig_reset(t, 8 << 20);
 	ck_assert_int_eq(tree_choose(t, ct, st, 2000, 0, 1, &mv), 0);
-	mcts_tree_info(t, &info);
+	search_info(t, &info);
 	ck_assert_msg(info.solver_ms == 0,
 		      "checkertoe's opening: the solver had %.1f ms",
 		      info.solver_ms);
 	free(st);
-	mcts_tree_free(t);
+	rig_free(t);
 }
 END_TEST
 
@@ -1329,7 +1358,7 @@ static unsigned long reuse_checked;
 static void reuse_keeps_visits(const struct game *g, const char *opts)
 {
 	struct move *list = move_buf(2, g);
-	struct mcts_tree *t = mcts_tree_new(8 << 20);
+	struct search_kit *t = rig_new(8 << 20);
 	for (uint64_t seed = 1; seed <= 1; seed++) {
 		void *st = try_state(g, opts, seed);
 		struct rng r;
@@ -1343,17 +1372,17 @@ static void reuse_keeps_visits(const struct game *g, const char *opts)
 				continue;
 			}
 			struct move mv;
-			struct mcts_info a, b, c;
+			struct search_info a, b, c;
 			ck_assert_int_eq(tree_choose(t, g, st, 0, 5, seed, &mv),
 					 0);
-			mcts_tree_info(t, &a);
+			search_info(t, &a);
 			int twins = transpositions(g, st, &mv);
 			g->play(st, &mv);
 			if (g->status(st).phase != GAME_PLAY)
 				continue;
 			ck_assert_int_eq(tree_choose(t, g, st, 0, 5, seed, &mv),
 					 0);
-			mcts_tree_info(t, &b);
+			search_info(t, &b);
 			/* where other moves lead to the same position, the
 			 * most visited of their nodes is the new root */
 			ck_assert_msg(twins ? b.reused >= a.chosen
@@ -1363,17 +1392,17 @@ static void reuse_keeps_visits(const struct game *g, const char *opts)
 				      g->name, opts, step, b.reused, a.chosen);
 			ck_assert_int_eq(tree_choose(t, g, st, 0, 5, seed, &mv),
 					 0);
-			mcts_tree_info(t, &c);
+			search_info(t, &c);
 			ck_assert_uint_eq(c.reused, b.visits);
 			ck_assert_int_eq(
 				tree_choose(t, g, st, 50, 0, seed, &mv), 0);
-			mcts_tree_info(t, &c);
+			search_info(t, &c);
 			ck_assert_uint_eq(c.reused, 0);
 			reuse_checked += a.chosen > 0;
 		}
 		free(st);
 	}
-	mcts_tree_free(t);
+	rig_free(t);
 }
 
 /* Where the search keeps minimax values (a game that asks for them:
@@ -1392,7 +1421,7 @@ START_TEST(minimax_values_follow_the_children)
 	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
 		const struct game *g = game_find(cases[k].game);
 		struct move *list = move_buf(2, g);
-		struct mcts_tree *t = mcts_tree_new(8 << 20);
+		struct search_kit *t = rig_new(8 << 20);
 		void *st = try_state(g, cases[k].opts, 7);
 		struct rng r;
 		rng_seed(&r, 7);
@@ -1403,7 +1432,7 @@ START_TEST(minimax_values_follow_the_children)
 		struct move mv;
 		long seen;
 		ck_assert_int_eq(tree_choose(t, g, st, 20000, 0, 7, &mv), 0);
-		ck_assert_int_eq(mcts_tree_im_faults(t, &seen), 0);
+		ck_assert_int_eq(tree_im_faults(t->tree, &seen), 0);
 		if (cases[k].keeps)
 			ck_assert_msg(seen > 100,
 				      "%s %s: %ld nodes with values",
@@ -1418,10 +1447,10 @@ START_TEST(minimax_values_follow_the_children)
 		if (g->status(st).phase == GAME_PLAY) {
 			ck_assert_int_eq(tree_choose(t, g, st, 0, 30, 7, &mv),
 					 0);
-			ck_assert_int_eq(mcts_tree_im_faults(t, &seen), 0);
+			ck_assert_int_eq(tree_im_faults(t->tree, &seen), 0);
 		}
 		free(st);
-		mcts_tree_free(t);
+		rig_free(t);
 	}
 }
 END_TEST
@@ -1542,9 +1571,9 @@ static int stop_after(void *ctx)
 START_TEST(pondering_grows_the_next_tree)
 {
 	const struct game *g = game_find("checkertoe");
-	struct mcts_info plain, pondered;
+	struct search_info plain, pondered;
 	for (int ponder = 0; ponder < 2; ponder++) {
-		struct mcts_tree *t = mcts_tree_new(16 << 20);
+		struct search_kit *t = rig_new(16 << 20);
 		void *st = new_state(g, "first=1", 1);
 		struct move mv;
 		ck_assert_int_eq(tree_choose(t, g, st, 0, 20, 1, &mv), 0);
@@ -1555,12 +1584,12 @@ START_TEST(pondering_grows_the_next_tree)
 					.stop = stop_after,
 					.ctx = &until};
 		if (ponder)
-			ck_assert_int_eq(mcts_ponder(t, kit(), g, st, &how), 0);
+			ck_assert_int_eq(search_ponder(t, g, st, &how), 0);
 		play_text(g, st, "d4");
 		ck_assert_int_eq(tree_choose(t, g, st, 0, 5, 3, &mv), 0);
-		mcts_tree_info(t, ponder ? &pondered : &plain);
+		search_info(t, ponder ? &pondered : &plain);
 		free(st);
-		mcts_tree_free(t);
+		rig_free(t);
 	}
 	ck_assert_msg(pondered.reused > plain.reused + 100,
 		      "pondering kept %lu visits, not pondering %lu",
@@ -1577,7 +1606,7 @@ static long compactions;
 static void budget_holds(const struct game *g, const char *opts)
 {
 	struct move *list = move_buf(2, g);
-	struct mcts_tree *t = mcts_tree_new(32 << 10);
+	struct search_kit *t = rig_new(32 << 10);
 	for (uint64_t seed = 1; seed <= 1; seed++) {
 		void *st = try_state(g, opts, seed);
 		struct rng r;
@@ -1588,11 +1617,11 @@ static void budget_holds(const struct game *g, const char *opts)
 				break;
 			if (s.phase == GAME_PLAY && step % 17 == 0) {
 				struct move mv;
-				struct mcts_info info;
+				struct search_info info;
 				ck_assert_int_eq(tree_choose(t, g, st, 2000, 0,
 							     seed, &mv),
 						 0);
-				mcts_tree_info(t, &info);
+				search_info(t, &info);
 				ck_assert_msg(info.peak <= info.cap,
 					      "%s: %lu nodes in a pool of %lu",
 					      g->name, info.peak, info.cap);
@@ -1609,7 +1638,7 @@ static void budget_holds(const struct game *g, const char *opts)
 		}
 		free(st);
 	}
-	mcts_tree_free(t);
+	rig_free(t);
 }
 
 START_TEST(memory_budget_holds_over_long_searches)
@@ -1623,7 +1652,7 @@ END_TEST
 /* A whole game from opts (seed 3) played on the tree t at movetime ms a
  * move, the tree kept from move to move, every move checked legal.
  * Returns the pool's compactions. */
-static long whole_game_on(struct mcts_tree *t, const struct game *g,
+static long whole_game_on(struct search_kit *t, const struct game *g,
 			  const char *opts, double ms)
 {
 	struct move *list = move_buf(2, g);
@@ -1640,10 +1669,10 @@ static long whole_game_on(struct mcts_tree *t, const struct game *g,
 			continue;
 		}
 		struct move mv;
-		struct mcts_info info;
+		struct search_info info;
 		ck_assert_int_eq(
 			tree_choose(t, g, st, 0, ms, (uint64_t)step, &mv), 0);
-		mcts_tree_info(t, &info);
+		search_info(t, &info);
 		kept += info.collections;
 		ck_assert_msg(is_legal(g, st, &mv),
 			      "%s %s step %d: an illegal move from a kept "
@@ -1660,9 +1689,9 @@ static long whole_game_on(struct mcts_tree *t, const struct game *g,
  * than one word: checkertoe's exchange) never loses a legal move. */
 static void whole_game_kept_tree(const struct game *g, const char *opts)
 {
-	struct mcts_tree *t = mcts_tree_new(32 << 10);
+	struct search_kit *t = rig_new(32 << 10);
 	whole_game_on(t, g, opts, 3);
-	mcts_tree_free(t);
+	rig_free(t);
 }
 
 START_TEST(kept_trees_stay_sound)
@@ -1692,9 +1721,8 @@ static void same_after_other_searches(const struct game *g, const char *opts)
 		for (int step = 0; step < 120; step++) {
 			if (g->status(st).phase == GAME_PLAY &&
 			    step % 19 == 0) {
-				struct mcts_tree *fresh =
-					mcts_tree_new(8 << 20);
-				struct mcts_tree *used = mcts_tree_new(8 << 20);
+				struct search_kit *fresh = rig_new(8 << 20);
+				struct search_kit *used = rig_new(8 << 20);
 				struct move a, b;
 				ck_assert_int_eq(tree_choose(fresh, g, st, 300,
 							     0, 9, &a),
@@ -1709,15 +1737,13 @@ static void same_after_other_searches(const struct game *g, const char *opts)
 							.ctx = &until,
 							.info = count_info};
 				if (g->moves(st, list) > 0)
-					mcts_analyze(used, kit(), g, st, &how,
-						     10);
+					search_analyze(used, g, st, &how, 10);
 				until = ai_now_ms() + 5;
-				mcts_ponder(used, kit(), g, st, &how);
+				search_ponder(used, g, st, &how);
 				until = 0; /* stopped at once */
 				how.playouts = 300;
 				struct ai_time none = {.start = ai_now_ms()};
-				mcts_choose(used, kit(), g, st, &how, &none,
-					    &b);
+				search_choose(used, g, st, &how, &none, &b);
 				ck_assert_int_eq(
 					tree_choose(used, g, st, 300, 0, 9, &b),
 					0);
@@ -1726,8 +1752,8 @@ static void same_after_other_searches(const struct game *g, const char *opts)
 					"%s %s seed %d step %d: an earlier "
 					"search changed a seeded answer",
 					g->name, opts, (int)seed, step);
-				mcts_tree_free(fresh);
-				mcts_tree_free(used);
+				rig_free(fresh);
+				rig_free(used);
 			}
 			if (walk_step(g, st, &r, list) < 0)
 				break;
@@ -1830,7 +1856,7 @@ static void search_line(const struct game *g, const void *st, long playouts,
 {
 	FILE *log = tmpfile();
 	ck_assert(log != NULL);
-	struct mcts_tree *t = mcts_tree_new(8 << 20);
+	struct search_kit *t = rig_new(8 << 20);
 	double now = ai_now_ms();
 	struct ai_search how = {.level = AI_LEVEL_MAX,
 				.playouts = playouts,
@@ -1838,11 +1864,11 @@ static void search_line(const struct game *g, const void *st, long playouts,
 				.seed = 1,
 				.log = log};
 	struct ai_time time = {.start = now};
-	ck_assert_int_eq(mcts_choose(t, kit(), g, st, &how, &time, mv), 0);
+	ck_assert_int_eq(search_choose(t, g, st, &how, &time, mv), 0);
 	rewind(log);
 	ck_assert(fgets(line, (int)size, log) != NULL);
 	fclose(log);
-	mcts_tree_free(t);
+	rig_free(t);
 }
 
 START_TEST(the_tree_proves_what_it_settles)
@@ -1873,8 +1899,8 @@ END_TEST
 struct captured {
 	char line[8192];
 	int lines;
-	struct mcts_tree *t;   /* when set: its figures as the line came */
-	struct mcts_info info; /* (mcts_tree_info) */
+	struct search_kit *t;    /* when set: its figures as the line came */
+	struct search_info info; /* (search_info) */
 };
 
 static void capture_info(void *ctx, const char *line)
@@ -1883,7 +1909,7 @@ static void capture_info(void *ctx, const char *line)
 	snprintf(c->line, sizeof c->line, "%s", line);
 	c->lines++;
 	if (c->t)
-		mcts_tree_info(c->t, &c->info);
+		search_info(c->t, &c->info);
 }
 
 static int stop_after_line(void *ctx)
@@ -1892,19 +1918,19 @@ static int stop_after_line(void *ctx)
 }
 
 /* Analyzes st in a fresh tree until its first info line, kept in *cap;
- * returns mcts_analyze's answer. */
+ * returns search_analyze's answer. */
 static int analyze_once(const struct game *g, const void *st, int ms,
 			struct captured *cap)
 {
-	struct mcts_tree *t = mcts_tree_new(8 << 20);
+	struct search_kit *t = rig_new(8 << 20);
 	*cap = (struct captured){.lines = 0};
 	struct ai_search how = {.level = AI_LEVEL_MAX,
 				.seed = 1,
 				.stop = stop_after_line,
 				.info = capture_info,
 				.ctx = cap};
-	int r = mcts_analyze(t, kit(), g, st, &how, ms);
-	mcts_tree_free(t);
+	int r = search_analyze(t, g, st, &how, ms);
+	rig_free(t);
 	return r;
 }
 
@@ -2013,7 +2039,7 @@ END_TEST
 
 /* One search of st with 20 ms of main time left, after the overhead; the
  * milliseconds it took. */
-static double short_clock_search(struct mcts_tree *t, const struct game *g,
+static double short_clock_search(struct search_kit *t, const struct game *g,
 				 const void *st)
 {
 	double now = ai_now_ms();
@@ -2021,9 +2047,9 @@ static double short_clock_search(struct mcts_tree *t, const struct game *g,
 		.level = AI_LEVEL_MAX, .start_ms = now, .seed = 1};
 	struct ai_time time = {.start = now, .clock = 1, .main = 20, .cap = 20};
 	struct move mv;
-	ck_assert_int_eq(mcts_choose(t, kit(), g, st, &how, &time, &mv), 0);
-	struct mcts_info info;
-	mcts_tree_info(t, &info);
+	ck_assert_int_eq(search_choose(t, g, st, &how, &time, &mv), 0);
+	struct search_info info;
+	search_info(t, &info);
 	ck_assert_msg(info.planned <= 20,
 		      "%s: planned %.1f ms of a 20 ms clock", g->name,
 		      info.planned);
@@ -2042,7 +2068,7 @@ START_TEST(a_short_clock_is_kept)
 		rng_seed(&r, 2);
 		while (g->status(st).phase == GAME_ROLL)
 			walk_step(g, st, &r, move_buf(2, g));
-		struct mcts_tree *t = mcts_tree_new(8 << 20);
+		struct search_kit *t = rig_new(8 << 20);
 		for (int k = 0; k < 3; k++) {
 			double took = short_clock_search(t, g, st);
 			for (int n = 1; n < TRIES && took >= 200; n++) {
@@ -2053,7 +2079,7 @@ START_TEST(a_short_clock_is_kept)
 				      "%s: %.1f ms on a 20 ms clock", g->name,
 				      took);
 		}
-		mcts_tree_free(t);
+		rig_free(t);
 		free(st);
 	}
 }
@@ -2102,7 +2128,7 @@ START_TEST(levels_search_more_at_each_step)
 				char *log = logged_choice(
 					ai, g, st, level,
 					level == AI_LEVEL_MAX ? 100 : cap, 1);
-				struct mcts_info info;
+				struct search_info info;
 				ai_tree_info(ai, &info);
 				int book = strstr(log, "from the book") != NULL;
 				int greedy = strstr(log, "(greedy)") != NULL;
@@ -2220,7 +2246,7 @@ START_TEST(a_hot_choice_keeps_to_the_moves_searched_most)
 	int n = g->moves(st, move_buf(3, g)), other = 0;
 	for (uint64_t seed = 1; seed <= 30; seed++) {
 		struct move best, hot;
-		struct mcts_info info;
+		struct search_info info;
 		hot_search(g, st, 0, seed, &best, &info);
 		hot_search(g, st, 1000, seed, &hot, &info);
 		ck_assert(is_legal(g, st, &hot));
@@ -2237,7 +2263,7 @@ START_TEST(a_hot_choice_keeps_to_the_moves_searched_most)
 	st = checkertoe_after("a3 e2 a2 e1 b1 c5 b5 c4 a5 d5 d1 b2 d4 e5 e3 "
 			      "c1 c3 a4 a1 b3 c2 d2 b4");
 	struct move win;
-	struct mcts_info info;
+	struct search_info info;
 	hot_search(g, st, 0, 1, &win, &info);
 	unsigned char after[256];
 	memcpy(after, st, g->state_size);
@@ -2272,7 +2298,7 @@ START_TEST(a_hot_choice_never_takes_a_proven_loss)
 	int other = 0;
 	for (uint64_t seed = 1; seed <= 30; seed++) {
 		struct move best, hot;
-		struct mcts_info info;
+		struct search_info info;
 		hot_search(g, st, 0, seed, &best, &info);
 		hot_search(g, st, 1000, seed, &hot, &info);
 		ck_assert(!info.settled); /* else no draw is made */
@@ -2380,7 +2406,7 @@ START_TEST(a_partner_s_win_is_a_win)
 	const struct game *g = game_find("abstractoe");
 	void *st = hand_board(g, "players=4 teams", "6 9 3 2 4 1 11 7 8 10");
 	struct move win, mv;
-	struct mcts_info info;
+	struct search_info info;
 	char err[GAME_ERR_MAX], buf[MOVE_TEXT_MAX];
 	ck_assert_int_eq(g->parse(st, "5", &win, err), 0);
 	/* greedy sees the game go on after either claim: its lead over the
@@ -2421,16 +2447,16 @@ START_TEST(a_lost_root_holds_out)
 	for (int i = 0; i < n; i++)
 		quick += classify(g, st, &list[i]) != SAFE;
 	ck_assert(quick > 0 && quick < n);
-	struct mcts_tree *t = mcts_tree_new(8 << 20);
+	struct search_kit *t = rig_new(8 << 20);
 	char buf[MOVE_TEXT_MAX];
 	for (uint64_t seed = 1; seed <= 4; seed++) {
 		struct move mv[4];
-		struct mcts_info info;
+		struct search_info info;
 		ck_assert_int_eq(
 			choose(g, st, AI_LEVEL_MAX, 10000, seed, &mv[0]), 0);
 		hot_search(g, st, 0, seed, &mv[1], &info);
 		hot_search(g, st, 1000, seed, &mv[2], &info);
-		mcts_tree_reset(t, 8 << 20);
+		rig_reset(t, 8 << 20);
 		ck_assert_int_eq(tree_choose(t, g, st, 0, 50, seed, &mv[3]), 0);
 		for (int k = 0; k < 4; k++) {
 			g->format(st, &mv[k], buf);
@@ -2439,12 +2465,12 @@ START_TEST(a_lost_root_holds_out)
 				      (int)seed, k, buf);
 		}
 	}
-	mcts_tree_free(t);
+	rig_free(t);
 	free(st);
 }
 END_TEST
 
-/* ---- threads (set threads; games/ai/mcts_team.c) ---- */
+/* ---- threads (set threads; games/ai/team.c) ---- */
 
 /* Whether mv is one of st's moves. */
 static int legal(const struct game *g, const void *st, const struct move *mv)
@@ -2465,16 +2491,16 @@ START_TEST(threads_share_a_playout_budget_exactly)
 {
 	const struct game *g = game_find("tiptoe");
 	void *st = new_state(g, "size=8", 1);
-	struct mcts_tree *t = mcts_tree_new(16 << 20);
-	ck_assert_int_eq(mcts_tree_set_threads(t, 4), 0);
-	struct mcts_info info;
+	struct search_kit *t = rig_new(16 << 20);
+	ck_assert_int_eq(rig_threads(t, 4), 0);
+	struct search_info info;
 	struct move mv;
 	for (long budget = 1; budget <= 100000; budget *= 10) {
 		ck_assert_int_eq(
 			tree_choose(t, g, st, budget, 0, (uint64_t)budget, &mv),
 			0);
 		ck_assert(legal(g, st, &mv));
-		mcts_tree_info(t, &info);
+		search_info(t, &info);
 		ck_assert_int_eq(info.threads, 4);
 		ck_assert_msg(info.iterations == budget,
 			      "budget %ld: %ld playouts", budget,
@@ -2484,12 +2510,12 @@ START_TEST(threads_share_a_playout_budget_exactly)
 		      "the calling thread played %ld of %ld", info.own,
 		      info.iterations);
 	/* and with one thread again, the search is the one-thread search */
-	ck_assert_int_eq(mcts_tree_set_threads(t, 1), 0);
+	ck_assert_int_eq(rig_threads(t, 1), 0);
 	ck_assert_int_eq(tree_choose(t, g, st, 1000, 0, 1, &mv), 0);
-	mcts_tree_info(t, &info);
+	search_info(t, &info);
 	ck_assert_int_eq(info.threads, 1);
 	ck_assert_int_eq(info.own, 1000);
-	mcts_tree_free(t);
+	rig_free(t);
 	free(st);
 }
 END_TEST
@@ -2502,10 +2528,10 @@ static long shared_compactions;
 
 static void whole_game_shared_tree(const struct game *g, const char *opts)
 {
-	struct mcts_tree *t = mcts_tree_new(256 << 10);
-	ck_assert_int_eq(mcts_tree_set_threads(t, 2), 0);
+	struct search_kit *t = rig_new(256 << 10);
+	ck_assert_int_eq(rig_threads(t, 2), 0);
 	shared_compactions += whole_game_on(t, g, opts, 5);
-	mcts_tree_free(t);
+	rig_free(t);
 }
 
 START_TEST(kept_shared_trees_stay_sound)
@@ -2523,16 +2549,16 @@ START_TEST(threads_search_one_tree)
 {
 	const struct game *g = game_find("tiptoe");
 	void *st = new_state(g, "size=8", 1);
-	struct mcts_tree *t = mcts_tree_new(16 << 20);
-	struct mcts_info info;
+	struct search_kit *t = rig_new(16 << 20);
+	struct search_info info;
 	struct move mv;
 	for (int n = 2; n <= 4; n += 2) {
-		ck_assert_int_eq(mcts_tree_set_threads(t, n), 0);
+		ck_assert_int_eq(rig_threads(t, n), 0);
 		for (long budget = 1000; budget <= 100000; budget *= 10) {
 			ck_assert_int_eq(tree_choose(t, g, st, budget, 0,
 						     (uint64_t)budget, &mv),
 					 0);
-			mcts_tree_info(t, &info);
+			search_info(t, &info);
 			/* (a short search may end before a helper starts) */
 			ck_assert(budget < 100000 ||
 				  info.own < info.iterations);
@@ -2543,7 +2569,7 @@ START_TEST(threads_search_one_tree)
 				      n, info.visits, info.iterations);
 		}
 	}
-	mcts_tree_free(t);
+	rig_free(t);
 	free(st);
 }
 END_TEST
@@ -2650,7 +2676,7 @@ START_TEST(stop_ends_a_threaded_search)
 	/* (not a measure of speed: a stuck helper would hold it an hour) */
 	ck_assert_msg(ai_now_ms() - t0 < 60000, "stopped after %.0f ms",
 		      ai_now_ms() - t0);
-	struct mcts_info info;
+	struct search_info info;
 	ai_tree_info(ai, &info);
 	ck_assert_int_eq(info.threads, 4);
 	ck_assert_int_gt(info.iterations, info.own);
@@ -2700,7 +2726,7 @@ static int stop_once_held(void *ctx)
 }
 
 /* A `stop` is answered from the tree as it stands, without waiting for a
- * helper that cannot run (mcts_team.c, team_release): the answer comes
+ * helper that cannot run (team.c, team_release): the answer comes
  * while the helper is still held, and the next use of the player waits
  * for it. */
 START_TEST(a_stop_waits_for_no_helper)
@@ -2861,7 +2887,7 @@ END_TEST
  * to keep time for.  (Weighed against the end of each interval, it was
  * never compacted, and the tree stopped growing for good.) */
 struct compacting {
-	struct mcts_tree *t;
+	struct search_kit *t;
 	double until;
 	int lines;
 };
@@ -2875,8 +2901,8 @@ static void count_line(void *ctx, const char *line)
 static int stop_once_compacted(void *ctx)
 {
 	struct compacting *c = ctx;
-	struct mcts_info info;
-	mcts_tree_info(c->t, &info);
+	struct search_info info;
+	search_info(c->t, &info);
 	return info.collections > 0 || ai_now_ms() > c->until;
 }
 
@@ -2884,20 +2910,20 @@ START_TEST(analysis_compacts_a_full_pool)
 {
 	const struct game *g = game_find("takeitaway");
 	void *st = new_state(g, "", 1);
-	struct mcts_tree *t = mcts_tree_new(256 << 10);
+	struct search_kit *t = rig_new(256 << 10);
 	struct compacting c = {t, ai_now_ms() + 3000, 0};
 	struct ai_search how = {.level = AI_LEVEL_MAX,
 				.seed = 1,
 				.stop = stop_once_compacted,
 				.info = count_line,
 				.ctx = &c};
-	ck_assert_int_eq(mcts_analyze(t, kit(), g, st, &how, 0.05), 0);
-	struct mcts_info info;
-	mcts_tree_info(t, &info);
+	ck_assert_int_eq(search_analyze(t, g, st, &how, 0.05), 0);
+	struct search_info info;
+	search_info(t, &info);
 	ck_assert_msg(info.collections > 0,
 		      "%d lines, %lu of %lu nodes in use, no compaction",
 		      c.lines, info.nodes, info.cap);
-	mcts_tree_free(t);
+	rig_free(t);
 	free(st);
 }
 END_TEST
@@ -2907,7 +2933,7 @@ END_TEST
  * nodes only above the ones kept, the pool would be full again with
  * little more than the half it kept.) */
 struct refilling {
-	struct mcts_tree *t;
+	struct search_kit *t;
 	double until;
 	int fulls;
 	unsigned long least; /* the fewest nodes in use at a full pool after
@@ -2919,8 +2945,8 @@ struct refilling {
 static int note_full_pools(void *ctx)
 {
 	struct refilling *r = ctx;
-	struct mcts_info info;
-	mcts_tree_info(r->t, &info);
+	struct search_info info;
+	search_info(r->t, &info);
 	if (info.full && info.collections > 0) {
 		r->fulls++;
 		if (info.nodes < r->least)
@@ -2933,20 +2959,20 @@ START_TEST(compaction_leaves_holes_to_fill)
 {
 	const struct game *g = game_find("takeitaway");
 	void *st = new_state(g, "", 1);
-	struct mcts_tree *t = mcts_tree_new(256 << 10);
+	struct search_kit *t = rig_new(256 << 10);
 	struct refilling r = {t, ai_now_ms() + 5000, 0, ULONG_MAX};
 	struct ai_search how = {.level = AI_LEVEL_MAX,
 				.seed = 1,
 				.stop = note_full_pools,
 				.ctx = &r};
-	ck_assert_int_eq(mcts_analyze(t, kit(), g, st, &how, 100), 0);
-	struct mcts_info info;
-	mcts_tree_info(t, &info);
+	ck_assert_int_eq(search_analyze(t, g, st, &how, 100), 0);
+	struct search_info info;
+	search_info(t, &info);
 	ck_assert_int_ge(info.collections, 6);
 	ck_assert_int_ge(r.fulls, 5);
 	ck_assert_msg(r.least >= info.cap / 4 * 3,
 		      "full again at %lu of %lu nodes", r.least, info.cap);
-	mcts_tree_free(t);
+	rig_free(t);
 	free(st);
 }
 END_TEST
@@ -2954,17 +2980,17 @@ END_TEST
 /* A stop hook that says stop once the pool is full, and notes what the
  * tree held when it first did. */
 struct filling {
-	struct mcts_tree *t;
+	struct search_kit *t;
 	double until;
 	int asked;
-	struct mcts_info then;
+	struct search_info then;
 };
 
 static int stop_when_full(void *ctx)
 {
 	struct filling *f = ctx;
-	struct mcts_info info;
-	mcts_tree_info(f->t, &info);
+	struct search_info info;
+	search_info(f->t, &info);
 	if (info.full && !f->asked++)
 		f->then = info;
 	return info.full || ai_now_ms() > f->until;
@@ -2978,16 +3004,16 @@ START_TEST(a_stop_ends_a_compaction)
 {
 	const struct game *g = game_find("takeitaway");
 	void *st = new_state(g, "", 1);
-	struct mcts_tree *t = mcts_tree_new(256 << 10);
+	struct search_kit *t = rig_new(256 << 10);
 	struct filling f = {t, ai_now_ms() + 3000, 0, {0}};
 	struct ai_search how = {.level = AI_LEVEL_MAX,
 				.seed = 1,
 				.stop = stop_when_full,
 				.info = count_info,
 				.ctx = &f};
-	ck_assert_int_eq(mcts_analyze(t, kit(), g, st, &how, 100), 0);
-	struct mcts_info info;
-	mcts_tree_info(t, &info);
+	ck_assert_int_eq(search_analyze(t, g, st, &how, 100), 0);
+	struct search_info info;
+	search_info(t, &info);
 	ck_assert_msg(f.asked > 0,
 		      "stop was not asked while the pool was "
 		      "full (%d compactions)",
@@ -2998,10 +3024,10 @@ START_TEST(a_stop_ends_a_compaction)
 	ck_assert_uint_eq(info.visits, f.then.visits);
 	struct move mv;
 	ck_assert_int_eq(tree_choose(t, g, st, 0, 50, 2, &mv), 0);
-	mcts_tree_info(t, &info);
+	search_info(t, &info);
 	ck_assert_int_gt(info.collections, 0);
 	ck_assert(is_legal(g, st, &mv));
-	mcts_tree_free(t);
+	rig_free(t);
 	free(st);
 }
 END_TEST
@@ -3012,18 +3038,18 @@ START_TEST(analyze_counts_every_thread)
 {
 	const struct game *g = game_find("takeitaway");
 	void *st = new_state(g, "", 1);
-	struct mcts_tree *t = mcts_tree_new(8 << 20);
-	ck_assert_int_eq(mcts_tree_set_threads(t, 3), 0);
+	struct search_kit *t = rig_new(8 << 20);
+	ck_assert_int_eq(rig_threads(t, 3), 0);
 	struct captured cap = {.lines = 0};
 	struct ai_search how = {.level = AI_LEVEL_MAX,
 				.seed = 1,
 				.stop = stop_after_line,
 				.info = capture_info,
 				.ctx = &cap};
-	ck_assert_int_eq(mcts_analyze(t, kit(), g, st, &how, 100), 0);
+	ck_assert_int_eq(search_analyze(t, g, st, &how, 100), 0);
 	ck_assert_int_eq(cap.lines, 1);
-	struct mcts_info info;
-	mcts_tree_info(t, &info);
+	struct search_info info;
+	search_info(t, &info);
 	ck_assert_int_eq(info.threads, 3);
 	long shown = 0;
 	for (const char *p = cap.line; (p = strstr(p, " visits ")); p++)
@@ -3031,7 +3057,7 @@ START_TEST(analyze_counts_every_thread)
 	ck_assert_msg(shown > info.own,
 		      "the line shows %ld visits, the calling thread made %ld",
 		      shown, info.own);
-	mcts_tree_free(t);
+	rig_free(t);
 	free(st);
 }
 END_TEST
@@ -3063,7 +3089,7 @@ START_TEST(the_prior_weighs_what_the_game_asks)
 		     {game_find("checkertoe"), "", 7}};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		void *st = new_state(cases[i].g, cases[i].opts, 1);
-		struct mcts_tree *t = mcts_tree_new(8 << 20);
+		struct search_kit *t = rig_new(8 << 20);
 		struct captured cap = {.t = t};
 		struct ai_search how = {.level = AI_LEVEL_MAX,
 					.seed = 1,
@@ -3071,11 +3097,11 @@ START_TEST(the_prior_weighs_what_the_game_asks)
 					.info = capture_info,
 					.info_moves = 1000,
 					.ctx = &cap};
-		ck_assert_int_eq(
-			mcts_analyze(t, kit(), cases[i].g, st, &how, 30), 0);
+		ck_assert_int_eq(search_analyze(t, cases[i].g, st, &how, 30),
+				 0);
 		ck_assert_int_eq(cap.lines, 1);
 		ck_assert_uint_lt(strlen(cap.line), sizeof cap.line - 1);
-		struct mcts_info info = cap.info;
+		struct search_info info = cap.info;
 		ck_assert_uint_eq(info.prior_visits, cases[i].want);
 		unsigned long shown = 0;
 		for (const char *p = cap.line; (p = strstr(p, " visits ")); p++)
@@ -3085,7 +3111,7 @@ START_TEST(the_prior_weighs_what_the_game_asks)
 			      "%lu",
 			      cases[i].g->name, cases[i].opts, shown,
 			      info.visits);
-		mcts_tree_free(t);
+		rig_free(t);
 		free(st);
 	}
 }

@@ -1,8 +1,9 @@
-/* ai.c: the computer player: what it keeps between searches (the tree,
- * the solver's table, the book, the scratch space), its two simple levels
- * (random and greedy) and the searching levels below the top.  The tree
- * search is in mcts.c, the exact solver in solve.c, the opening book in
- * book.c, time management in timeman.c. */
+/* ai.c: the computer player: what it keeps between searches (the tree and
+ * the threads, the solver's table, the book, the scratch space), its two
+ * simple levels (random and greedy) and the searching levels below the
+ * top.  The search is in search.c and the layers below it, the exact
+ * solver in solve.c, the opening book in book.c, time management in
+ * timeman.c. */
 #include "ai.h"
 
 #include <stdlib.h>
@@ -52,7 +53,7 @@ static int greedy(const struct game *g, const void *st, const struct move *list,
  * level means about the same on a big board as on a small one; set
  * playouts lowers them, never raises them), then play one of the four
  * moves they visited most, drawn with odds of visits^(1 / temperature)
- * (mcts.c, tempered_child): about even among them at the low levels,
+ * (results.c, tempered_child): about even among them at the low levels,
  * mostly the most visited near the top.  Playouts alone left the levels
  * of the games a small search plays well (Take-Back-Toe, Abs-Trac-Toe)
  * all alike, and the greedy odds fill the span where even the smallest
@@ -74,21 +75,14 @@ static const struct game_level *level_of(const struct game *g, int level)
 /* The player: what it keeps between searches.  It makes and owns
  * everything its searches use, and hands it down. */
 struct ai {
-	long hash_mb;                /* the memory the search may hold */
-	int threads;                 /* the threads a search runs on */
-	struct mcts_tree *tree;      /* kept between clock-bound searches */
-	struct mcts_scratch scratch; /* the tree search's, this thread's */
-	struct solve_ctx *solver;    /* the solver's table and scratch */
-	struct book *book;           /* the book's positions, as probed */
-	struct scratch simple;       /* levels 0 to 8: a move list and a
-				      * state */
+	long hash_mb;          /* the memory the search may hold */
+	int threads;           /* the threads a search runs on */
+	struct search_kit kit; /* the tree (kept between clock-bound
+				* searches), the threads, the solver and the
+				* search's scratch space */
+	struct book *book;     /* the book's positions, as probed */
+	struct scratch simple; /* levels 0 to 8: a move list and a state */
 };
-
-/* What the searches of ai work with besides its tree. */
-static struct mcts_kit kit_of(struct ai *ai)
-{
-	return (struct mcts_kit){&ai->scratch, ai->solver};
-}
 
 #define HASH_MB_DEFAULT 64
 
@@ -113,10 +107,10 @@ struct ai *ai_new(void)
 		return NULL;
 	ai->hash_mb = HASH_MB_DEFAULT;
 	ai->threads = 1;
-	ai->tree = mcts_tree_new(tree_bytes(ai->hash_mb));
-	ai->solver = solve_ctx_new();
+	ai->kit.tree = tree_new(tree_bytes(ai->hash_mb));
+	ai->kit.solver = solve_ctx_new();
 	ai->book = book_new();
-	if (!ai->tree || !ai->solver || !ai->book) {
+	if (!ai->kit.tree || !ai->kit.solver || !ai->book) {
 		ai_free(ai);
 		return NULL;
 	}
@@ -127,9 +121,7 @@ void ai_free(struct ai *ai)
 {
 	if (!ai)
 		return;
-	mcts_tree_free(ai->tree);
-	mcts_scratch_free(&ai->scratch);
-	solve_ctx_free(ai->solver);
+	search_kit_free(&ai->kit);
 	book_free(ai->book);
 	scratch_free(&ai->simple);
 	free(ai);
@@ -137,8 +129,9 @@ void ai_free(struct ai *ai)
 
 void ai_forget(struct ai *ai)
 {
-	mcts_tree_reset(ai->tree, tree_bytes(ai->hash_mb));
-	solve_forget(ai->solver);
+	search_settle(&ai->kit);
+	tree_reset(ai->kit.tree, tree_bytes(ai->hash_mb));
+	solve_forget(ai->kit.solver);
 }
 
 int ai_set_threads(struct ai *ai, int n)
@@ -146,7 +139,10 @@ int ai_set_threads(struct ai *ai, int n)
 	if (n < 1 || n > AI_THREADS_MAX)
 		return -1;
 	ai->threads = n;
-	int r = mcts_tree_set_threads(ai->tree, n);
+	search_settle(&ai->kit);
+	team_free(ai->kit.team);
+	ai->kit.team = n > 1 ? team_new(n - 1) : NULL;
+	int r = n > 1 && !ai->kit.team ? -1 : 0;
 	ai_forget(ai);
 	return r;
 }
@@ -154,13 +150,13 @@ int ai_set_threads(struct ai *ai, int n)
 void ai_set_hash(struct ai *ai, long mb)
 {
 	ai->hash_mb = mb;
-	solve_set_memory(ai->solver, solver_bytes(mb));
+	solve_set_memory(ai->kit.solver, solver_bytes(mb));
 	ai_forget(ai);
 }
 
-void ai_tree_info(const struct ai *ai, struct mcts_info *out)
+void ai_tree_info(struct ai *ai, struct search_info *out)
 {
-	mcts_tree_info(ai->tree, out);
+	search_info(&ai->kit, out);
 }
 
 /* The playouts of a move at a level between greedy and the top in st,
@@ -204,8 +200,7 @@ int ai_choose(struct ai *ai, const struct game *g, const void *st,
 		 * only ends its search) */
 		struct ai_time t = tm_search_time(how);
 		t.budgeted = 1;
-		struct mcts_kit kit = kit_of(ai);
-		return mcts_choose(ai->tree, &kit, g, st, &weak, &t, out);
+		return search_choose(&ai->kit, g, st, &weak, &t, out);
 	}
 	if (level >= 2 && !how->no_book &&
 	    book_probe(ai->book, g, st, out, &value)) {
@@ -219,8 +214,7 @@ int ai_choose(struct ai *ai, const struct game *g, const void *st,
 	}
 	if (level >= 2) {
 		struct ai_time t = tm_search_time(how);
-		struct mcts_kit kit = kit_of(ai);
-		return mcts_choose(ai->tree, &kit, g, st, how, &t, out);
+		return search_choose(&ai->kit, g, st, how, &t, out);
 	}
 	size_t list_bytes = sizeof(struct move) * (size_t)g->max_moves;
 	unsigned char *mem =
@@ -250,8 +244,7 @@ int ai_analyze(struct ai *ai, const struct game *g, const void *st,
 {
 	if (g->status(st).phase != GAME_PLAY || !how->info)
 		return -1;
-	struct mcts_kit kit = kit_of(ai);
-	return mcts_analyze(ai->tree, &kit, g, st, how, interval_ms);
+	return search_analyze(&ai->kit, g, st, how, interval_ms);
 }
 
 int ai_ponder(struct ai *ai, const struct game *g, const void *st,
@@ -260,6 +253,5 @@ int ai_ponder(struct ai *ai, const struct game *g, const void *st,
 	if (how->level < AI_LEVEL_MAX || how->playouts > 0 || !how->stop ||
 	    g->status(st).phase == GAME_OVER)
 		return -1;
-	struct mcts_kit kit = kit_of(ai);
-	return mcts_ponder(ai->tree, &kit, g, st, how);
+	return search_ponder(&ai->kit, g, st, how);
 }

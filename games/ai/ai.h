@@ -79,7 +79,7 @@ struct ai_search {
 	double overhead_ms; /* with a clock: kept for the frontend's delays */
 	double start_ms;    /* ai_now_ms() when the command was read */
 	uint64_t seed;      /* all of the search's randomness */
-	/* Asked every AI_POLL_MS (search.h) while thinking (may be NULL):
+	/* Asked every AI_POLL_MS (timeman.h) while thinking (may be NULL):
 	 * nonzero ends the search at once with the best move so far. */
 	int (*stop)(void *ctx);
 	/* ai_analyze: one `info ...` line (no newline) to pass on. */
@@ -97,6 +97,15 @@ struct ai_search {
 			* levels below the top) */
 };
 
+/* Why a search ended before its budget: its choice was settled. */
+enum ai_settled {
+	AI_OPEN,      /* not settled: it ran its budget, or was stopped */
+	AI_ONLY_MOVE, /* the mover has one move */
+	AI_PROVEN,    /* the tree proved the root won or drawn */
+	AI_ONE_LEFT,  /* every move but one is proven lost or set aside */
+	AI_SOLVED,    /* more than two players: the solver's own choice */
+};
+
 /* The candidates an `info` line names unless info_moves says otherwise
  * (protocol.md, "analyze"). */
 #define AI_INFO_MOVES 20
@@ -110,7 +119,7 @@ void ai_free(struct ai *ai);
 void ai_forget(struct ai *ai);
 
 /* The threads a search runs on (1 to AI_THREADS_MAX), which grow one tree
- * together (mcts_team.c); drops the tree.
+ * together (team.c); drops the tree.
  * With one thread a search is what it always was.  Returns 0, or -1 when
  * n is out of range or memory is short (the player then searches on one
  * thread). */
@@ -145,5 +154,10 @@ int ai_ponder(struct ai *ai, const struct game *g, const void *st,
 
 /* Milliseconds on a monotonic clock. */
 double ai_now_ms(void);
+
+/* What the player's last search did, for the tests and the benchmark
+ * (struct search_info, games/ai/search.h). */
+struct search_info;
+void ai_tree_info(struct ai *ai, struct search_info *out);
 
 #endif

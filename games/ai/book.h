@@ -8,7 +8,7 @@
 #include "../game.h"
 
 /* One book position: reached from a game's set-up by a line of moves, with
- * the move to play there and its exact value for the mover (search.h's
+ * the move to play there and its exact value for the mover (solve.h's
  * scale: result, then margin).  Lines, not position text, name positions:
  * book.c replays them through the game itself, so the book outlives any
  * change of a game's state or position format, and finds a position's

@@ -5,31 +5,7 @@
 #define SOLVE_H
 
 #include "../game.h"
-#include "scratch.h"
 #include "solve_table.h"
-
-/* One thread's scratch space for the solver. */
-struct solve_scratch {
-	struct scratch states; /* one state a ply */
-	struct scratch moves;  /* the stack of move lists */
-	struct scratch hist;   /* history counts */
-	struct scratch root;   /* the root's order */
-	struct scratch bounds; /* solve_values's bounds */
-};
-void solve_scratch_free(struct solve_scratch *s);
-
-/* What the solver works with: its table and the calling thread's scratch.
- * A player owns one, and with it the table; the threads of a root split
- * bring scratch of their own (struct solve_job, crew). */
-struct solve_ctx {
-	struct solve_table table;
-	struct solve_scratch scratch;
-};
-
-/* An empty context (its table at the default size), or NULL when out of
- * memory. */
-struct solve_ctx *solve_ctx_new(void);
-void solve_ctx_free(struct solve_ctx *c);
 
 /* What the solver knows of one value: it lies in [lo, hi]; lo == hi when
  * it is exact, -SOLVE_INF and SOLVE_INF when nothing is known. */
@@ -131,19 +107,5 @@ int solve_values(struct solve_ctx *c, const struct game *g, const void *st,
  * search below one node of a tree.  Returns 1 when settled as asked. */
 int solve_position(struct solve_ctx *c, const struct game *g, const void *st,
 		   struct solve_job *job, struct solve_bound *out);
-
-/* The memory c's table may take (a share of the player's hash); the table
- * is emptied. */
-void solve_set_memory(struct solve_ctx *c, size_t bytes);
-
-/* Empties c's table and gives its memory back (a new game). */
-void solve_forget(struct solve_ctx *c);
-
-/* The bytes c's table holds now (0 before the first search). */
-size_t solve_memory(const struct solve_ctx *c);
-
-/* Empties c's table and keeps its memory: what a search that must not
- * depend on earlier ones (a fixed playout budget) calls first. */
-void solve_clear(struct solve_ctx *c);
 
 #endif

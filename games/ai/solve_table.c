@@ -1,6 +1,6 @@
-/* solve_table.c: the exact solver's transposition table: its memory, its
- * generations, its growth with the work asked of it, and the keys it files
- * positions under (solve_table.h). */
+/* solve_table.c: the exact solver's memory (solve_table.h): its
+ * transposition table (its generations, its growth with the work asked of
+ * it, and the keys it files positions under) and each thread's scratch. */
 #include "solve_table.h"
 
 #include <stdlib.h>
@@ -134,4 +134,52 @@ int solve_hint(const struct solve_table *T, const struct game *g,
 	struct tt_val e;
 	return tt_find(T, k, &e) && e.u.ab.best != TT_NO_BEST ? e.u.ab.best
 							      : -1;
+}
+
+/* ---- a player's solver: its table and its scratch ---- */
+
+void solve_set_memory(struct solve_ctx *c, size_t bytes)
+{
+	solve_table_set_memory(&c->table, bytes);
+}
+
+void solve_forget(struct solve_ctx *c)
+{
+	solve_table_free(&c->table);
+}
+
+size_t solve_memory(const struct solve_ctx *c)
+{
+	return solve_table_memory(&c->table);
+}
+
+void solve_clear(struct solve_ctx *c)
+{
+	solve_table_clear(&c->table);
+}
+
+void solve_scratch_free(struct solve_scratch *s)
+{
+	scratch_free(&s->states);
+	scratch_free(&s->moves);
+	scratch_free(&s->hist);
+	scratch_free(&s->root);
+	scratch_free(&s->bounds);
+}
+
+struct solve_ctx *solve_ctx_new(void)
+{
+	struct solve_ctx *c = calloc(1, sizeof *c);
+	if (c)
+		solve_table_init(&c->table);
+	return c;
+}
+
+void solve_ctx_free(struct solve_ctx *c)
+{
+	if (!c)
+		return;
+	solve_table_free(&c->table);
+	solve_scratch_free(&c->scratch);
+	free(c);
 }

@@ -1,6 +1,7 @@
-/* solve_table.h: the exact solver's transposition table (solve_table.c),
- * and the keys it files positions under.  The look-ups the solver makes
- * at every node are inline here. */
+/* solve_table.h: the exact solver's memory (solve_table.c): its
+ * transposition table, the keys it files positions under, and each
+ * thread's scratch.  The look-ups the solver makes at every node are
+ * inline here. */
 #ifndef SOLVE_TABLE_H
 #define SOLVE_TABLE_H
 
@@ -9,6 +10,7 @@
 #include <string.h>
 
 #include "../game.h"
+#include "scratch.h"
 
 #define TT_BUCKET 4       /* entries a bucket: 64 bytes, one cache line */
 #define TT_NO_BEST 0xffff /* no best move known */
@@ -84,6 +86,43 @@ uint64_t solve_key(const struct game *g, const void *st);
  * where key() folds mirror images it may name the move of an image. */
 int solve_hint(const struct solve_table *T, const struct game *g,
 	       const void *st);
+
+/* One thread's scratch space for the solver. */
+struct solve_scratch {
+	struct scratch states; /* one state a ply */
+	struct scratch moves;  /* the stack of move lists */
+	struct scratch hist;   /* history counts */
+	struct scratch root;   /* the root's order */
+	struct scratch bounds; /* solve_values's bounds */
+};
+void solve_scratch_free(struct solve_scratch *s);
+
+/* What the solver works with: its table and the calling thread's scratch.
+ * A player owns one, and with it the table; the threads of a root split
+ * bring scratch of their own (struct solve_job, crew). */
+struct solve_ctx {
+	struct solve_table table;
+	struct solve_scratch scratch;
+};
+
+/* An empty context (its table at the default size), or NULL when out of
+ * memory. */
+struct solve_ctx *solve_ctx_new(void);
+void solve_ctx_free(struct solve_ctx *c);
+
+/* The memory c's table may take (a share of the player's hash); the table
+ * is emptied. */
+void solve_set_memory(struct solve_ctx *c, size_t bytes);
+
+/* Empties c's table and gives its memory back (a new game). */
+void solve_forget(struct solve_ctx *c);
+
+/* The bytes c's table holds now (0 before the first search). */
+size_t solve_memory(const struct solve_ctx *c);
+
+/* Empties c's table and keeps its memory: what a search that must not
+ * depend on earlier ones (a fixed playout budget) calls first. */
+void solve_clear(struct solve_ctx *c);
 
 static inline uint64_t solve_mix(uint64_t h)
 {

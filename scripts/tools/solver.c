@@ -689,7 +689,7 @@ static int cmd_book(const char *path, char **spec, int nspec)
 		"/* book_data.c: the opening book, written by `make book` "
 		"(see\n * scripts/tools/solver.c): do not edit.  Each line: "
 		"the game, its\n * set-up, the moves to a position, the best "
-		"move there, its value for\n * the mover (search.h: "
+		"move there, its value for\n * the mover (solve.h: "
 		"SOLVE_RESULT times the result, plus the margin)\n * and "
 		"whether that is exact.  Made by solver book with these "
 		"set-ups\n * and plies, one a line:");

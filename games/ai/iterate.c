@@ -1,0 +1,839 @@
+/* iterate.c: one iteration of the tree search, and a phase of them on one
+ * thread (iterate.h).
+ *
+ * UCT over a tree of three kinds of node: decisions (a player picks a
+ * move), chance events (a die: the outcomes are visited in proportion to
+ * their odds, so the search never counts on a roll it has not seen) and
+ * finished states.  Every node keeps the reward of the player who moved
+ * into it, and each player picks what is best for itself (max-n), which
+ * covers 1 to 4 players.  Rewards come from ai_reward: result first, then a
+ * small margin term; a solo game's raw score is scaled to [0, 1] by the
+ * lowest and highest scores seen so far.  An iteration goes down the tree
+ * by the tree policy (select_child), grows the leaf it reaches (expand.c),
+ * plays it out (playout.c) and backs the rewards up.
+ *
+ * Where the game asks for it (minimax_eval), each node also keeps the
+ * minimax of the evaluations below it, which UCT weighs beside the
+ * playouts' mean (implicit minimax: im_code in tree.h).  The exploration
+ * constant follows the spread of the rewards seen (see explore_for), and a
+ * busy node scans its children at one visit in four (see LAZY_FROM).  (No
+ * RAVE: it measured weaker in Tiptoe 8x8; docs/strength.md, "Tried and
+ * left out".)
+ *
+ * Proven results (two players): a finished state is proven, and so is a
+ * decision with a move that wins for its mover, or whose moves are all
+ * proven, and a chance event whose outcomes are all proven alike
+ * (MCTS-solver).  The search never descends into a proven node: it takes
+ * its exact result instead of a playout, and never picks a move proven
+ * lost while another is left.
+ *
+ * Nothing is allocated while searching, and playouts run on one scratch
+ * state. */
+#include "iterate.h"
+
+#include <string.h>
+
+#include "../util/bits.h"
+#include "../util/numbers.h"
+#include "expand.h"
+#include "playout.h"
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+/* The weight of a child's minimax value (see im_code in tree.h) in UCT's
+ * mean, where the search keeps one: docs/strength.md, "Implicit
+ * minimax". */
+#define IM_WEIGHT 0.15f
+/* A leaf grows after expand_at visits, and one more for every WIDE_STEP
+ * moves of its parent: in a wide game (676 moves on Tiptoe 26x26) most
+ * leaves are visited a few times only, and giving each of them hundreds
+ * of children at its second visit filled the 48 MB pool within a few
+ * moves at movetime 50. */
+#define WIDE_STEP 32
+/* And one more for every 2^GROWTH_SHIFT nodes in use: a big tree is a deep
+ * one, and each level down costs a scan of the children and a cache miss
+ * or two.  Measured on checkertoe (processor time, medians of 2): from
+ * 0.1 s to 5 s the iterations per second fell to 79% without this, 82%
+ * with it; at movetime 50 the trees stay below 2^17 nodes. */
+#define GROWTH_SHIFT 17
+/* A node with LAZY_FROM visits or more follows the child its last scan
+ * chose for LAZY_SKIP more visits before it scans again.  At a node that
+ * busy, four visits in a row to one child move the shares of its visits
+ * by about one percent, and the scan of every child at every level was
+ * most of what made an iteration of a big tree (a deep one) dear: on
+ * checkertoe the iterations a second at 5 s were 81% of those at 0.1 s
+ * with a scan at every visit, and 98% with this.  At equal playouts no
+ * game played measurably weaker (docs/benchmarks.md).  Where the search
+ * keeps minimax values, which take the place of `last` (tree.h), the
+ * search's own table remembers the scans (uct_im_lazy). */
+#define LAZY_FROM 256
+#define LAZY_SKIP 3
+/* The exploration constant follows the spread of the rewards (explore_for)
+ * and is worked out again each time EXPLORE_EVERY more have been seen: by
+ * one thread in iterate; a thread of a shared tree sums that many of its
+ * own before adding them to the tree's under its lock (fold_rewards).
+ * Folding every 64 cost two threads on Abs-Trac-Toe 2% of their speed
+ * (docs/benchmarks.md, "Threads"). */
+#define EXPLORE_EVERY 256
+_Static_assert((EXPLORE_EVERY & (EXPLORE_EVERY - 1)) == 0, "a power of 2");
+/* On a shared tree, a node with BUSY visits or more gets its visits from
+ * a thread in batches of up to 1 / 2^BATCH_SHIFT of them, held back
+ * meanwhile in PENDING slots (see iterate_shared). */
+#define BUSY 64
+#define BATCH_SHIFT 5
+/* The slots are a hash of the node: a busy node that shares its slot
+ * with another on the paths a thread takes adds its visits one at a time
+ * again.  With 256 slots two threads ran Take It Away at 1.49 to 1.59
+ * times one thread's iterations, with 4,096 (80 kB a thread) at 1.68 to
+ * 1.78 (`bench_ai threads takeitaway "" 1000 1 2`, in turn;
+ * docs/benchmarks.md, "Threads"). */
+
+/* Swaps children i and j of nd, neither visited yet, with their move
+ * words. */
+static void swap_children(struct tree *t, const struct node *nd, uint32_t i,
+			  uint32_t j)
+{
+	struct node *c = node_at(t, nd->child), x = c[i];
+	c[i] = c[j];
+	c[j] = x;
+	if (nd->flags & F_WIDE) {
+		unsigned char w[sizeof(struct node)];
+		memcpy(w, &c[nd->nchild + i], sizeof w);
+		memcpy(&c[nd->nchild + i], &c[nd->nchild + j], sizeof w);
+		memcpy(&c[nd->nchild + j], w, sizeof w);
+	}
+}
+
+/* Takes one of the team's playouts (a shared budget): 1 when there was
+ * one left below `limit`. */
+static int take_ticket(atomic_long *tickets, long limit)
+{
+	long v = atomic_load_explicit(tickets, memory_order_relaxed);
+	while (v < limit)
+		if (atomic_compare_exchange_weak_explicit(tickets, &v, v + 1,
+							  memory_order_relaxed,
+							  memory_order_relaxed))
+			return 1;
+	return 0;
+}
+
+/* ---- proofs and minimax values (two players) ---- */
+
+/* After path[depth] was proven: proves what it settles above it. */
+static void prove_up(const struct tree *t, const uint32_t *path, int depth)
+{
+	for (int d = depth - 1; d >= 0; d--) {
+		struct node *nd = node_at(t, path[d]);
+		flags_change(nd, 0, F_MIXED);
+		if (!try_prove(t, nd))
+			break;
+	}
+}
+
+/* Sets nd's minimax value from its children's; returns whether it changed.
+ * (A value another thread changes below meanwhile counts at the next
+ * pass.) */
+static int im_update(struct worker *m, struct node *nd)
+{
+	uint16_t v = im_of_children(m->t, nd);
+	if (!v || v == __atomic_load_n(&nd->im, __ATOMIC_RELAXED))
+		return 0;
+	__atomic_store_n(&nd->im, v, __ATOMIC_RELAXED);
+	return 1;
+}
+
+/* After an iteration down path[0..depth]: the minimax values from the
+ * bottom up, as far as they change (the last node may be a leaf, its
+ * parent may have just grown its children).  Not the root's, which no
+ * choice reads: every thread passes the root, and a write there would
+ * move its cache line from core to core (see BUSY). */
+static void im_back(struct worker *m, const uint32_t *path, int depth)
+{
+	for (int i = depth; i >= 1; i--)
+		if (!im_update(m, node_at(m->t, path[i])) && i < depth)
+			break;
+}
+
+/* ---- one iteration ---- */
+
+/* A child's mean reward for UCT: its playouts' mean q, and its minimax
+ * value (code im, 0: none) beside it. */
+static inline float im_mean(float q, uint16_t im)
+{
+	return im ? q + IM_WEIGHT * (im_value(im) - q) : q;
+}
+
+/* The first of the n children c with the highest a m + k rs, m being the
+ * mean q, or with minimax values (`im`, a constant where this is inlined)
+ * im_mean: UCT's scan, once a third of the time of a big tree (a deep one;
+ * see LAZY_FROM).  With SSE2 four children at a time, each lane keeping the
+ * first best of its own children, then the lanes' best, the first of
+ * equals; otherwise the even and odd children in two chains, so that each
+ * compare waits only on the one before it in its own chain.  Either way
+ * the sums are the scalar ones, bit for bit, and the choice the same (a =
+ * 1 leaves q as it is). */
+static inline int uct_scan(const struct node *c, int n, float a, float k,
+			   int im)
+{
+	float best = -1e30f;
+	int bi = -1, i = 0;
+#ifdef __SSE2__
+	if (n >= 8) {
+		__m128 aa = _mm_set1_ps(a), kk = _mm_set1_ps(k);
+		__m128 top = _mm_set1_ps(best);
+		__m128i at = _mm_setr_epi32(0, 1, 2, 3),
+			four = _mm_set1_epi32(4);
+		__m128i top_at = _mm_set1_epi32(-1);
+		for (; i + 4 <= n; i += 4) {
+			/* (q, rs) of each child: 8 bytes, side by side */
+			__m128i lo = _mm_unpacklo_epi64(
+				_mm_loadl_epi64((const __m128i *)&c[i].q),
+				_mm_loadl_epi64((const __m128i *)&c[i + 1].q));
+			__m128i hi = _mm_unpacklo_epi64(
+				_mm_loadl_epi64((const __m128i *)&c[i + 2].q),
+				_mm_loadl_epi64((const __m128i *)&c[i + 3].q));
+			__m128 q = _mm_shuffle_ps(_mm_castsi128_ps(lo),
+						  _mm_castsi128_ps(hi),
+						  _MM_SHUFFLE(2, 0, 2, 0));
+			__m128 rs = _mm_shuffle_ps(_mm_castsi128_ps(lo),
+						   _mm_castsi128_ps(hi),
+						   _MM_SHUFFLE(3, 1, 3, 1));
+			if (im) { /* im_mean, where the code is not 0 */
+				__m128i code = _mm_setr_epi32(
+					c[i].im, c[i + 1].im, c[i + 2].im,
+					c[i + 3].im);
+				__m128 v = _mm_div_ps(
+					_mm_cvtepi32_ps(_mm_sub_epi32(
+						code, _mm_set1_epi32(1))),
+					_mm_set1_ps(IM_SCALE));
+				__m128 mq = _mm_add_ps(
+					q, _mm_mul_ps(_mm_set1_ps(IM_WEIGHT),
+						      _mm_sub_ps(v, q)));
+				__m128 none = _mm_castsi128_ps(_mm_cmpeq_epi32(
+					code, _mm_setzero_si128()));
+				q = _mm_or_ps(_mm_and_ps(none, q),
+					      _mm_andnot_ps(none, mq));
+			}
+			__m128 u = _mm_add_ps(_mm_mul_ps(aa, q),
+					      _mm_mul_ps(kk, rs));
+			__m128i more = _mm_castps_si128(_mm_cmpgt_ps(u, top));
+			top = _mm_max_ps(u, top);
+			top_at = _mm_or_si128(_mm_and_si128(more, at),
+					      _mm_andnot_si128(more, top_at));
+			at = _mm_add_epi32(at, four);
+		}
+		/* the best of the lanes, then the first child among the
+		 * lanes that hold it (each lane saw two children at least) */
+		__m128 m = _mm_max_ps(top, _mm_shuffle_ps(top, top, 0x4e));
+		m = _mm_max_ps(m, _mm_shuffle_ps(m, m, 0xb1));
+		int w[4], lanes = _mm_movemask_ps(_mm_cmpeq_ps(top, m));
+		_mm_storeu_si128((__m128i *)w, top_at);
+		best = _mm_cvtss_f32(m);
+		bi = n;
+		for (; lanes; lanes &= lanes - 1)
+			if (w[bit_first((uint64_t)lanes)] < bi)
+				bi = w[bit_first((uint64_t)lanes)];
+	}
+#endif
+	float best2 = -1e30f;
+	int bi2 = -1;
+	for (; i + 1 < n; i += 2) {
+		float qu = im ? im_mean(c[i].q, c[i].im) : c[i].q;
+		float qv = im ? im_mean(c[i + 1].q, c[i + 1].im) : c[i + 1].q;
+		float u = a * qu + k * c[i].rs;
+		float v = a * qv + k * c[i + 1].rs;
+		if (u > best)
+			best = u, bi = i;
+		if (v > best2)
+			best2 = v, bi2 = i + 1;
+	}
+	if (i < n) {
+		float q = im ? im_mean(c[i].q, c[i].im) : c[i].q;
+		if (a * q + k * c[i].rs > best)
+			best = a * q + k * c[i].rs, bi = i;
+	}
+	if (best2 > best || (best2 == best && bi2 < bi))
+		bi = bi2;
+	return bi < 0 ? 0 : bi; /* (only NaNs: any child will do) */
+}
+
+/* select_child's scans: without minimax values, and where the search
+ * keeps them (im_mean). */
+static int uct_first_best(const struct node *c, int n, float a, float k)
+{
+	return uct_scan(c, n, a, k, 0);
+}
+
+static int uct_im_best(const struct node *c, int n, float a, float k)
+{
+	return uct_scan(c, n, a, k, 1);
+}
+
+/* uct_im_best at nd, which from LAZY_FROM visits on follows the child its
+ * last scan chose for LAZY_SKIP more visits, as select_child does where
+ * the nodes keep no minimax values, with its memory in m->lazy (a slot
+ * another node took over, or that compaction emptied, scans afresh). */
+static int uct_im_lazy(struct worker *m, const struct node *nd, float a,
+		       float k)
+{
+	const struct node *c = node_at(m->t, nd->child);
+	if (nd->visits < LAZY_FROM)
+		return uct_im_best(c, nd->nchild, a, k);
+	uint32_t at = (uint32_t)(nd - m->t->pool);
+	struct im_lazy *z = &m->lazy[at % IM_LAZY];
+	if (z->at == at && z->skip && z->last < nd->nchild) {
+		z->skip--;
+		return z->last;
+	}
+	int b = uct_im_best(c, nd->nchild, a, k);
+	*z = (struct im_lazy){at, (uint16_t)b, LAZY_SKIP};
+	return b;
+}
+
+/* The child of nd to follow: a chance outcome by its odds; a move first
+ * by the order of first visits, then by UCT, never a move proven lost or
+ * set aside while there is another (a proven draw counts its exact value,
+ * with no bonus for exploring). */
+static uint32_t select_child(struct worker *m, struct node *nd)
+{
+	struct tree *t = m->t;
+	struct node *c = node_at(t, nd->child);
+	int n = nd->nchild;
+	if (kind(nd) == CHANCE) {
+		/* the outcome furthest behind its share of the visits */
+		double n1 = (double)nd->visits + 1, best = -1e300;
+		int bi = 0;
+		for (int i = 0; i < n; i++) {
+			double d = c[i].q * n1 - c[i].visits;
+			if (d > best)
+				best = d, bi = i;
+		}
+		return nd->child + (uint32_t)bi;
+	}
+	/* first visits in a random order, drawn as they are given: a move
+	 * not tried yet swaps places with the next one to try */
+	while (nd->tried < n) {
+		int i = nd->tried++,
+		    j = i + (int)rng_below(m->r, (uint32_t)(n - i));
+		if (j != i)
+			swap_children(t, nd, (uint32_t)i, (uint32_t)j);
+		if (!(flags_of(&c[i]) & F_BANNED) &&
+		    (m->ignore_proofs || !lost(&c[i])))
+			return nd->child + (uint32_t)i;
+	}
+	if (nd->skip && !(nd->flags & F_MIXED) && !m->im) { /* LAZY_FROM */
+		nd->skip--;
+		return nd->child + nd->last;
+	}
+	/* UCT: the mean (scaled to [0, 1] in the solo game: only the scale
+	 * matters to the choice) plus the exploration bonus */
+	float a =
+		m->np == 1 && t->hi > t->lo ? (float)(1 / (t->hi - t->lo)) : 1;
+	float k = (float)(t->explore * num_sqrtlog(nd->visits + 1)),
+	      best = -1e30f;
+	int bi = -1;
+	if (!(nd->flags & F_MIXED)) { /* the common case: nothing set aside */
+		if (m->im)
+			return nd->child + (uint32_t)uct_im_lazy(m, nd, a, k);
+		int b = uct_first_best(c, n, a, k);
+		if (nd->visits >= LAZY_FROM) {
+			nd->last = (uint16_t)b;
+			nd->skip = LAZY_SKIP;
+		}
+		return nd->child + (uint32_t)b;
+	}
+	for (int i = 0; i < n; i++) {
+		const struct node *ci = &c[i];
+		float u;
+		if (ci->flags & (PROOF | F_BANNED)) {
+			if (ci->flags & F_BANNED)
+				continue;
+			if (m->ignore_proofs) {
+				u = a * ci->q + k * ci->rs;
+			} else {
+				int r = result_for(proof_of(ci), ci->who);
+				if (r < 0)
+					continue;
+				u = 0.5f * (float)(r + 1);
+			}
+		} else {
+			u = a * im_mean(ci->q, m->im ? ci->im : 0) + k * ci->rs;
+		}
+		if (u > best)
+			best = u, bi = i;
+	}
+	return nd->child + (uint32_t)(bi < 0 ? 0 : bi);
+}
+
+/* The rewards of an iteration that stopped at leaf, depth plies below the
+ * root, with its state in m->st: a finished game's, a proven result's
+ * (*exact is then set: no playout's noise in it), or a playout's.
+ * Returns 0, or -1 when the clock cut the playout short. */
+static int leaf_rewards(struct worker *m, const struct node *leaf, int depth,
+			double *rew, int *exact)
+{
+	if (kind(leaf) == END) {
+		ai_reward(m->g, m->st, &m->pl, rew);
+	} else if (depth > 0 && proof_of(leaf) && !m->ignore_proofs) {
+		rew[0] = ai_result_reward(result_for(proof_of(leaf), 0));
+		rew[1] = ai_result_reward(result_for(proof_of(leaf), 1));
+		*exact = 1;
+	} else {
+		return playout(m, m->st, rew);
+	}
+	return 0;
+}
+
+/* UCT's exploration term assumes rewards spread over [0, 1] like wins and
+ * losses; a game's evaluate() or a points race gives rewards bunched near
+ * the middle, where the same constant would explore almost blindly.  So the
+ * constant follows the spread (standard deviation) of the rewards seen,
+ * 0.5 being the spread of a coin toss. */
+static double explore_for(const struct tree *t, int np)
+{
+	double mu = t->r1 / t->rn, var = t->r2 / t->rn - mu * mu;
+	if (np == 1) /* raw scores: scale like mean() does */
+		var = t->hi > t->lo ? var / ((t->hi - t->lo) * (t->hi - t->lo))
+				    : 0.25;
+	double f = 2 * num_sqrt(var > 0 ? var : 0);
+	return UCT_C * (f < 0.1 ? 0.1 : f > 1 ? 1 : f);
+}
+
+/* One iteration: down the tree, out at random, and the rewards back up.
+ * Returns -1 when the clock stopped it (nothing is updated then). */
+static int iterate(struct worker *m)
+{
+	struct tree *t = m->t;
+	uint32_t path[MAX_PATH];
+	int depth = 0, exact = 0, proved = 0;
+	double rew[GAME_MAX_PLAYERS] = {0};
+	game_copy(m->g, m->st, t->state);
+	uint32_t at = t->root;
+	path[0] = at;
+	for (;;) {
+		struct node *nd = node_at(t, at);
+		if (depth > 0 && proof_of(nd) && !m->ignore_proofs)
+			break; /* its exact result stands for a playout */
+		if (kind(nd) == LEAF) {
+			if (depth > 0 &&
+			    (nd->visits - prior_of(t, nd) <
+				     t->expand_at +
+					     node_at(t, path[depth - 1])
+							     ->nchild /
+						     WIDE_STEP +
+					     (t->used >> GROWTH_SHIFT) ||
+			     t->full))
+				break;
+			if (expand(m, at, m->st, depth == 0) < 0)
+				break;
+			proved = m->new_proof;
+			nd = node_at(t, at);
+			if (depth > 0 && proof_of(nd) && !m->ignore_proofs)
+				break;
+		}
+		if (kind(nd) == END || depth + 1 >= MAX_PATH)
+			break;
+		uint32_t c = select_child(m, nd);
+		node_step(m->t, m->g, nd, c - nd->child, m->st);
+		path[++depth] = at = c;
+	}
+	if (leaf_rewards(m, node_at(t, at), depth, rew, &exact) < 0)
+		return -1;
+	for (int i = 0; i <= depth; i++) {
+		struct node *nd = node_at(t, path[i]);
+		nd->visits++;
+		if (nd->who != NOBODY)
+			nd->q += (float)(rew[nd->who] - nd->q) / nd->visits;
+		nd->rs = (float)num_rsqrt_n(nd->visits);
+	}
+	if (proved)
+		prove_up(t, path, depth);
+	if (m->im)
+		im_back(m, path, depth);
+	if (m->np == 1) {
+		if (t->rn == 0 || rew[0] < t->lo)
+			t->lo = rew[0];
+		if (t->rn == 0 || rew[0] > t->hi)
+			t->hi = rew[0];
+	}
+	if (!exact) {
+		for (int p = 0; p < m->np; p++)
+			t->r1 += rew[p], t->r2 += rew[p] * rew[p], t->rn++;
+		if (((long)t->rn & (EXPLORE_EVERY - 1)) < m->np)
+			t->explore = explore_for(t, m->np);
+	}
+	m->iters++;
+	return 0;
+}
+
+/* ---- one iteration on a shared tree ---- */
+
+/* The same as iterate, for threads that share the tree (team.c):
+ * the fields others change (a node's visits, q, rs, tried, child and
+ * flags; the pool's use; the exploration constant) are read and written
+ * atomically, a leaf is grown by the thread that claims it (expand), and
+ * each visit counts at once as a loss, until its playout's result
+ * replaces it, so that the threads spread over the tree (a virtual loss).
+ * A mean can lose a result when two threads update it at the same moment;
+ * it is a mean of many.  First visits go in the order of the children,
+ * which were shuffled when the node grew.
+ *
+ * A busy node (BUSY visits or more), which every thread passes at almost
+ * every iteration, gets no virtual loss (one visit more would not change
+ * the choice there): each thread holds its visits to it back in a slot of
+ * its own and adds them in batches of up to 1 / 2^BATCH_SHIFT of the
+ * node's visits (hold_visit), and at such a node it follows the child its
+ * last scan chose for LAZY_SKIP more visits, as select_child does from
+ * LAZY_FROM visits on (select_busy).  Each write to a node shared by two
+ * cores moves its cache line from one to the other; with the visits at
+ * the busy top of the tree added one by one, two threads on checkertoe
+ * ran slower than one (docs/benchmarks.md, "Threads"). */
+
+/* A visit that counts as a loss for now (a virtual loss). */
+static void visit_shared(struct node *nd)
+{
+	uint32_t n = __atomic_add_fetch(&nd->visits, 1, __ATOMIC_RELAXED);
+	if (nd->who != NOBODY)
+		st_f(&nd->q, ld_f(&nd->q) * (float)(n - 1) / (float)n);
+	st_f(&nd->rs, (float)num_rsqrt_n(n));
+}
+
+/* Replaces the loss of visit_shared by the rewards rew, or (rew NULL)
+ * takes the visit back. */
+static void settle_shared(struct node *nd, const double *rew)
+{
+	if (!rew) {
+		uint32_t n =
+			__atomic_sub_fetch(&nd->visits, 1, __ATOMIC_RELAXED);
+		if (nd->who != NOBODY)
+			st_f(&nd->q,
+			     n ? ld_f(&nd->q) * (float)(n + 1) / (float)n : 0);
+		st_f(&nd->rs, n ? (float)num_rsqrt_n(n) : 0);
+	} else if (nd->who != NOBODY) {
+		st_f(&nd->q, ld_f(&nd->q) + (float)rew[nd->who] /
+						    (float)ld_u(&nd->visits));
+	}
+}
+
+/* A busy node's visits are added to it a batch at a time (see
+ * iterate_shared): up to 1 / 2^BATCH_SHIFT of them. */
+static void flush_one(struct worker *m, struct pending *p)
+{
+	if (!p->visits)
+		return;
+	struct node *nd = node_at(m->t, p->node);
+	uint32_t n =
+		__atomic_add_fetch(&nd->visits, p->visits, __ATOMIC_RELAXED);
+	if (p->who != NOBODY) {
+		float q = ld_f(&nd->q);
+		st_f(&nd->q, q + (p->sum - (float)p->visits * q) / (float)n);
+	}
+	st_f(&nd->rs, (float)num_rsqrt_n(n));
+	p->visits = 0;
+	p->sum = 0;
+	p->batch = n >> BATCH_SHIFT;
+}
+
+/* This thread's slot of pending visits for the busy node at, taken from
+ * the node it held before (whose visits are added to it first). */
+static struct pending *slot(struct worker *m, uint32_t at)
+{
+	struct pending *p =
+		&m->pending[(at * 0x9e3779b1u) >> (32 - PENDING_BITS)];
+	if (p->node != at) {
+		flush_one(m, p);
+		const struct node *nd = node_at(m->t, at);
+		*p = (struct pending){.node = at,
+				      .batch = ld_u(&nd->visits) >> BATCH_SHIFT,
+				      .who = nd->who};
+	}
+	return p;
+}
+
+/* Adds every visit held back to the tree, and forgets the nodes (the
+ * pool may be compacted before the next phase). */
+static void flush_pending(struct worker *m)
+{
+	for (int i = 0; m->pending && i < PENDING; i++) {
+		flush_one(m, &m->pending[i]);
+		m->pending[i] = (struct pending){.node = UINT32_MAX};
+	}
+}
+
+/* Holds back a visit with rewards rew to the busy node at.  It reads
+ * nothing of the node: the other threads keep writing its cache line,
+ * and a read there would wait for it (Abs-Trac-Toe's iterations are short
+ * enough for that to be the threads' main cost). */
+static void hold_visit(struct worker *m, uint32_t at, const double *rew)
+{
+	struct pending *p = slot(m, at);
+	p->visits++;
+	p->sum += p->who != NOBODY ? (float)rew[p->who] : 0;
+	if (p->visits >= p->batch)
+		flush_one(m, p);
+}
+
+/* Adds this thread's reward statistics to the tree's (see explore_for),
+ * under the tree's lock: they are sums, and the tree's explore follows
+ * them. */
+static void fold_rewards(struct worker *m)
+{
+	struct tree *t = m->t;
+	if (m->rn == 0)
+		return;
+	pthread_mutex_lock(m->lock);
+	if (m->np == 1) {
+		double lo = t->rn == 0 || m->lo < t->lo ? m->lo : t->lo;
+		double hi = t->rn == 0 || m->hi > t->hi ? m->hi : t->hi;
+		__atomic_store(&t->lo, &lo, __ATOMIC_RELAXED);
+		__atomic_store(&t->hi, &hi, __ATOMIC_RELAXED);
+	}
+	t->r1 += m->r1, t->r2 += m->r2, t->rn += m->rn;
+	double explore = explore_for(t, m->np);
+	__atomic_store(&t->explore, &explore, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(m->lock);
+	m->r1 = m->r2 = m->rn = 0;
+}
+
+/* select_child on a shared tree. */
+static uint32_t select_shared(struct worker *m, struct node *nd)
+{
+	struct tree *t = m->t;
+	uint32_t first = child_of(nd);
+	struct node *c = node_at(t, first);
+	int n = nd->nchild;
+	if (kind(nd) == CHANCE) {
+		double n1 = (double)ld_u(&nd->visits) + 1, best = -1e300;
+		int bi = 0;
+		for (int i = 0; i < n; i++) {
+			double d = c[i].q * n1 - ld_u(&c[i].visits);
+			if (d > best)
+				best = d, bi = i;
+		}
+		return first + (uint32_t)bi;
+	}
+	uint16_t i = __atomic_load_n(&nd->tried, __ATOMIC_RELAXED);
+	while (i < n)
+		if (__atomic_compare_exchange_n(
+			    &nd->tried, &i, (uint16_t)(i + 1), 1,
+			    __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+			if (!(flags_of(&c[i]) & F_BANNED) &&
+			    (m->ignore_proofs || !lost(&c[i])))
+				return first + i;
+			i = __atomic_load_n(&nd->tried, __ATOMIC_RELAXED);
+		}
+	double lo, hi, explore;
+	__atomic_load(&t->lo, &lo, __ATOMIC_RELAXED);
+	__atomic_load(&t->hi, &hi, __ATOMIC_RELAXED);
+	__atomic_load(&t->explore, &explore, __ATOMIC_RELAXED);
+	float a = m->np == 1 && hi > lo ? (float)(1 / (hi - lo)) : 1;
+	float k = (float)(explore * num_sqrtlog(ld_u(&nd->visits) + 1)),
+	      best = -1e30f;
+	int bi = -1;
+	for (int j = 0; j < n; j++) {
+		const struct node *cj = &c[j];
+		uint8_t f = flags_of(cj);
+		float u;
+		if (f & (PROOF | F_BANNED)) {
+			if (f & F_BANNED)
+				continue;
+			if (m->ignore_proofs) {
+				u = a * ld_f(&cj->q) + k * ld_f(&cj->rs);
+			} else {
+				int r = result_for(proof_of(cj), cj->who);
+				if (r < 0)
+					continue;
+				u = 0.5f * (float)(r + 1);
+			}
+		} else {
+			u = a * im_mean(ld_f(&cj->q),
+					m->im ? __atomic_load_n(
+							&cj->im,
+							__ATOMIC_RELAXED)
+					      : 0) +
+			    k * ld_f(&cj->rs);
+		}
+		if (u > best)
+			best = u, bi = j;
+	}
+	return first + (uint32_t)(bi < 0 ? 0 : bi);
+}
+
+/* select_shared at a busy node (see BUSY): the child this thread chose
+ * there last, for LAZY_SKIP visits after each scan, as select_child does
+ * from LAZY_FROM visits on.  (The node's statistics change only when a
+ * batch of visits is added.) */
+static uint32_t select_busy(struct worker *m, uint32_t at, struct node *nd)
+{
+	struct pending *p = slot(m, at);
+	if (p->skip && !(flags_of(nd) & F_MIXED)) {
+		p->skip--;
+		return child_of(nd) + p->last;
+	}
+	uint32_t c = select_shared(m, nd);
+	p->last = (uint16_t)(c - child_of(nd));
+	p->skip = LAZY_SKIP;
+	return c;
+}
+
+/* iterate on a shared tree.  Returns 1, doing nothing, when the root is
+ * settled. */
+static int iterate_shared(struct worker *m)
+{
+	struct tree *t = m->t;
+	uint32_t path[MAX_PATH];
+	int depth = 0, exact = 0, proved = 0;
+	double rew[GAME_MAX_PLAYERS] = {0};
+	if (m->np == 2 && !m->ignore_proofs && proof_of(node_at(t, t->root)))
+		return 1;
+	game_copy(m->g, m->st, t->state);
+	uint32_t at = t->root;
+	path[0] = at;
+	uint64_t held = 0; /* the levels whose visits are held back */
+	if (ld_u(&node_at(t, at)->visits) >= BUSY)
+		held = 1;
+	else
+		visit_shared(node_at(t, at));
+	for (;;) {
+		struct node *nd = node_at(t, at);
+		if (depth > 0 && proof_of(nd) && !m->ignore_proofs)
+			break;
+		if (kind(nd) == LEAF) {
+			/* (its visits count this one already) */
+			if (depth > 0 &&
+			    (ld_u(&nd->visits) - 1 - prior_of(t, nd) <
+				     t->expand_at +
+					     node_at(t, path[depth - 1])
+							     ->nchild /
+						     WIDE_STEP +
+					     (ld_u(&t->used) >> GROWTH_SHIFT) ||
+			     __atomic_load_n(&t->full, __ATOMIC_RELAXED)))
+				break;
+			if (expand(m, at, m->st, depth == 0) < 0)
+				break;
+			proved = m->new_proof;
+			if (depth > 0 && proof_of(nd) && !m->ignore_proofs)
+				break;
+		}
+		if (kind(nd) == END || depth + 1 >= MAX_PATH)
+			break;
+		uint32_t c = depth < 64 && held >> depth & 1
+				     ? select_busy(m, at, nd)
+				     : select_shared(m, nd);
+		node_step(m->t, m->g, nd, c - child_of(nd), m->st);
+		path[++depth] = at = c;
+		if (depth < 64 && ld_u(&node_at(t, at)->visits) >= BUSY)
+			held |= (uint64_t)1 << depth;
+		else
+			visit_shared(node_at(t, at));
+	}
+	int r = leaf_rewards(m, node_at(t, at), depth, rew, &exact);
+	for (int i = 0; i <= depth; i++) {
+		struct node *nd = node_at(t, path[i]);
+		if (i < 64 && held >> i & 1) {
+			if (r >= 0)
+				hold_visit(m, path[i], rew);
+		} else {
+			settle_shared(nd, r < 0 ? NULL : rew);
+		}
+	}
+	if (r < 0)
+		return -1;
+	if (proved)
+		prove_up(t, path, depth);
+	if (m->im)
+		im_back(m, path, depth);
+	if (m->np == 1) {
+		if (m->rn == 0 || rew[0] < m->lo)
+			m->lo = rew[0];
+		if (m->rn == 0 || rew[0] > m->hi)
+			m->hi = rew[0];
+	}
+	if (!exact) {
+		for (int p = 0; p < m->np; p++)
+			m->r1 += rew[p], m->r2 += rew[p] * rew[p], m->rn++;
+		if (m->rn >= EXPLORE_EVERY)
+			fold_rewards(m);
+	}
+	/* (read by the main search while it runs: team_iters) */
+	__atomic_store_n(&m->iters, m->iters + 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+/* ---- a phase of iterations ---- */
+
+/* Compacts a full pool when the time left allows (as long as the last
+ * compaction took per node, and more): a full 48 MB pool takes 40 to 90 ms
+ * on a busy machine, which a short move cannot spare.  Otherwise the tree
+ * stops growing for the rest of this search.  The time left is the
+ * search's (m->clock.end), not its phase's: weighed against the end of a phase,
+ * a pool that filled just before one ended stayed full for the rest of
+ * the move, and an analysis, whose phases are its intervals, could stop
+ * growing for good (test_ai analysis_compacts_a_full_pool; `bench_ai rate
+ * takeitaway ""` at 5 s, in two rounds of three, made 9.6 million
+ * iterations of a tree that no longer grew, where the third compacted it
+ * three times and made 3.8 million).  A `stop` that comes while the pool
+ * is marked ends the compaction there, the pool as it was (test_ai
+ * a_stop_ends_a_compaction). */
+void worker_make_room(struct worker *m)
+{
+	struct tree *t = m->t;
+	if (!tm_room_for(&m->clock, pool_compact_cost(t, t->used))) {
+		m->grown = 1;
+		return;
+	}
+	struct pool_stop stop = {tm_compaction_stop, &m->clock};
+	m->clock.next_poll = 0; /* asked at once: a compaction is a long step */
+	if (pool_compact(t, &stop))
+		memset(m->lazy, 0, sizeof m->lazy); /* nodes were cut */
+}
+
+/* Runs iterations until the clock passes until_ms (when timed), iters
+ * reaches until_iters (with a budget shared by a team of threads, the
+ * team's playouts), or the engine says stop.  A full pool is compacted
+ * between iterations. */
+void worker_run(struct worker *m, double until_ms, long until_iters)
+{
+	tm_phase(&m->clock, until_ms);
+	m->aborted = 0; /* an iteration the last phase's end cut short */
+	m->for_room = 0;
+	while (!m->aborted && (m->tickets || m->iters < until_iters)) {
+		if (__atomic_load_n(&m->t->full, __ATOMIC_RELAXED) &&
+		    !m->grown) {
+			if (m->team) {
+				/* team_run compacts with the team stopped */
+				m->for_room = 1;
+				break;
+			}
+			if (!m->lock)
+				worker_make_room(m);
+		}
+		if (tm_time_to_stop(&m->clock))
+			break;
+		if (m->np == 2 && !m->ignore_proofs && !m->lock &&
+		    proof_of(node_at(m->t, m->t->root)))
+			break; /* settled: more iterations would only spin */
+		if (m->tickets && !take_ticket(m->tickets, until_iters)) {
+			m->spent = 1;
+			break;
+		}
+		int r = m->lock ? iterate_shared(m) : iterate(m);
+		if (r > 0)
+			break; /* settled (on a shared tree) */
+		if (r < 0) {
+			m->aborted = 1;
+			/* a playout cut short (the team stopped to compact the
+			 * pool) leaves its ticket to the next phase */
+			if (m->tickets)
+				atomic_fetch_sub_explicit(m->tickets, 1,
+							  memory_order_relaxed);
+		}
+		m->clock.since++;
+	}
+	if (m->lock) {
+		flush_pending(m);
+		fold_rewards(m);
+	}
+}
