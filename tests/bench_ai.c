@@ -180,7 +180,7 @@ static double arena_game(const struct game *g, uint64_t seed, int seat, int opp,
 		struct ai_search *how = mine ? &me : &them;
 		how->start_ms = t0;
 		how->seed = rng_next(&r);
-		if (ai_choose(ai, g, st, how, &mv) < 0)
+		if (ai_choose(ai, g, st, how, &mv, NULL) < 0)
 			break;
 		double late = ai_now_ms() - t0 - (double)movetime;
 		if (mine && late > *over)
@@ -286,7 +286,7 @@ static long one_search(struct ai *ai, const struct game *g, const void *st,
 				.no_book = 1};
 	struct move mv;
 	double t0 = cpu_ms();
-	if (ai_choose(ai, g, st, &how, &mv) < 0) {
+	if (ai_choose(ai, g, st, &how, &mv, NULL) < 0) {
 		fprintf(stderr, "bench_ai: %s: no move\n", g->name);
 		exit(1);
 	}
@@ -617,7 +617,7 @@ static int subcommand(int argc, char **argv)
 					.ctx = &gaps,
 					.no_book = 1};
 		struct move mv;
-		if (ai_choose(ai, g, st, &how, &mv) < 0) {
+		if (ai_choose(ai, g, st, &how, &mv, NULL) < 0) {
 			fprintf(stderr, "bench_ai: %s: no move\n", g->name);
 			exit(1);
 		}
@@ -697,7 +697,7 @@ int main(int argc, char **argv)
 		struct move mv;
 		double t0 = cpu_ms();
 		int ok = g->status(st).phase == GAME_PLAY &&
-			 ai_choose(ai, g, st, &how, &mv) == 0;
+			 ai_choose(ai, g, st, &how, &mv, NULL) == 0;
 		double ms = cpu_ms() - t0;
 		ai_free(ai);
 		printf("  %-12s %10.0f playouts/s  %8.0f search playouts/s%s\n",

@@ -172,7 +172,7 @@ static int choose(const struct game *g, const void *st, int level,
 				.movetime_ms = 1000,
 				.start_ms = ai_now_ms(),
 				.seed = seed};
-	return ai_choose(ai, g, st, &how, mv);
+	return ai_choose(ai, g, st, &how, mv, NULL);
 }
 
 /* A search of 3000 playouts at the top level, without the book and the
@@ -190,7 +190,7 @@ static void hot_search(const struct game *g, const void *st, double temper,
 				.no_book = 1,
 				.no_solver = 1,
 				.temper = temper};
-	ck_assert_int_eq(ai_choose(ai, g, st, &how, mv), 0);
+	ck_assert_int_eq(ai_choose(ai, g, st, &how, mv, NULL), 0);
 	ai_tree_info(ai, info);
 	ai_free(ai);
 }
@@ -729,7 +729,7 @@ static long level_move(const struct game *g, const void *st, int level,
 				.seed = 99,
 				.stop = nap_ms > 0 ? nap_once : NULL,
 				.ctx = &nap};
-	ck_assert_int_eq(ai_choose(ai, g, st, &how, mv), 0);
+	ck_assert_int_eq(ai_choose(ai, g, st, &how, mv, NULL), 0);
 	struct search_info info;
 	ai_tree_info(ai, &info);
 	return info.iterations;
@@ -1293,7 +1293,7 @@ static int tree_choose(struct search_kit *t, const struct game *g,
 				.seed = seed};
 	struct ai_time time = {.start = now,
 			       .fixed = playouts > 0 ? 0 : movetime};
-	return search_choose(t, g, st, &how, &time, mv);
+	return search_choose(t, g, st, &how, &time, mv, NULL);
 }
 
 /* The time a search gives the exact solver is counted apart (the
@@ -1486,7 +1486,7 @@ static void count_playouts(const struct game *g, const void *st)
 				.start_ms = ai_now_ms(),
 				.seed = 1};
 	struct move mv;
-	ck_assert_int_eq(ai_choose(ai, g, st, &how, &mv), 0);
+	ck_assert_int_eq(ai_choose(ai, g, st, &how, &mv, NULL), 0);
 	ai_free(ai);
 }
 
@@ -1705,9 +1705,9 @@ END_TEST
  * search. */
 static int info_lines;
 
-static void count_info(void *ctx, const char *line)
+static void count_info(void *ctx, const struct ai_result *res)
 {
-	(void)ctx, (void)line;
+	(void)ctx, (void)res;
 	info_lines++;
 }
 
@@ -1743,7 +1743,8 @@ static void same_after_other_searches(const struct game *g, const char *opts)
 				until = 0; /* stopped at once */
 				how.playouts = 300;
 				struct ai_time none = {.start = ai_now_ms()};
-				search_choose(used, g, st, &how, &none, &b);
+				search_choose(used, g, st, &how, &none, &b,
+					      NULL);
 				ck_assert_int_eq(
 					tree_choose(used, g, st, 300, 0, 9, &b),
 					0);
@@ -1850,24 +1851,25 @@ static const struct game nim_game = {
 	.score = nim_score,
 };
 
-/* The search line of a search of st with a playout budget. */
+/* The search line of a search of st with a playout budget, as the engine
+ * writes it. */
 static void search_line(const struct game *g, const void *st, long playouts,
 			struct move *mv, char *line, size_t size)
 {
-	FILE *log = tmpfile();
-	ck_assert(log != NULL);
 	struct search_kit *t = rig_new(8 << 20);
 	double now = ai_now_ms();
 	struct ai_search how = {.level = AI_LEVEL_MAX,
 				.playouts = playouts,
 				.start_ms = now,
-				.seed = 1,
-				.log = log};
+				.seed = 1};
 	struct ai_time time = {.start = now};
-	ck_assert_int_eq(search_choose(t, g, st, &how, &time, mv), 0);
-	rewind(log);
-	ck_assert(fgets(line, (int)size, log) != NULL);
-	fclose(log);
+	struct ai_result res;
+	ck_assert_int_eq(search_choose(t, g, st, &how, &time, mv, &res), 0);
+	struct text text;
+	text_init(&text);
+	engine_search_line(g, st, &res, ai_now_ms() - now, &text);
+	snprintf(line, size, "%s", text.s ? text.s : "");
+	text_free(&text);
 	rig_free(t);
 }
 
@@ -1897,16 +1899,26 @@ END_TEST
 /* The moves analyze reports as proven, checked against a plain search:
  * checkertoe and small Tiptoe near their ends. */
 struct captured {
-	char line[8192];
+	const struct game *g; /* the position analyzed */
+	const void *st;
+	char line[8192]; /* its last line, as the engine writes it */
 	int lines;
+	unsigned long shown;     /* the visits the line shows */
 	struct search_kit *t;    /* when set: its figures as the line came */
 	struct search_info info; /* (search_info) */
 };
 
-static void capture_info(void *ctx, const char *line)
+static void capture_info(void *ctx, const struct ai_result *res)
 {
 	struct captured *c = ctx;
-	snprintf(c->line, sizeof c->line, "%s", line);
+	struct text line;
+	text_init(&line);
+	engine_info_line(c->g, c->st, res, &line);
+	snprintf(c->line, sizeof c->line, "%s", line.s ? line.s : "");
+	text_free(&line);
+	c->shown = 0;
+	for (int i = 0; i < res->n; i++)
+		c->shown += res->cand[i].visits;
 	c->lines++;
 	if (c->t)
 		search_info(c->t, &c->info);
@@ -1923,7 +1935,7 @@ static int analyze_once(const struct game *g, const void *st, int ms,
 			struct captured *cap)
 {
 	struct search_kit *t = rig_new(8 << 20);
-	*cap = (struct captured){.lines = 0};
+	*cap = (struct captured){.g = g, .st = st};
 	struct ai_search how = {.level = AI_LEVEL_MAX,
 				.seed = 1,
 				.stop = stop_after_line,
@@ -2047,7 +2059,7 @@ static double short_clock_search(struct search_kit *t, const struct game *g,
 		.level = AI_LEVEL_MAX, .start_ms = now, .seed = 1};
 	struct ai_time time = {.start = now, .clock = 1, .main = 20, .cap = 20};
 	struct move mv;
-	ck_assert_int_eq(search_choose(t, g, st, &how, &time, &mv), 0);
+	ck_assert_int_eq(search_choose(t, g, st, &how, &time, &mv, NULL), 0);
 	struct search_info info;
 	search_info(t, &info);
 	ck_assert_msg(info.planned <= 20,
@@ -2093,19 +2105,20 @@ END_TEST
 static char *logged_choice(struct ai *ai, const struct game *g, const void *st,
 			   int level, long playouts, uint64_t seed)
 {
-	char *log = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&log, &len);
 	struct ai_search how = {.level = level,
 				.playouts = playouts,
 				.movetime_ms = 60000,
 				.start_ms = ai_now_ms(),
-				.seed = seed,
-				.log = f};
+				.seed = seed};
 	struct move mv;
-	ck_assert_int_eq(ai_choose(ai, g, st, &how, &mv), 0);
-	fclose(f);
+	struct ai_result res;
+	ck_assert_int_eq(ai_choose(ai, g, st, &how, &mv, &res), 0);
 	ck_assert(is_legal(g, st, &mv));
+	struct text line;
+	text_init(&line);
+	engine_search_line(g, st, &res, 0, &line);
+	char *log = strdup(line.s ? line.s : "");
+	text_free(&line);
 	return log;
 }
 
@@ -2598,7 +2611,7 @@ static void *duo_search(void *arg)
 				.start_ms = ai_now_ms(),
 				.seed = d->seed,
 				.no_book = 1};
-	d->rc = ai_choose(ai, d->g, d->st, &how, &d->mv);
+	d->rc = ai_choose(ai, d->g, d->st, &how, &d->mv, NULL);
 	ai_free(ai);
 	return NULL;
 }
@@ -2671,7 +2684,7 @@ START_TEST(stop_ends_a_threaded_search)
 				.ctx = &until,
 				.no_book = 1};
 	struct move mv;
-	ck_assert_int_eq(ai_choose(ai, g, st, &how, &mv), 0);
+	ck_assert_int_eq(ai_choose(ai, g, st, &how, &mv, NULL), 0);
 	ck_assert(legal(g, st, &mv));
 	/* (not a measure of speed: a stuck helper would hold it an hour) */
 	ck_assert_msg(ai_now_ms() - t0 < 60000, "stopped after %.0f ms",
@@ -2753,7 +2766,7 @@ START_TEST(a_stop_waits_for_no_helper)
 				.stop = stop_once_held,
 				.no_book = 1};
 	struct move mv;
-	ck_assert_int_eq(ai_choose(ai, &g, st, &how, &mv), 0);
+	ck_assert_int_eq(ai_choose(ai, &g, st, &how, &mv, NULL), 0);
 	ck_assert_msg(!atomic_load(&held.gave_up),
 		      "the answer waited for the held helper");
 	ck_assert(legal(&g, st, &mv));
@@ -2761,7 +2774,7 @@ START_TEST(a_stop_waits_for_no_helper)
 	/* the next search waits for it first, then goes on as usual */
 	how.stop = NULL;
 	how.playouts = 500;
-	ck_assert_int_eq(ai_choose(ai, &g, st, &how, &mv), 0);
+	ck_assert_int_eq(ai_choose(ai, &g, st, &how, &mv, NULL), 0);
 	ck_assert(legal(&g, st, &mv));
 	ck_assert(!atomic_load(&held.gave_up));
 	free(st);
@@ -2892,9 +2905,9 @@ struct compacting {
 	int lines;
 };
 
-static void count_line(void *ctx, const char *line)
+static void count_line(void *ctx, const struct ai_result *res)
 {
-	(void)line;
+	(void)res;
 	((struct compacting *)ctx)->lines++;
 }
 
@@ -3040,7 +3053,7 @@ START_TEST(analyze_counts_every_thread)
 	void *st = new_state(g, "", 1);
 	struct search_kit *t = rig_new(8 << 20);
 	ck_assert_int_eq(rig_threads(t, 3), 0);
-	struct captured cap = {.lines = 0};
+	struct captured cap = {.g = g, .st = st};
 	struct ai_search how = {.level = AI_LEVEL_MAX,
 				.seed = 1,
 				.stop = stop_after_line,
@@ -3051,9 +3064,7 @@ START_TEST(analyze_counts_every_thread)
 	struct search_info info;
 	search_info(t, &info);
 	ck_assert_int_eq(info.threads, 3);
-	long shown = 0;
-	for (const char *p = cap.line; (p = strstr(p, " visits ")); p++)
-		shown += strtol(p + 8, NULL, 10);
+	long shown = (long)cap.shown;
 	ck_assert_msg(shown > info.own,
 		      "the line shows %ld visits, the calling thread made %ld",
 		      shown, info.own);
@@ -3090,7 +3101,7 @@ START_TEST(the_prior_weighs_what_the_game_asks)
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		void *st = new_state(cases[i].g, cases[i].opts, 1);
 		struct search_kit *t = rig_new(8 << 20);
-		struct captured cap = {.t = t};
+		struct captured cap = {.g = cases[i].g, .st = st, .t = t};
 		struct ai_search how = {.level = AI_LEVEL_MAX,
 					.seed = 1,
 					.stop = stop_after_line,
@@ -3103,9 +3114,7 @@ START_TEST(the_prior_weighs_what_the_game_asks)
 		ck_assert_uint_lt(strlen(cap.line), sizeof cap.line - 1);
 		struct search_info info = cap.info;
 		ck_assert_uint_eq(info.prior_visits, cases[i].want);
-		unsigned long shown = 0;
-		for (const char *p = cap.line; (p = strstr(p, " visits ")); p++)
-			shown += strtoul(p + 8, NULL, 10);
+		unsigned long shown = cap.shown;
 		ck_assert_msg(shown == info.visits && shown > 0,
 			      "%s %s: the line shows %lu visits, the root has "
 			      "%lu",

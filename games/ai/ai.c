@@ -175,8 +175,13 @@ static long level_budget(struct ai *ai, const struct game *g, const void *st,
 }
 
 int ai_choose(struct ai *ai, const struct game *g, const void *st,
-	      const struct ai_search *how, struct move *out)
+	      const struct ai_search *how, struct move *out,
+	      struct ai_result *res)
 {
+	struct ai_result none;
+	if (!res)
+		res = &none;
+	*res = (struct ai_result){.source = AI_QUIET, .level = how->level};
 	if (g->status(st).phase != GAME_PLAY)
 		return -1;
 	int value, level = how->level;
@@ -200,21 +205,18 @@ int ai_choose(struct ai *ai, const struct game *g, const void *st,
 		 * only ends its search) */
 		struct ai_time t = tm_search_time(how);
 		t.budgeted = 1;
-		return search_choose(&ai->kit, g, st, &weak, &t, out);
+		return search_choose(&ai->kit, g, st, &weak, &t, out, res);
 	}
 	if (level >= 2 && !how->no_book &&
 	    book_probe(ai->book, g, st, out, &value)) {
-		if (how->log) {
-			char buf[MOVE_TEXT_MAX];
-			g->format(st, out, buf);
-			fprintf(how->log, "ai: %s from the book (value %d)\n",
-				buf, value);
-		}
+		res->source = AI_BOOK;
+		res->mv = *out;
+		res->book_value = value;
 		return 0;
 	}
 	if (level >= 2) {
 		struct ai_time t = tm_search_time(how);
-		return search_choose(&ai->kit, g, st, how, &t, out);
+		return search_choose(&ai->kit, g, st, how, &t, out, res);
 	}
 	size_t list_bytes = sizeof(struct move) * (size_t)g->max_moves;
 	unsigned char *mem =
@@ -230,12 +232,8 @@ int ai_choose(struct ai *ai, const struct game *g, const void *st,
 		*out = list[rng_below(&r, (uint32_t)n)];
 	else
 		*out = list[greedy(g, st, list, n, scratch, &r)];
-	if (how->log) {
-		char buf[MOVE_TEXT_MAX];
-		g->format(st, out, buf);
-		fprintf(how->log, "ai: level %d plays %s (%s)\n", how->level,
-			buf, level <= 0 ? "random" : "greedy");
-	}
+	res->source = level <= 0 ? AI_RANDOM : AI_GREEDY;
+	res->mv = *out;
 	return 0;
 }
 

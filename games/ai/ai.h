@@ -28,8 +28,6 @@
 #ifndef AI_H
 #define AI_H
 
-#include <stdio.h>
-
 #include "../game.h"
 
 #define AI_LEVEL_MAX 9      /* the strongest level, the default */
@@ -70,6 +68,8 @@ struct ai_clock {
 void ai_clock_spend(struct ai_clock *left, const struct ai_clock *set,
 		    double ms, double overhead_ms);
 
+struct ai_result;
+
 /* What one search may do, and how it talks to the engine. */
 struct ai_search {
 	int level;
@@ -82,12 +82,12 @@ struct ai_search {
 	/* Asked every AI_POLL_MS (timeman.h) while thinking (may be NULL):
 	 * nonzero ends the search at once with the best move so far. */
 	int (*stop)(void *ctx);
-	/* ai_analyze: one `info ...` line (no newline) to pass on. */
-	void (*info)(void *ctx, const char *line);
-	int info_moves; /* ai_analyze: the candidates a line names at most
-			 * (0: AI_INFO_MOVES) */
+	/* ai_analyze: what the search has found, every interval */
+	void (*info)(void *ctx, const struct ai_result *res);
+	int info_moves; /* the candidates a result lists at most (ai_analyze:
+			 * 0 means AI_INFO_MOVES; ai_choose: 0 lists
+			 * none) */
 	void *ctx;
-	FILE *log;     /* the search line on standard error; NULL: silent */
 	int no_book;   /* search where the opening book knows the move too
 			* (benchmarks of the search) */
 	int no_solver; /* never hand the rest of the game to the exact
@@ -104,6 +104,84 @@ enum ai_settled {
 	AI_PROVEN,    /* the tree proved the root won or drawn */
 	AI_ONE_LEFT,  /* every move but one is proven lost or set aside */
 	AI_SOLVED,    /* more than two players: the solver's own choice */
+};
+
+/* On which scale a value is. */
+enum ai_scale {
+	AI_SCALE_RESULT, /* the mover's expected result, 0 (a sure loss) to 1
+			  * (a sure win) */
+	AI_SCALE_POINTS, /* the solo puzzle: mark 1's expected points */
+};
+
+/* What is proven of a move's value. */
+enum ai_proof {
+	AI_UNPROVEN,
+	AI_PROVEN_LOSS, /* its result under perfect play */
+	AI_PROVEN_DRAW,
+	AI_PROVEN_WIN,
+	AI_PROVEN_POINTS, /* solo: exactly `value` points */
+};
+
+/* One step of the line a search expects: a move, or a chance outcome. */
+struct ai_step {
+	int roll; /* 1: the chance outcome `outcome`; 0: the move mv */
+	int outcome;
+	struct move mv;
+};
+
+/* The steps a line holds at most: 16 moves, and the rolls between them. */
+#define AI_LINE_MAX 32
+
+/* One root move as a search sees it. */
+struct ai_candidate {
+	struct move mv;
+	unsigned long visits; /* its playouts (not the game's judgement) */
+	int judged;           /* it has a mean: visits, or the judgement */
+	double mean;          /* the mean of its rewards for the mover */
+	double value;         /* what it is worth: exact where proven, else
+			       * the mean */
+	enum ai_scale scale;  /* of mean and value */
+	enum ai_proof proof;
+	int aside; /* proven lost or shown worse: no longer in the running */
+	int steps; /* the line the search expects, from mv on: the most
+		    * visited reply at each move, the likeliest roll at each
+		    * chance event */
+	struct ai_step line[AI_LINE_MAX];
+};
+
+/* Where a move came from. */
+enum ai_source {
+	AI_QUIET,  /* a move with nothing to report (a drawn line) */
+	AI_RANDOM, /* level 0, or a level's random pick */
+	AI_GREEDY, /* level 1, or a level's greedy odds */
+	AI_BOOK,   /* the opening book */
+	AI_SEARCH, /* the tree search */
+};
+
+/* What a search found, as typed results: the engine alone writes them as
+ * text (the search line of genmove and hint, analyze's `info` lines). */
+struct ai_result {
+	enum ai_source source;
+	int level;      /* the level asked for */
+	struct move mv; /* ai_choose: the move chosen */
+	int book_value; /* AI_BOOK: its value for the mover (solve.h) */
+	/* AI_SEARCH: */
+	int players;         /* of the game searched */
+	long playouts;       /* of every thread */
+	unsigned long nodes; /* in the tree at the end */
+	unsigned long kept;  /* root visits kept from earlier searches */
+	int flexible;        /* the clock's plan: the shortest and longest
+			      * time it allowed, from the start */
+	double soft_ms, hard_ms;
+	int stopped; /* the engine's stop ended it */
+	enum ai_settled settled;
+	int solved;               /* the exact solver finished */
+	long solver_nodes;        /* the nodes it searched */
+	struct ai_candidate pick; /* ai_choose: the move chosen */
+	/* the candidates, best first (analyze's order), how->info_moves at
+	 * most; kept by the player until its next search */
+	int n;
+	const struct ai_candidate *cand;
 };
 
 /* The candidates an `info` line names unless info_moves says otherwise
@@ -130,16 +208,17 @@ void ai_set_hash(struct ai *ai, long mb);
 
 /* Chooses a move for the player to move in st (a GAME_PLAY state), within
  * how->movetime_ms, or the time how->clock allows (main time spread over
- * the moves to come, keeping how->overhead_ms), or how->playouts.  Returns
- * 0, or -1 when the player has no move. */
+ * the moves to come, keeping how->overhead_ms), or how->playouts.  When
+ * res is not NULL, it gets what the choice found (struct ai_result).
+ * Returns 0, or -1 when the player has no move. */
 int ai_choose(struct ai *ai, const struct game *g, const void *st,
-	      const struct ai_search *how, struct move *out);
+	      const struct ai_search *how, struct move *out,
+	      struct ai_result *res);
 
 /* Searches st (a GAME_PLAY state) without an end until how->stop says so,
- * passing to how->info, every interval_ms, one line with the candidates:
- * `info move M visits N value V [proven R] order K pv M ...` per root
- * move, best first (see protocol.md, "analyze").  Returns 0, or -1 when the
- * player has no move. */
+ * passing to how->info, every interval_ms, what it has found: the root
+ * moves, best first (see protocol.md, "analyze"), how->info_moves at most.
+ * Returns 0, or -1 when the player has no move. */
 int ai_analyze(struct ai *ai, const struct game *g, const void *st,
 	       const struct ai_search *how, double interval_ms);
 
@@ -147,8 +226,7 @@ int ai_analyze(struct ai *ai, const struct game *g, const void *st,
  * due) while the engine waits for input, until how->stop says so (asked
  * every AI_POLL_MS: any input), for the next clock-bound search:
  * the tree it grows is the one that search starts from.  Does nothing and
- * returns -1 under a playout budget or below the top level; else 0.
- * Writes nothing to how->log. */
+ * returns -1 under a playout budget or below the top level; else 0. */
 int ai_ponder(struct ai *ai, const struct game *g, const void *st,
 	      const struct ai_search *how);
 

@@ -1,6 +1,8 @@
-/* results.c: what a search found: the move it plays (the most visited of
- * the best standing; a hotter choice for the levels below the top; the
- * longest fight where everything is lost), and its reports (results.h). */
+/* results.c: what a search found (results.h): the move it plays (the
+ * most visited of the best standing; a hotter choice for the levels below
+ * the top; the longest fight where everything is lost), and the root
+ * moves as typed candidates (their visits, values, proofs and lines),
+ * which the engine alone writes as text. */
 #include "results.h"
 
 #include <stdlib.h>
@@ -204,51 +206,39 @@ void top_two(const struct worker *m, double *first, double *second)
 	*first = a, *second = b;
 }
 
-/* The text of a proof for the player who made the move ("win"...). */
-static const char *proof_text(const struct node *c)
+/* The line the search expects from the root move `first`: up to 16
+ * moves, the most visited child of each, and at each chance event its most
+ * visited outcome (the likeliest, explored most). */
+static void line_of(const struct tree *t, uint32_t first,
+		    struct ai_candidate *c)
 {
-	int r = result_for(proof_of(c), c->who);
-	return r > 0 ? "win" : r < 0 ? "loss" : "draw";
-}
-
-/* The most visited line from the root move `first`, up to max plies,
- * written as moves after a space each.  With rolls, chance events show as
- * "(roll N)", the likeliest outcome explored most; without, the line
- * stops before the first chance event. */
-static void line_text(const struct worker *m, uint32_t first, int max,
-		      int rolls, struct text *out)
-{
-	const struct tree *t = m->t;
-	const struct game *g = m->g;
-	unsigned char *st = m->st;
-	memcpy(st, t->state, m->ss);
 	const struct node *parent = node_at(t, t->root);
 	uint32_t at = first;
-	char buf[MOVE_TEXT_MAX];
-	for (int ply = 0; ply < max; ply++) {
-		struct move mv;
-		child_move(t, parent, at - child_of(parent), &mv);
-		g->format(st, &mv, buf);
-		text_printf(out, " %s", buf);
-		g->play(st, &mv);
+	c->steps = 0;
+	for (int ply = 0; ply < 16 && c->steps < AI_LINE_MAX; ply++) {
+		struct ai_step *step = &c->line[c->steps++];
+		*step = (struct ai_step){0};
+		child_move(t, parent, at - child_of(parent), &step->mv);
 		const struct node *nd = node_at(t, at);
-		while (rolls && kind(nd) == CHANCE && ld_u(&nd->visits)) {
-			const struct node *c = node_at(t, child_of(nd));
+		while (kind(nd) == CHANCE && ld_u(&nd->visits)) {
+			const struct node *ch = node_at(t, child_of(nd));
 			int b = 0;
 			for (int i = 1; i < nd->nchild; i++)
-				if (ld_u(&c[i].visits) > ld_u(&c[b].visits))
+				if (ld_u(&ch[i].visits) > ld_u(&ch[b].visits))
 					b = i;
-			text_printf(out, " (roll %d)", (int)(int64_t)c[b].mv);
-			g->roll(st, (int)(int64_t)c[b].mv);
-			nd = &c[b];
+			if (c->steps >= AI_LINE_MAX)
+				return;
+			c->line[c->steps++] = (struct ai_step){
+				.roll = 1, .outcome = (int)(int64_t)ch[b].mv};
+			nd = &ch[b];
 		}
 		if (kind(nd) != DECIDE || ld_u(&nd->visits) < 2)
 			break;
-		const struct node *c = node_at(t, child_of(nd));
+		const struct node *ch = node_at(t, child_of(nd));
 		int b = -1;
 		uint32_t most = 0;
 		for (int i = 0; i < nd->nchild; i++) {
-			uint32_t v = ld_u(&c[i].visits);
+			uint32_t v = ld_u(&ch[i].visits);
 			if (v > most)
 				b = i, most = v;
 		}
@@ -259,65 +249,41 @@ static void line_text(const struct worker *m, uint32_t first, int max,
 	}
 }
 
-/* The search line on the log: the move, the effort, and what it expects. */
-void report_search(const struct worker *m, uint32_t chosen,
-		   const struct endgame *sv, enum ai_settled why,
-		   const struct tm_plan *plan, long iters, unsigned long reused,
-		   FILE *log, double start_ms)
+void results_candidate(const struct worker *m, const struct endgame *e,
+		       uint32_t k, struct ai_candidate *c)
 {
 	const struct tree *t = m->t;
-	const struct game *g = m->g;
-	double ms = ai_now_ms() - start_ms;
-	const struct node *root = node_at(t, t->root), *b = node_at(t, chosen);
-	char buf[MOVE_TEXT_MAX];
-	struct move mv;
-	child_move(t, root, chosen - root->child, &mv);
-	g->format(t->state, &mv, buf);
-	struct text line;
-	text_init(&line);
-	text_printf(&line,
-		    "ai: %s after %ld playouts in %.0f ms (%.0f/s), %u nodes",
-		    buf, iters, ms, ms > 0 ? iters / ms * 1000 : 0.0,
-		    __atomic_load_n(&t->used, __ATOMIC_RELAXED));
-	if (reused)
-		text_printf(&line, " (%lu visits kept)", reused);
-	if (plan->flexible)
-		text_printf(&line, "; clock %.0f-%.0f ms",
-			    plan->soft - start_ms, plan->hard - start_ms);
-	if (m->clock.stopped)
-		text_puts(&line, "; stopped");
-	if (why != AI_OPEN)
-		text_printf(&line, "; %s",
-			    why == AI_ONLY_MOVE  ? "only move"
-			    : why == AI_PROVEN   ? "proven"
-			    : why == AI_ONE_LEFT ? "one move left"
-						 : "solved");
-	if (sv->done)
-		text_printf(&line, "; solved (%ld nodes)", sv->nodes);
-	if (proof_of(b))
-		text_printf(&line, "; proven %s", proof_text(b));
-	else if (sv->done && m->np == 1)
-		text_printf(&line, "; proven %d", sv->best);
-	const struct node *kids = node_at(t, root->child);
-	uint32_t k = chosen - root->child;
-	if (ld_u(&kids[k].visits) != 0) {
-		if (m->np == 1)
-			text_printf(&line, "; expected score %.2f",
-				    ld_f(&kids[k].q));
-		else
-			text_printf(&line, "; value %.3f", ld_f(&kids[k].q));
-		text_puts(&line, "; line");
-		line_text(m, chosen, 8, 1, &line);
+	const struct node *root = node_at(t, t->root);
+	const struct node *kid = node_at(t, root->child + k);
+	*c = (struct ai_candidate){0};
+	child_move(t, root, k, &c->mv);
+	uint32_t visits = ld_u(&kid->visits);
+	c->visits = (unsigned long)(visits - prior_of(t, kid));
+	c->judged = visits != 0;
+	c->mean = ld_f(&kid->q);
+	c->value = c->mean;
+	c->scale = m->np == 1 ? AI_SCALE_POINTS : AI_SCALE_RESULT;
+	c->aside = (flags_of(kid) & F_BANNED) || lost(kid);
+	const int *pv = endgame_value(e, &c->mv);
+	if (proof_of(kid)) {
+		int r = result_for(proof_of(kid), kid->who);
+		c->proof = r > 0   ? AI_PROVEN_WIN
+			   : r < 0 ? AI_PROVEN_LOSS
+				   : AI_PROVEN_DRAW;
+		c->value = 0.5 * (r + 1);
+	} else if (pv && m->np == 1) {
+		c->proof = AI_PROVEN_POINTS;
+		c->value = *pv;
+	} else if (pv) { /* more players: result * 1000 + margin */
+		c->proof = *pv >= 1500  ? AI_PROVEN_WIN
+			   : *pv >= 500 ? AI_PROVEN_DRAW
+					: AI_PROVEN_LOSS;
 	}
-	fprintf(log, "%s\n", line.s);
-	text_free(&line);
+	line_of(t, root->child + k, c);
 }
 
-/* The analysis line: one group per visited root move, best first (the
- * allowed moves by visits, then the moves the solver showed worse), at
- * most how->info_moves (AI_INFO_MOVES by default). */
-void report_info(const struct worker *m, const struct endgame *sv, int most,
-		 struct text *out)
+int results_candidates(const struct worker *m, const struct endgame *e,
+		       int most, struct ai_candidate *out)
 {
 	const struct tree *t = m->t;
 	const struct node *root = node_at(t, t->root);
@@ -326,20 +292,21 @@ void report_info(const struct worker *m, const struct endgame *sv, int most,
 		most = root->nchild;
 	int *order = malloc(sizeof *order * (size_t)(most ? most : 1)), n = 0;
 	if (!order)
-		return; /* out of memory: no line this time */
+		return 0; /* out of memory: none this time */
 	for (int pass = 0; pass < 2; pass++)
 		for (int k = 0; k < root->nchild; k++) {
 			const struct node *c = &kids[k];
 			int aside = (flags_of(c) & F_BANNED) || lost(c);
 			/* a proven move is worth a line without a visit (a
 			 * root proven on expansion is searched no more) */
-			double visits = kids[k].visits;
+			double visits = ld_u(&kids[k].visits);
 			if (aside != pass ||
 			    (visits <= prior_of(t, c) && !proof_of(c)))
 				continue;
 			int j = pass ? n : 0;
 			if (!pass)
-				while (j < n && kids[order[j]].visits >= visits)
+				while (j < n &&
+				       ld_u(&kids[order[j]].visits) >= visits)
 					j++;
 			if (j >= most)
 				continue;
@@ -349,34 +316,8 @@ void report_info(const struct worker *m, const struct endgame *sv, int most,
 				sizeof *order * (size_t)(n - 1 - j));
 			order[j] = k;
 		}
-	char buf[MOVE_TEXT_MAX];
-	for (int i = 0; i < n; i++) {
-		const struct node *c = &kids[order[i]];
-		struct move mv;
-		child_move(t, root, (uint32_t)order[i], &mv);
-		const int *pv = endgame_value(sv, &mv);
-		double v = kids[order[i]].q;
-		if (proof_of(c))
-			v = 0.5 * (result_for(proof_of(c), c->who) + 1);
-		else if (pv && m->np == 1)
-			v = *pv;
-		m->g->format(t->state, &mv, buf);
-		text_printf(
-			out, "%sinfo move %s visits %lu value %.4f",
-			i ? " " : "", buf,
-			(unsigned long)(kids[order[i]].visits - prior_of(t, c)),
-			v);
-		if (proof_of(c))
-			text_printf(out, " proven %s", proof_text(c));
-		else if (pv && m->np == 1)
-			text_printf(out, " proven %d", *pv);
-		else if (pv) /* more players: result * 1000 + margin */
-			text_printf(out, " proven %s",
-				    *pv >= 1500  ? "win"
-				    : *pv >= 500 ? "draw"
-						 : "loss");
-		text_printf(out, " order %d pv", i);
-		line_text(m, root->child + (uint32_t)order[i], 16, 0, out);
-	}
+	for (int i = 0; i < n; i++)
+		results_candidate(m, e, (uint32_t)order[i], &out[i]);
 	free(order);
+	return n;
 }

@@ -1,9 +1,7 @@
 /* results.h: what a search found (results.c): the root move to play, and
- * the reports of the search. */
+ * the root moves as typed candidates (ai.h, struct ai_candidate). */
 #ifndef RESULTS_H
 #define RESULTS_H
-
-#include <stdio.h>
 
 #include "endgame.h"
 #include "timeman.h"
@@ -24,15 +22,15 @@ uint32_t tempered_child(const struct worker *m, double temper);
  * running. */
 void top_two(const struct worker *m, double *first, double *second);
 
-/* The search line on the log: the move, the effort (iters playouts,
- * reused visits kept), and what it expects. */
-void report_search(const struct worker *m, uint32_t chosen,
-		   const struct endgame *sv, enum ai_settled why,
-		   const struct tm_plan *plan, long iters, unsigned long reused,
-		   FILE *log, double start_ms);
-/* analyze's line: the root moves, best first, at most `most` of them
- * (protocol.md, "analyze"). */
-void report_info(const struct worker *m, const struct endgame *sv, int most,
-		 struct text *out);
+/* Root move k of m's tree (the root's k-th child) as a candidate; e: the
+ * solver's verdict on the root moves. */
+void results_candidate(const struct worker *m, const struct endgame *e,
+		       uint32_t k, struct ai_candidate *c);
+
+/* The root moves as candidates, best first (the moves still in the running
+ * by visits, then the ones set aside; a move with no visit only when it is
+ * proven), `most` at most, into out.  Returns how many. */
+int results_candidates(const struct worker *m, const struct endgame *e,
+		       int most, struct ai_candidate *out);
 
 #endif

@@ -50,6 +50,7 @@ void search_kit_free(struct search_kit *k)
 	solve_ctx_free(k->solver);
 	worker_scratch_free(&k->scratch);
 	endgame_scratch_free(&k->endgame);
+	scratch_free(&k->candidates);
 	*k = (struct search_kit){0};
 }
 
@@ -371,9 +372,33 @@ static uint32_t pick(struct search *s, enum ai_settled why, struct move *out)
 	return chosen;
 }
 
+/* What search s found, into res: the effort, and the first `most`
+ * candidates (none when most is 0). */
+static void found(struct search *s, int most, struct ai_result *res)
+{
+	struct worker *m = &s->m;
+	struct search_kit *k = s->k;
+	*res = (struct ai_result){.source = AI_SEARCH, .level = s->how->level};
+	res->players = m->np;
+	res->playouts = team_iters(m);
+	res->nodes = __atomic_load_n(&m->t->used, __ATOMIC_RELAXED);
+	res->kept = k->info.reused;
+	res->stopped = m->clock.stopped;
+	res->solved = s->e.done;
+	res->solver_nodes = s->e.nodes;
+	struct ai_candidate *cand =
+		most > 0 ? scratch_get(&k->candidates,
+				       sizeof *cand * (size_t)most)
+			 : NULL;
+	if (cand) {
+		res->n = results_candidates(m, &s->e, most, cand);
+		res->cand = cand;
+	}
+}
+
 int search_choose(struct search_kit *k, const struct game *g, const void *st,
 		  const struct ai_search *how, const struct ai_time *time,
-		  struct move *out)
+		  struct move *out, struct ai_result *res)
 {
 	struct search s;
 	struct worker *m = &s.m;
@@ -388,6 +413,9 @@ int search_choose(struct search_kit *k, const struct game *g, const void *st,
 	if (root_ready(&s) < 0) {
 		/* more moves than a node holds */
 		t->kept = 0;
+		if (res)
+			*res = (struct ai_result){.source = AI_QUIET,
+						  .level = how->level};
 		return ai_random_move(g, st, &s.r, m->list, out);
 	}
 	if (kind(node_at(t, t->root)) != DECIDE)
@@ -410,9 +438,16 @@ int search_choose(struct search_kit *k, const struct game *g, const void *st,
 	k->info.chosen = ld_u(&node_at(t, chosen)->visits);
 	k->info.solver_ms = s.e.ms;
 	t->chosen = chosen;
-	if (how->log)
-		report_search(m, chosen, &s.e, why, &plan, team_iters(m),
-			      k->info.reused, how->log, time->start);
+	if (res) {
+		found(&s, how->info_moves, res);
+		res->mv = *out;
+		res->settled = why;
+		res->flexible = plan.flexible;
+		res->soft_ms = plan.soft - time->start;
+		res->hard_ms = plan.hard - time->start;
+		results_candidate(m, &s.e, chosen - node_at(t, t->root)->child,
+				  &res->pick);
+	}
 	return 0;
 }
 
@@ -432,8 +467,6 @@ int search_analyze(struct search_kit *k, const struct game *g, const void *st,
 	team_start(k->team, m, how->seed, how->playouts);
 	double plies = playout_game_length(m, 0, 8 * SOLVE_PLIES, 0);
 	int most = how->info_moves > 0 ? how->info_moves : AI_INFO_MOVES;
-	struct text line;
-	text_init(&line);
 	for (int round = 0; !m->clock.stopped; round++) {
 		double next = ai_now_ms() + interval;
 		m->aborted = 0; /* an iteration the last interval cut short */
@@ -453,12 +486,11 @@ int search_analyze(struct search_kit *k, const struct game *g, const void *st,
 			; /* nothing left to search: wait for the interval */
 		if (m->clock.stopped)
 			break;
-		text_clear(&line);
-		report_info(m, &s.e, most, &line);
-		if (line.s && *line.s) /* nothing seen yet: no empty line */
-			how->info(how->ctx, line.s);
+		struct ai_result res;
+		found(&s, most, &res);
+		if (res.n > 0) /* nothing seen yet: nothing to show */
+			how->info(how->ctx, &res);
 	}
-	text_free(&line);
 	k->info.iterations = team_iters(m);
 	k->info.own = m->iters;
 	k->info.threads = team_threads(m);

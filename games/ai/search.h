@@ -52,6 +52,7 @@ struct search_kit {
 	struct solve_ctx *solver; /* the solver's table and scratch */
 	struct worker_scratch scratch;
 	struct endgame_scratch endgame;
+	struct scratch candidates; /* the last result's (struct ai_result) */
 	/* How late clock-bound searches ended past their deadlines lately
 	 * (milliseconds, a moving average).  On a busy machine the process
 	 * waits for the processor in slices of the scheduler's tick (4 ms
@@ -72,14 +73,16 @@ void search_settle(struct search_kit *k);
 
 /* The move of the GAME_PLAY state st (level 2 and up): searches st until
  * `time` says (see struct ai_time), how->playouts are done, or how->stop
- * says so, and writes the move to play.  A clock-bound search
- * (how->playouts == 0) starts from the part of the kept tree below st
- * when st is a few plies below the tree's root, and keeps its tree for
- * the next search; a playout-bound one starts from an empty tree and
- * empty tables.  Returns 0, or -1 when there is no move. */
+ * says so, and writes the move to play, and into res (when not NULL) what
+ * the search found, the first how->info_moves candidates among it.  A
+ * clock-bound search (how->playouts == 0) starts from the part of the
+ * kept tree below st when st is a few plies below the tree's root, and
+ * keeps its tree for the next search; a playout-bound one starts from an
+ * empty tree and empty tables.  Returns 0, or -1 when there is no
+ * move. */
 int search_choose(struct search_kit *k, const struct game *g, const void *st,
 		  const struct ai_search *how, const struct ai_time *time,
-		  struct move *out);
+		  struct move *out, struct ai_result *res);
 
 /* ai_analyze's search (see ai.h). */
 int search_analyze(struct search_kit *k, const struct game *g, const void *st,
