@@ -25,14 +25,9 @@ void expand_setup(struct tree *t, const struct game *g, const void *st)
 	int im = g->players(st) == 2 && game_search(g)->evaluate &&
 		 !g->chance && game_search(g)->minimax_eval &&
 		 game_search(g)->minimax_eval(st);
-	/* a node's minimax value and its lazy scan's last child share their
-	 * bits: a tree searched without the values cannot be searched with
-	 * them.  (The other way round it can, and is in Take It Away, whose
-	 * values stop once few pieces are left: a search with them keeps its
-	 * lazy scans in struct worker's lazy, and every node's `skip` stays
-	 * 0.) */
-	if (im && !t->im)
-		t->kept = 0;
+	/* (a tree grown without the values has none in its nodes, and one
+	 * grown with them keeps them for a search without: Take It Away's
+	 * stop once few pieces are left) */
 	t->im = im;
 	/* the prior's weight is the tree's: a tree grown with another cannot
 	 * be searched on */
@@ -175,6 +170,30 @@ static uint32_t node_alloc(struct worker *m, uint32_t n)
 	return m->chunk_next - n;
 }
 
+/* A random order of n children into m->order (the inside-out
+ * Fisher-Yates shuffle): the first visits go in this order (iterate.c,
+ * first_visit), and UCT picks among moves of equal priors by it, or every
+ * node would try the first listed first.  Drawn here, once, so that
+ * threads that share the tree need not move a node another may be
+ * reading.  Each step takes 16 bits of a draw (multiply and shift: off
+ * uniform by less than n / 65536, nothing to an order of first visits):
+ * a draw a step, by rng_below, cost checkertoe 2% of its instructions an
+ * iteration. */
+static void shuffle(struct worker *m, int n)
+{
+	uint16_t *order = m->order;
+	uint64_t bits = 0;
+	for (int i = 0; i < n; i++) {
+		if ((i & 3) == 0)
+			bits = rng_next(m->r);
+		uint32_t j =
+			(uint32_t)((bits & 0xffff) * (uint32_t)(i + 1)) >> 16;
+		bits >>= 16;
+		order[i] = order[j];
+		order[j] = (uint16_t)i;
+	}
+}
+
 /* Gives the leaf `at` its children or makes it a finished node (expand). */
 static int grow(struct worker *m, uint32_t at, const void *st, int root)
 {
@@ -232,45 +251,30 @@ static int grow(struct worker *m, uint32_t at, const void *st, int root)
 	uint32_t first = node_alloc(m, (uint32_t)n << wide);
 	if (!first)
 		return -1;
-	if (m->have_prior || m->lock) {
-		/* UCT picks among moves of equal priors by their order: a
-		 * random one, or every node would try the first listed first
-		 * (without priors the first visits are drawn as they come,
-		 * but not on a shared tree: see select_shared in iterate.c) */
-		for (int i = n - 1; i > 0; i--) {
-			int j = (int)rng_below(m->r, (uint32_t)i + 1);
-			struct move mv = m->list[i];
-			m->list[i] = m->list[j];
-			m->list[j] = mv;
-			unsigned char k = m->cls[i];
-			m->cls[i] = m->cls[j];
-			m->cls[j] = k;
-			double p = m->prior[i];
-			m->prior[i] = m->prior[j];
-			m->prior[j] = p;
-		}
-	}
+	/* the children in a random order (child i is move order[i]) */
+	shuffle(m, n);
 	struct node *c = node_at(t, first);
 	for (int i = 0; i < n; i++) {
-		c[i].mv = m->list[i].w[0];
+		int o = m->order[i];
+		c[i].mv = m->list[o].w[0];
 		if (wide)
-			memcpy(&c[n + i], &m->list[i].w[1],
-			       sizeof m->list[i].w - sizeof m->list[i].w[0]);
+			memcpy(&c[n + i], &m->list[o].w[1],
+			       sizeof m->list[o].w - sizeof m->list[o].w[0]);
 		c[i].who = (uint8_t)(s.player - 1);
-		if (m->np == 2 && m->cls[i] != CLS_OPEN) {
+		if (m->np == 2 && m->cls[o] != CLS_OPEN) {
 			set_proof(&c[i], proof_of_end((struct game_status){
-						 GAME_OVER, m->cls[i] - 1}));
+						 GAME_OVER, m->cls[o] - 1}));
 			flags_change(node_at(t, at), 0, F_MIXED);
 		}
 		if (m->im) /* (a proven child's counts by its proof:
 			    * im_of_children) */
-			c[i].im = m->have_prior ? im_code(m->prior[i]) : 0;
+			c[i].im = m->have_prior ? im_code(m->prior[o]) : 0;
 		if (m->have_prior) {
 			/* the game's judgement counts as a few visits, so that
 			 * wide nodes try their promising moves first */
 			c[i].virt = 1;
 			c[i].visits = t->prior_visits;
-			c[i].q = (float)m->prior[i];
+			c[i].q = (float)m->prior[o];
 			c[i].rs = (float)num_rsqrt_n(t->prior_visits);
 		}
 	}

@@ -90,22 +90,6 @@ _Static_assert((EXPLORE_EVERY & (EXPLORE_EVERY - 1)) == 0, "a power of 2");
  * 1.78 (`bench_ai threads takeitaway "" 1000 1 2`, in turn;
  * docs/benchmarks.md, "Threads"). */
 
-/* Swaps children i and j of nd, neither visited yet, with their move
- * words. */
-static void swap_children(struct tree *t, const struct node *nd, uint32_t i,
-			  uint32_t j)
-{
-	struct node *c = node_at(t, nd->child), x = c[i];
-	c[i] = c[j];
-	c[j] = x;
-	if (nd->flags & F_WIDE) {
-		unsigned char w[sizeof(struct node)];
-		memcpy(w, &c[nd->nchild + i], sizeof w);
-		memcpy(&c[nd->nchild + i], &c[nd->nchild + j], sizeof w);
-		memcpy(&c[nd->nchild + j], w, sizeof w);
-	}
-}
-
 /* Takes one of the team's playouts (a shared budget): 1 when there was
  * one left below `limit`. */
 static int take_ticket(atomic_long *tickets, long limit)
@@ -156,7 +140,31 @@ static void im_back(struct worker *m, const uint32_t *path, int depth)
 			break;
 }
 
-/* ---- one iteration ---- */
+/* ---- one iteration ----
+ *
+ * One path for one thread and for many, written once and built twice
+ * (iterate: the functions below take `shared` as a constant, and are
+ * inlined), so that a thread alone pays nothing for the others.  On a
+ * tree shared with other
+ * threads (team.c) the fields others change (a node's visits, q, rs,
+ * tried, child and flags; the pool's use; the reward statistics) are read
+ * and written atomically (relaxed: plain moves on the machines we build
+ * for), a leaf is grown by the thread that claims it (expand.c), and each
+ * visit counts at once as a loss, until its playout's result replaces it,
+ * so that the threads spread over the tree (a virtual loss).  A mean can
+ * lose a result when two threads update it at the same moment; it is a
+ * mean of many.  A thread alone counts each visit as its result comes
+ * back.
+ *
+ * A busy node (BUSY visits or more) of a shared tree, which every thread
+ * passes at almost every iteration, gets no virtual loss (one visit more
+ * would not change the choice there): each thread holds its visits to it
+ * back in a slot of its own and adds them in batches of up to
+ * 1 / 2^BATCH_SHIFT of the node's visits (hold_visit).  Each write to a
+ * node shared by two cores moves its cache line from one to the other;
+ * with the visits at the busy top of the tree added one by one, two
+ * threads on checkertoe ran slower than one (docs/benchmarks.md,
+ * "Threads"). */
 
 /* A child's mean reward for UCT: its playouts' mean q, and its minimax
  * value (code im, 0: none) beside it. */
@@ -165,22 +173,46 @@ static inline float im_mean(float q, uint16_t im)
 	return im ? q + IM_WEIGHT * (im_value(im) - q) : q;
 }
 
-/* The first of the n children c with the highest a m + k rs, m being the
- * mean q, or with minimax values (`im`, a constant where this is inlined)
- * im_mean: UCT's scan, once a third of the time of a big tree (a deep one;
- * see LAZY_FROM).  With SSE2 four children at a time, each lane keeping the
- * first best of its own children, then the lanes' best, the first of
- * equals; otherwise the even and odd children in two chains, so that each
- * compare waits only on the one before it in its own chain.  Either way
- * the sums are the scalar ones, bit for bit, and the choice the same (a =
- * 1 leaves q as it is). */
-static inline int uct_scan(const struct node *c, int n, float a, float k,
-			   int im)
+/* Inlined wherever it is called: the iteration's functions, each built
+ * for a thread alone and for a shared tree. */
+#define INLINE static inline __attribute__((always_inline))
+
+/* A child's mean, exploration term and minimax value, read atomically on a
+ * shared tree.  A thread alone reads them plainly: an atomic float goes
+ * through an integer register, two instructions more a child in UCT's
+ * scan, where a plain load folds into the arithmetic. */
+INLINE float ld_q(const struct node *nd, int shared)
+{
+	return shared ? ld_f(&nd->q) : nd->q;
+}
+
+INLINE float ld_rs(const struct node *nd, int shared)
+{
+	return shared ? ld_f(&nd->rs) : nd->rs;
+}
+
+INLINE uint16_t ld_im(const struct node *nd, int shared)
+{
+	return shared ? __atomic_load_n(&nd->im, __ATOMIC_RELAXED) : nd->im;
+}
+
+/* The tree's doubles that a shared tree's threads change (its range of
+ * solo scores, its exploration constant), read likewise. */
+INLINE double ld_d(const double *x, int shared)
+{
+	double v = *x;
+	if (shared)
+		__atomic_load(x, &v, __ATOMIC_RELAXED);
+	return v;
+}
+
+INLINE int uct_scan(const struct node *c, int n, float a, float k, int im,
+		    int shared)
 {
 	float best = -1e30f;
 	int bi = -1, i = 0;
 #ifdef __SSE2__
-	if (n >= 8) {
+	if (n >= 8 && !shared) {
 		__m128 aa = _mm_set1_ps(a), kk = _mm_set1_ps(k);
 		__m128 top = _mm_set1_ps(best);
 		__m128i at = _mm_setr_epi32(0, 1, 2, 3),
@@ -240,19 +272,25 @@ static inline int uct_scan(const struct node *c, int n, float a, float k,
 	float best2 = -1e30f;
 	int bi2 = -1;
 	for (; i + 1 < n; i += 2) {
-		float qu = im ? im_mean(c[i].q, c[i].im) : c[i].q;
-		float qv = im ? im_mean(c[i + 1].q, c[i + 1].im) : c[i + 1].q;
-		float u = a * qu + k * c[i].rs;
-		float v = a * qv + k * c[i + 1].rs;
+		float qu = ld_q(&c[i], shared), qv = ld_q(&c[i + 1], shared);
+		if (im) {
+			qu = im_mean(qu, ld_im(&c[i], shared));
+			qv = im_mean(qv, ld_im(&c[i + 1], shared));
+		}
+		float u = a * qu + k * ld_rs(&c[i], shared);
+		float v = a * qv + k * ld_rs(&c[i + 1], shared);
 		if (u > best)
 			best = u, bi = i;
 		if (v > best2)
 			best2 = v, bi2 = i + 1;
 	}
 	if (i < n) {
-		float q = im ? im_mean(c[i].q, c[i].im) : c[i].q;
-		if (a * q + k * c[i].rs > best)
-			best = a * q + k * c[i].rs, bi = i;
+		float q = ld_q(&c[i], shared);
+		if (im)
+			q = im_mean(q, ld_im(&c[i], shared));
+		float rs = ld_rs(&c[i], shared);
+		if (a * q + k * rs > best)
+			best = a * q + k * rs, bi = i;
 	}
 	if (best2 > best || (best2 == best && bi2 < bi))
 		bi = bi2;
@@ -261,97 +299,50 @@ static inline int uct_scan(const struct node *c, int n, float a, float k,
 
 /* select_child's scans: without minimax values, and where the search
  * keeps them (im_mean). */
-static int uct_first_best(const struct node *c, int n, float a, float k)
-{
-	return uct_scan(c, n, a, k, 0);
-}
 
-static int uct_im_best(const struct node *c, int n, float a, float k)
+/* The first visits of nd's children, in the order they were shuffled in
+ * when nd grew (expand.c): the next child not tried yet that is neither
+ * set aside nor (unless proofs are ignored) proven lost, or -1 when all
+ * have been tried.  Threads that share the tree take their turns by
+ * compare-and-swap. */
+INLINE int first_visit(struct worker *m, struct node *nd, const struct node *c,
+		       int shared)
 {
-	return uct_scan(c, n, a, k, 1);
-}
-
-/* uct_im_best at nd, which from LAZY_FROM visits on follows the child its
- * last scan chose for LAZY_SKIP more visits, as select_child does where
- * the nodes keep no minimax values, with its memory in m->lazy (a slot
- * another node took over, or that compaction emptied, scans afresh). */
-static int uct_im_lazy(struct worker *m, const struct node *nd, float a,
-		       float k)
-{
-	const struct node *c = node_at(m->t, nd->child);
-	if (nd->visits < LAZY_FROM)
-		return uct_im_best(c, nd->nchild, a, k);
-	uint32_t at = (uint32_t)(nd - m->t->pool);
-	struct im_lazy *z = &m->lazy[at % IM_LAZY];
-	if (z->at == at && z->skip && z->last < nd->nchild) {
-		z->skip--;
-		return z->last;
-	}
-	int b = uct_im_best(c, nd->nchild, a, k);
-	*z = (struct im_lazy){at, (uint16_t)b, LAZY_SKIP};
-	return b;
-}
-
-/* The child of nd to follow: a chance outcome by its odds; a move first
- * by the order of first visits, then by UCT, never a move proven lost or
- * set aside while there is another (a proven draw counts its exact value,
- * with no bonus for exploring). */
-static uint32_t select_child(struct worker *m, struct node *nd)
-{
-	struct tree *t = m->t;
-	struct node *c = node_at(t, nd->child);
 	int n = nd->nchild;
-	if (kind(nd) == CHANCE) {
-		/* the outcome furthest behind its share of the visits */
-		double n1 = (double)nd->visits + 1, best = -1e300;
-		int bi = 0;
-		for (int i = 0; i < n; i++) {
-			double d = c[i].q * n1 - c[i].visits;
-			if (d > best)
-				best = d, bi = i;
-		}
-		return nd->child + (uint32_t)bi;
-	}
-	/* first visits in a random order, drawn as they are given: a move
-	 * not tried yet swaps places with the next one to try */
-	while (nd->tried < n) {
-		int i = nd->tried++,
-		    j = i + (int)rng_below(m->r, (uint32_t)(n - i));
-		if (j != i)
-			swap_children(t, nd, (uint32_t)i, (uint32_t)j);
+	uint16_t i = __atomic_load_n(&nd->tried, __ATOMIC_RELAXED);
+	while (i < n) {
+		if (!shared)
+			nd->tried = (uint16_t)(i + 1);
+		else if (!__atomic_compare_exchange_n(
+				 &nd->tried, &i, (uint16_t)(i + 1), 1,
+				 __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+			continue; /* (another thread took it: i is theirs) */
 		if (!(flags_of(&c[i]) & F_BANNED) &&
 		    (m->ignore_proofs || !lost(&c[i])))
-			return nd->child + (uint32_t)i;
+			return i;
+		i = __atomic_load_n(&nd->tried, __ATOMIC_RELAXED);
 	}
-	if (nd->skip && !(nd->flags & F_MIXED) && !m->im) { /* LAZY_FROM */
-		nd->skip--;
-		return nd->child + nd->last;
-	}
-	/* UCT: the mean (scaled to [0, 1] in the solo game: only the scale
-	 * matters to the choice) plus the exploration bonus */
-	float a =
-		m->np == 1 && t->hi > t->lo ? (float)(1 / (t->hi - t->lo)) : 1;
-	float k = (float)(t->explore * num_sqrtlog(nd->visits + 1)),
-	      best = -1e30f;
+	return -1;
+}
+
+/* UCT at a node where some child is proven or set aside (F_MIXED): never
+ * a move proven lost or set aside while there is another, a proven draw
+ * or win its exact value with no bonus for exploring. */
+INLINE int uct_mixed(const struct worker *m, const struct node *c, int n,
+		     float a, float k, int shared)
+{
+	float best = -1e30f;
 	int bi = -1;
-	if (!(nd->flags & F_MIXED)) { /* the common case: nothing set aside */
-		if (m->im)
-			return nd->child + (uint32_t)uct_im_lazy(m, nd, a, k);
-		int b = uct_first_best(c, n, a, k);
-		if (nd->visits >= LAZY_FROM) {
-			nd->last = (uint16_t)b;
-			nd->skip = LAZY_SKIP;
-		}
-		return nd->child + (uint32_t)b;
-	}
 	for (int i = 0; i < n; i++) {
 		const struct node *ci = &c[i];
+		uint8_t f = flags_of(ci);
 		float u;
-		if (ci->flags & (PROOF | F_BANNED)) {
-			if (ci->flags & F_BANNED)
+		if (f & (PROOF | F_BANNED)) {
+			if (f & F_BANNED)
 				continue;
 			if (m->ignore_proofs) {
-				u = a * ci->q + k * ci->rs;
+				u = a * ld_q(ci, shared) +
+				    k * ld_rs(ci, shared);
 			} else {
 				int r = result_for(proof_of(ci), ci->who);
 				if (r < 0)
@@ -359,12 +350,69 @@ static uint32_t select_child(struct worker *m, struct node *nd)
 				u = 0.5f * (float)(r + 1);
 			}
 		} else {
-			u = a * im_mean(ci->q, m->im ? ci->im : 0) + k * ci->rs;
+			u = a * im_mean(ld_q(ci, shared),
+					m->im ? ld_im(ci, shared) : 0) +
+			    k * ld_rs(ci, shared);
 		}
 		if (u > best)
 			best = u, bi = i;
 	}
-	return nd->child + (uint32_t)(bi < 0 ? 0 : bi);
+	return bi < 0 ? 0 : bi; /* (only NaNs: any child will do) */
+}
+
+/* The child of nd (node `at`) to follow: the tree policy.  A chance
+ * outcome by its odds; a move first by the order of first visits, then by
+ * UCT: the mean (scaled to [0, 1] in the solo game: only the scale matters
+ * to the choice) plus the exploration bonus.  A busy node (LAZY_FROM
+ * visits, BUSY on a shared tree) follows the child its last scan chose
+ * for LAZY_SKIP more visits, remembered in this thread's table. */
+INLINE uint32_t select_child(struct worker *m, uint32_t at, struct node *nd,
+			     int shared)
+{
+	struct tree *t = m->t;
+	uint32_t first = child_of(nd);
+	struct node *c = node_at(t, first);
+	int n = nd->nchild;
+	uint32_t visits = ld_u(&nd->visits);
+	if (kind(nd) == CHANCE) {
+		/* the outcome furthest behind its share of the visits */
+		double n1 = (double)visits + 1, best = -1e300;
+		int bi = 0;
+		for (int i = 0; i < n; i++) {
+			double d = c[i].q * n1 - ld_u(&c[i].visits);
+			if (d > best)
+				best = d, bi = i;
+		}
+		return first + (uint32_t)bi;
+	}
+	if (__atomic_load_n(&nd->tried, __ATOMIC_RELAXED) < n) {
+		int i = first_visit(m, nd, c, shared);
+		if (i >= 0)
+			return first + (uint32_t)i;
+	}
+	int mixed = flags_of(nd) & F_MIXED;
+	struct lazy *z = NULL;
+	if (!mixed && visits >= (shared ? BUSY : LAZY_FROM)) {
+		z = &m->lazy[at & (LAZY_SLOTS - 1)];
+		if (z->at == at && z->skip && z->last < n) {
+			z->skip--;
+			return first + z->last;
+		}
+	}
+	float a = 1;
+	if (m->np == 1) {
+		double lo = ld_d(&t->lo, shared), hi = ld_d(&t->hi, shared);
+		a = hi > lo ? (float)(1 / (hi - lo)) : 1;
+	}
+	float k = (float)(ld_d(&t->explore, shared) * num_sqrtlog(visits + 1));
+	if (mixed)
+		return first + (uint32_t)uct_mixed(m, c, n, a, k, shared);
+	/* the common case: nothing set aside */
+	int b = m->im ? uct_scan(c, n, a, k, 1, shared)
+		      : uct_scan(c, n, a, k, 0, shared);
+	if (z)
+		*z = (struct lazy){at, (uint16_t)b, LAZY_SKIP};
+	return first + (uint32_t)b;
 }
 
 /* The rewards of an iteration that stopped at leaf, depth plies below the
@@ -386,110 +434,7 @@ static int leaf_rewards(struct worker *m, const struct node *leaf, int depth,
 	return 0;
 }
 
-/* UCT's exploration term assumes rewards spread over [0, 1] like wins and
- * losses; a game's evaluate() or a points race gives rewards bunched near
- * the middle, where the same constant would explore almost blindly.  So the
- * constant follows the spread (standard deviation) of the rewards seen,
- * 0.5 being the spread of a coin toss. */
-static double explore_for(const struct tree *t, int np)
-{
-	double mu = t->r1 / t->rn, var = t->r2 / t->rn - mu * mu;
-	if (np == 1) /* raw scores: scale like mean() does */
-		var = t->hi > t->lo ? var / ((t->hi - t->lo) * (t->hi - t->lo))
-				    : 0.25;
-	double f = 2 * num_sqrt(var > 0 ? var : 0);
-	return UCT_C * (f < 0.1 ? 0.1 : f > 1 ? 1 : f);
-}
-
-/* One iteration: down the tree, out at random, and the rewards back up.
- * Returns -1 when the clock stopped it (nothing is updated then). */
-static int iterate(struct worker *m)
-{
-	struct tree *t = m->t;
-	uint32_t path[MAX_PATH];
-	int depth = 0, exact = 0, proved = 0;
-	double rew[GAME_MAX_PLAYERS] = {0};
-	game_copy(m->g, m->st, t->state);
-	uint32_t at = t->root;
-	path[0] = at;
-	for (;;) {
-		struct node *nd = node_at(t, at);
-		if (depth > 0 && proof_of(nd) && !m->ignore_proofs)
-			break; /* its exact result stands for a playout */
-		if (kind(nd) == LEAF) {
-			if (depth > 0 &&
-			    (nd->visits - prior_of(t, nd) <
-				     t->expand_at +
-					     node_at(t, path[depth - 1])
-							     ->nchild /
-						     WIDE_STEP +
-					     (t->used >> GROWTH_SHIFT) ||
-			     t->full))
-				break;
-			if (expand(m, at, m->st, depth == 0) < 0)
-				break;
-			proved = m->new_proof;
-			nd = node_at(t, at);
-			if (depth > 0 && proof_of(nd) && !m->ignore_proofs)
-				break;
-		}
-		if (kind(nd) == END || depth + 1 >= MAX_PATH)
-			break;
-		uint32_t c = select_child(m, nd);
-		node_step(m->t, m->g, nd, c - nd->child, m->st);
-		path[++depth] = at = c;
-	}
-	if (leaf_rewards(m, node_at(t, at), depth, rew, &exact) < 0)
-		return -1;
-	for (int i = 0; i <= depth; i++) {
-		struct node *nd = node_at(t, path[i]);
-		nd->visits++;
-		if (nd->who != NOBODY)
-			nd->q += (float)(rew[nd->who] - nd->q) / nd->visits;
-		nd->rs = (float)num_rsqrt_n(nd->visits);
-	}
-	if (proved)
-		prove_up(t, path, depth);
-	if (m->im)
-		im_back(m, path, depth);
-	if (m->np == 1) {
-		if (t->rn == 0 || rew[0] < t->lo)
-			t->lo = rew[0];
-		if (t->rn == 0 || rew[0] > t->hi)
-			t->hi = rew[0];
-	}
-	if (!exact) {
-		for (int p = 0; p < m->np; p++)
-			t->r1 += rew[p], t->r2 += rew[p] * rew[p], t->rn++;
-		if (((long)t->rn & (EXPLORE_EVERY - 1)) < m->np)
-			t->explore = explore_for(t, m->np);
-	}
-	m->iters++;
-	return 0;
-}
-
-/* ---- one iteration on a shared tree ---- */
-
-/* The same as iterate, for threads that share the tree (team.c):
- * the fields others change (a node's visits, q, rs, tried, child and
- * flags; the pool's use; the exploration constant) are read and written
- * atomically, a leaf is grown by the thread that claims it (expand), and
- * each visit counts at once as a loss, until its playout's result
- * replaces it, so that the threads spread over the tree (a virtual loss).
- * A mean can lose a result when two threads update it at the same moment;
- * it is a mean of many.  First visits go in the order of the children,
- * which were shuffled when the node grew.
- *
- * A busy node (BUSY visits or more), which every thread passes at almost
- * every iteration, gets no virtual loss (one visit more would not change
- * the choice there): each thread holds its visits to it back in a slot of
- * its own and adds them in batches of up to 1 / 2^BATCH_SHIFT of the
- * node's visits (hold_visit), and at such a node it follows the child its
- * last scan chose for LAZY_SKIP more visits, as select_child does from
- * LAZY_FROM visits on (select_busy).  Each write to a node shared by two
- * cores moves its cache line from one to the other; with the visits at
- * the busy top of the tree added one by one, two threads on checkertoe
- * ran slower than one (docs/benchmarks.md, "Threads"). */
+/* ---- how a visit counts ---- */
 
 /* A visit that counts as a loss for now (a virtual loss). */
 static void visit_shared(struct node *nd)
@@ -517,8 +462,8 @@ static void settle_shared(struct node *nd, const double *rew)
 	}
 }
 
-/* A busy node's visits are added to it a batch at a time (see
- * iterate_shared): up to 1 / 2^BATCH_SHIFT of them. */
+/* A busy node's visits are added to it a batch at a time: up to
+ * 1 / 2^BATCH_SHIFT of them. */
 static void flush_one(struct worker *m, struct pending *p)
 {
 	if (!p->visits)
@@ -575,135 +520,131 @@ static void hold_visit(struct worker *m, uint32_t at, const double *rew)
 		flush_one(m, p);
 }
 
-/* Adds this thread's reward statistics to the tree's (see explore_for),
- * under the tree's lock: they are sums, and the tree's explore follows
- * them. */
+/* An iteration on a shared tree enters node `at`: a visit that counts as
+ * a loss for now, or, at a busy node, one held back (returns 1). */
+static int enter(struct worker *m, uint32_t at)
+{
+	if (ld_u(&node_at(m->t, at)->visits) >= BUSY)
+		return 1;
+	visit_shared(node_at(m->t, at));
+	return 0;
+}
+
+/* The rewards rew of an iteration on a shared tree reach node `at` (held:
+ * its visit was held back), or, with rew NULL (the clock cut the playout
+ * short), its visit is taken back. */
+static void leave(struct worker *m, uint32_t at, int held, const double *rew)
+{
+	if (held) {
+		if (rew)
+			hold_visit(m, at, rew);
+	} else {
+		settle_shared(node_at(m->t, at), rew);
+	}
+}
+
+/* The rewards rew of an iteration of a thread alone reach node nd: a
+ * visit, and its mean for its mover. */
+static void count(struct node *nd, const double *rew)
+{
+	nd->visits++;
+	if (nd->who != NOBODY)
+		nd->q += (float)(rew[nd->who] - nd->q) / nd->visits;
+	nd->rs = (float)num_rsqrt_n(nd->visits);
+}
+
+/* ---- the rewards seen ---- */
+
+/* UCT's exploration term assumes rewards spread over [0, 1] like wins and
+ * losses; a game's evaluate() or a points race gives rewards bunched near
+ * the middle, where the same constant would explore almost blindly.  So the
+ * constant follows the spread (standard deviation) of the rewards seen,
+ * 0.5 being the spread of a coin toss. */
+static double explore_for(const struct tree *t, int np)
+{
+	double mu = t->r1 / t->rn, var = t->r2 / t->rn - mu * mu;
+	if (np == 1) /* raw scores: scale like tree_mean() does */
+		var = t->hi > t->lo ? var / ((t->hi - t->lo) * (t->hi - t->lo))
+				    : 0.25;
+	double f = 2 * num_sqrt(var > 0 ? var : 0);
+	return UCT_C * (f < 0.1 ? 0.1 : f > 1 ? 1 : f);
+}
+
+/* Adds this thread's reward statistics to the tree's (under the tree's
+ * lock when it is shared: they are sums, and the tree's explore follows
+ * them). */
 static void fold_rewards(struct worker *m)
 {
 	struct tree *t = m->t;
 	if (m->rn == 0)
 		return;
-	pthread_mutex_lock(m->lock);
-	if (m->np == 1) {
-		double lo = t->rn == 0 || m->lo < t->lo ? m->lo : t->lo;
-		double hi = t->rn == 0 || m->hi > t->hi ? m->hi : t->hi;
-		__atomic_store(&t->lo, &lo, __ATOMIC_RELAXED);
-		__atomic_store(&t->hi, &hi, __ATOMIC_RELAXED);
-	}
+	if (m->lock)
+		pthread_mutex_lock(m->lock);
 	t->r1 += m->r1, t->r2 += m->r2, t->rn += m->rn;
 	double explore = explore_for(t, m->np);
 	__atomic_store(&t->explore, &explore, __ATOMIC_RELAXED);
-	pthread_mutex_unlock(m->lock);
+	if (m->lock)
+		pthread_mutex_unlock(m->lock);
 	m->r1 = m->r2 = m->rn = 0;
 }
 
-/* select_child on a shared tree. */
-static uint32_t select_shared(struct worker *m, struct node *nd)
+/* The solo game's reward r, beyond the lowest or highest score the tree
+ * has seen (m->lo and m->hi: this thread's copy), widens the tree's. */
+static void widen(struct worker *m, double r)
 {
 	struct tree *t = m->t;
-	uint32_t first = child_of(nd);
-	struct node *c = node_at(t, first);
-	int n = nd->nchild;
-	if (kind(nd) == CHANCE) {
-		double n1 = (double)ld_u(&nd->visits) + 1, best = -1e300;
-		int bi = 0;
-		for (int i = 0; i < n; i++) {
-			double d = c[i].q * n1 - ld_u(&c[i].visits);
-			if (d > best)
-				best = d, bi = i;
-		}
-		return first + (uint32_t)bi;
-	}
-	uint16_t i = __atomic_load_n(&nd->tried, __ATOMIC_RELAXED);
-	while (i < n)
-		if (__atomic_compare_exchange_n(
-			    &nd->tried, &i, (uint16_t)(i + 1), 1,
-			    __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
-			if (!(flags_of(&c[i]) & F_BANNED) &&
-			    (m->ignore_proofs || !lost(&c[i])))
-				return first + i;
-			i = __atomic_load_n(&nd->tried, __ATOMIC_RELAXED);
-		}
-	double lo, hi, explore;
-	__atomic_load(&t->lo, &lo, __ATOMIC_RELAXED);
-	__atomic_load(&t->hi, &hi, __ATOMIC_RELAXED);
-	__atomic_load(&t->explore, &explore, __ATOMIC_RELAXED);
-	float a = m->np == 1 && hi > lo ? (float)(1 / (hi - lo)) : 1;
-	float k = (float)(explore * num_sqrtlog(ld_u(&nd->visits) + 1)),
-	      best = -1e30f;
-	int bi = -1;
-	for (int j = 0; j < n; j++) {
-		const struct node *cj = &c[j];
-		uint8_t f = flags_of(cj);
-		float u;
-		if (f & (PROOF | F_BANNED)) {
-			if (f & F_BANNED)
-				continue;
-			if (m->ignore_proofs) {
-				u = a * ld_f(&cj->q) + k * ld_f(&cj->rs);
-			} else {
-				int r = result_for(proof_of(cj), cj->who);
-				if (r < 0)
-					continue;
-				u = 0.5f * (float)(r + 1);
-			}
-		} else {
-			u = a * im_mean(ld_f(&cj->q),
-					m->im ? __atomic_load_n(
-							&cj->im,
-							__ATOMIC_RELAXED)
-					      : 0) +
-			    k * ld_f(&cj->rs);
-		}
-		if (u > best)
-			best = u, bi = j;
-	}
-	return first + (uint32_t)(bi < 0 ? 0 : bi);
+	if (m->lock)
+		pthread_mutex_lock(m->lock);
+	double lo = !t->seen || r < t->lo ? r : t->lo;
+	double hi = !t->seen || r > t->hi ? r : t->hi;
+	__atomic_store(&t->lo, &lo, __ATOMIC_RELAXED);
+	__atomic_store(&t->hi, &hi, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->seen, 1, __ATOMIC_RELAXED);
+	if (m->lock)
+		pthread_mutex_unlock(m->lock);
+	m->lo = lo, m->hi = hi;
 }
 
-/* select_shared at a busy node (see BUSY): the child this thread chose
- * there last, for LAZY_SKIP visits after each scan, as select_child does
- * from LAZY_FROM visits on.  (The node's statistics change only when a
- * batch of visits is added.) */
-static uint32_t select_busy(struct worker *m, uint32_t at, struct node *nd)
+/* The rewards of an iteration join the statistics: the range of the solo
+ * game's scores at once, the sums (explore_for) every EXPLORE_EVERY of
+ * this thread's, unless they were exact. */
+INLINE void rewards_seen(struct worker *m, const double *rew, int exact)
 {
-	struct pending *p = slot(m, at);
-	if (p->skip && !(flags_of(nd) & F_MIXED)) {
-		p->skip--;
-		return child_of(nd) + p->last;
-	}
-	uint32_t c = select_shared(m, nd);
-	p->last = (uint16_t)(c - child_of(nd));
-	p->skip = LAZY_SKIP;
-	return c;
+	if (m->np == 1 && (!__atomic_load_n(&m->t->seen, __ATOMIC_RELAXED) ||
+			   rew[0] < m->lo || rew[0] > m->hi))
+		widen(m, rew[0]);
+	if (exact)
+		return;
+	for (int p = 0; p < m->np; p++)
+		m->r1 += rew[p], m->r2 += rew[p] * rew[p], m->rn++;
+	if (m->rn >= EXPLORE_EVERY)
+		fold_rewards(m);
 }
 
-/* iterate on a shared tree.  Returns 1, doing nothing, when the root is
- * settled. */
-static int iterate_shared(struct worker *m)
+/* One iteration: down the tree by the tree policy, out at random, and the
+ * rewards back up, on a tree m shares with other threads or not.  Returns
+ * -1 when the clock stopped it (nothing is counted then). */
+INLINE int iterate_on(struct worker *m, int shared)
 {
 	struct tree *t = m->t;
 	uint32_t path[MAX_PATH];
 	int depth = 0, exact = 0, proved = 0;
 	double rew[GAME_MAX_PLAYERS] = {0};
-	if (m->np == 2 && !m->ignore_proofs && proof_of(node_at(t, t->root)))
-		return 1;
+	uint64_t held = 0; /* shared: the levels whose visits are held back */
 	game_copy(m->g, m->st, t->state);
 	uint32_t at = t->root;
 	path[0] = at;
-	uint64_t held = 0; /* the levels whose visits are held back */
-	if (ld_u(&node_at(t, at)->visits) >= BUSY)
-		held = 1;
-	else
-		visit_shared(node_at(t, at));
+	if (shared)
+		held = (uint64_t)enter(m, at);
 	for (;;) {
 		struct node *nd = node_at(t, at);
 		if (depth > 0 && proof_of(nd) && !m->ignore_proofs)
-			break;
+			break; /* its exact result stands for a playout */
 		if (kind(nd) == LEAF) {
-			/* (its visits count this one already) */
+			/* (on a shared tree its visits count this one) */
+			uint32_t seen = ld_u(&nd->visits) - (uint32_t)shared;
 			if (depth > 0 &&
-			    (ld_u(&nd->visits) - 1 - prior_of(t, nd) <
+			    (seen - prior_of(t, nd) <
 				     t->expand_at +
 					     node_at(t, path[depth - 1])
 							     ->nchild /
@@ -719,47 +660,39 @@ static int iterate_shared(struct worker *m)
 		}
 		if (kind(nd) == END || depth + 1 >= MAX_PATH)
 			break;
-		uint32_t c = depth < 64 && held >> depth & 1
-				     ? select_busy(m, at, nd)
-				     : select_shared(m, nd);
-		node_step(m->t, m->g, nd, c - child_of(nd), m->st);
+		uint32_t c = select_child(m, at, nd, shared);
+		node_step(t, m->g, nd, c - child_of(nd), m->st);
 		path[++depth] = at = c;
-		if (depth < 64 && ld_u(&node_at(t, at)->visits) >= BUSY)
-			held |= (uint64_t)1 << depth;
-		else
+		if (shared && depth < 64)
+			held |= (uint64_t)enter(m, at) << depth;
+		else if (shared)
 			visit_shared(node_at(t, at));
 	}
 	int r = leaf_rewards(m, node_at(t, at), depth, rew, &exact);
-	for (int i = 0; i <= depth; i++) {
-		struct node *nd = node_at(t, path[i]);
-		if (i < 64 && held >> i & 1) {
-			if (r >= 0)
-				hold_visit(m, path[i], rew);
-		} else {
-			settle_shared(nd, r < 0 ? NULL : rew);
-		}
-	}
+	if (shared)
+		for (int i = 0; i <= depth; i++)
+			leave(m, path[i], i < 64 && held >> i & 1,
+			      r < 0 ? NULL : rew);
 	if (r < 0)
 		return -1;
+	if (!shared)
+		for (int i = 0; i <= depth; i++)
+			count(node_at(t, path[i]), rew);
 	if (proved)
 		prove_up(t, path, depth);
 	if (m->im)
 		im_back(m, path, depth);
-	if (m->np == 1) {
-		if (m->rn == 0 || rew[0] < m->lo)
-			m->lo = rew[0];
-		if (m->rn == 0 || rew[0] > m->hi)
-			m->hi = rew[0];
-	}
-	if (!exact) {
-		for (int p = 0; p < m->np; p++)
-			m->r1 += rew[p], m->r2 += rew[p] * rew[p], m->rn++;
-		if (m->rn >= EXPLORE_EVERY)
-			fold_rewards(m);
-	}
+	rewards_seen(m, rew, exact);
 	/* (read by the main search while it runs: team_iters) */
 	__atomic_store_n(&m->iters, m->iters + 1, __ATOMIC_RELAXED);
 	return 0;
+}
+
+/* One iteration (iterate_on), built for a thread alone and for a shared
+ * tree. */
+static int iterate(struct worker *m)
+{
+	return m->lock ? iterate_on(m, 1) : iterate_on(m, 0);
 }
 
 /* ---- a phase of iterations ---- */
@@ -786,8 +719,10 @@ void worker_make_room(struct worker *m)
 	}
 	struct pool_stop stop = {tm_compaction_stop, &m->clock};
 	m->clock.next_poll = 0; /* asked at once: a compaction is a long step */
-	if (pool_compact(t, &stop))
+	if (pool_compact(t, &stop)) {
 		memset(m->lazy, 0, sizeof m->lazy); /* nodes were cut */
+		m->collections = t->collections;
+	}
 }
 
 /* Runs iterations until the clock passes until_ms (when timed), iters
@@ -796,6 +731,13 @@ void worker_make_room(struct worker *m)
  * between iterations. */
 void worker_run(struct worker *m, double until_ms, long until_iters)
 {
+	if (m->collections != m->t->collections) {
+		/* the pool was compacted (by the lead, the team stopped)
+		 * since this thread last ran: the nodes it remembers may be
+		 * gone */
+		memset(m->lazy, 0, sizeof m->lazy);
+		m->collections = m->t->collections;
+	}
 	tm_phase(&m->clock, until_ms);
 	m->aborted = 0; /* an iteration the last phase's end cut short */
 	m->for_room = 0;
@@ -812,17 +754,14 @@ void worker_run(struct worker *m, double until_ms, long until_iters)
 		}
 		if (tm_time_to_stop(&m->clock))
 			break;
-		if (m->np == 2 && !m->ignore_proofs && !m->lock &&
+		if (m->np == 2 && !m->ignore_proofs &&
 		    proof_of(node_at(m->t, m->t->root)))
 			break; /* settled: more iterations would only spin */
 		if (m->tickets && !take_ticket(m->tickets, until_iters)) {
 			m->spent = 1;
 			break;
 		}
-		int r = m->lock ? iterate_shared(m) : iterate(m);
-		if (r > 0)
-			break; /* settled (on a shared tree) */
-		if (r < 0) {
+		if (iterate(m) < 0) {
 			m->aborted = 1;
 			/* a playout cut short (the team stopped to compact the
 			 * pool) leaves its ticket to the next phase */
@@ -832,8 +771,7 @@ void worker_run(struct worker *m, double until_ms, long until_iters)
 		}
 		m->clock.since++;
 	}
-	if (m->lock) {
+	if (m->lock)
 		flush_pending(m);
-		fold_rewards(m);
-	}
+	fold_rewards(m);
 }

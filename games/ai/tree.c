@@ -143,6 +143,7 @@ int tree_clear(struct tree *t)
 	t->full = 0;
 	t->kept = 0;
 	t->expand_at = 2;
+	t->seen = 0;
 	t->lo = t->hi = t->r1 = t->r2 = t->rn = 0;
 	t->explore = UCT_C;
 	t->plies = 0;
@@ -358,7 +359,6 @@ static BITS_HOT int cut_marked(struct tree *t, const struct pool_stop *stop)
 				t, (w << 6) + (uint32_t)bit_first(bits));
 			nd->child = 0;
 			nd->nchild = nd->tried = 0;
-			nd->skip = 0;
 			nd->flags &= (uint8_t) ~(KIND | F_WIDE | F_SAMPLED |
 						 F_MIXED);
 		}

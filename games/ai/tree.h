@@ -43,13 +43,9 @@ struct node {
 	uint16_t nchild, tried; /* children; first visits given so far */
 	uint8_t who : 3;        /* the player (from 0) who made mv, or NOBODY */
 	uint8_t virt : 1;       /* its visits include the prior (the tree's) */
-	uint8_t skip : 2; /* visits still to follow `last` without a scan */
-	uint8_t flags;    /* kind, F_WIDE, F_SAMPLED, F_BANNED, proof */
-	union {
-		uint16_t last; /* the child UCT's last scan chose */
-		uint16_t im;   /* a search with minimax values (struct
-				* worker, im): see im_code */
-	};
+	uint8_t flags;          /* kind, F_WIDE, F_SAMPLED, F_BANNED, proof */
+	uint16_t im; /* a search with minimax values (struct worker, im): see
+		      * im_code */
 };
 _Static_assert(sizeof(struct node) == 32, "a node is 32 bytes");
 
@@ -59,10 +55,8 @@ _Static_assert(sizeof(struct node) == 32, "a node is 32 bytes");
  * evaluations below it, for `who`: a leaf the game's judgement after its
  * move (or its proven result), a node with children the best of theirs
  * for the player who moves there.  UCT weighs it beside the mean of the
- * playouts (IM_WEIGHT in iterate.c).  It is stored in 16 bits, in the
- * place of `last`, whose lazy scans such a search remembers in a table of
- * its own (struct worker, lazy): 0 none, else 1 + the value times
- * IM_SCALE. */
+ * playouts (IM_WEIGHT in iterate.c).  It is stored in 16 bits: 0 none,
+ * else 1 + the value times IM_SCALE. */
 #define IM_SCALE 65534.0f
 static inline uint16_t im_code(double v)
 {
@@ -112,6 +106,7 @@ struct tree {
 	size_t state_cap;
 	int kept;
 	/* reward statistics, kept with the tree */
+	int seen;       /* solo: lo and hi hold scores seen */
 	double lo, hi;  /* solo: lowest and highest score seen */
 	double r1, r2;  /* sum and sum of squares of the rewards seen */
 	double rn;      /* how many */

@@ -7,6 +7,7 @@ void worker_scratch_free(struct worker_scratch *s)
 	scratch_free(&s->list);
 	scratch_free(&s->cls);
 	scratch_free(&s->prior);
+	scratch_free(&s->order);
 	scratch_free(&s->states);
 	scratch_free(&s->reroot);
 	scratch_free(&s->pending);
@@ -20,7 +21,8 @@ static int scratch(struct worker *m)
 	m->cls = scratch_get(&m->sc->cls, nm);
 	m->prior = scratch_get(&m->sc->prior, sizeof *m->prior * nm);
 	m->list = scratch_get(&m->sc->list, sizeof *m->list * nm);
-	if (!m->st || !m->cls || !m->prior || !m->list)
+	m->order = scratch_get(&m->sc->order, sizeof *m->order * nm);
+	if (!m->st || !m->cls || !m->prior || !m->list || !m->order)
 		return -1;
 	m->st2 = m->st + m->ss;
 	return 0;

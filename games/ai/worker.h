@@ -18,24 +18,31 @@ struct worker_scratch {
 	struct scratch list;    /* max_moves moves */
 	struct scratch cls;     /* one byte a move */
 	struct scratch prior;   /* one double a move */
+	struct scratch order;   /* one uint16_t a move */
 	struct scratch states;  /* scratch states */
 	struct scratch reroot;  /* states on the way to a new root */
 	struct scratch pending; /* a shared tree's updates held back */
 };
 void worker_scratch_free(struct worker_scratch *s);
 
-/* A lazy scan's memory (iterate.c, LAZY_FROM) where the nodes keep minimax
- * values in the place of their own: the node (its index), the child its
- * last scan chose, and the visits left before the next scan. */
-#define IM_LAZY 256
-struct im_lazy {
+/* A lazy scan's memory (iterate.c, LAZY_FROM): the node (its index), the
+ * child its last scan chose, and the visits left before the next scan.
+ * Each thread keeps its own, a slot a node by its index (a slot another
+ * node took over scans afresh). */
+#define LAZY_SLOTS 1024
+struct lazy {
 	uint32_t at;
 	uint16_t last;
 	uint16_t skip;
 };
 
 /* The visits a thread of a shared tree holds back (iterate.c, BUSY):
- * slots hashed by node, PENDING of them. */
+ * slots hashed by node, PENDING of them.  A busy node that shares its slot
+ * with another on the paths a thread takes adds its visits one at a time
+ * again.  With 256 slots two threads ran Take It Away at 1.49 to 1.59
+ * times one thread's iterations, with 4,096 (80 kB a thread) at 1.68 to
+ * 1.78 (`bench_ai threads takeitaway "" 1000 1 2`, in turn;
+ * docs/benchmarks.md, "Threads"). */
 #define PENDING_BITS 12
 #define PENDING (1 << PENDING_BITS)
 
@@ -45,8 +52,6 @@ struct pending {
 	uint32_t visits;
 	uint32_t batch; /* visits to hold before adding them to the node */
 	float sum;      /* of their rewards for the node's mover */
-	uint16_t last;  /* the child this thread's last scan chose */
-	uint8_t skip;   /* visits still to follow it without a scan */
 	uint8_t who;    /* the node's mover (a copy: see hold_visit) */
 };
 
@@ -61,14 +66,16 @@ struct worker {
 	int np;               /* players */
 	struct ai_players pl; /* and their teams */
 	int im;               /* the nodes keep minimax values (node's im) */
-	/* then the lazy scans of the busiest nodes, by index, one node a
-	 * slot; emptied when the pool is compacted */
-	struct im_lazy lazy[IM_LAZY];
+	/* the lazy scans of the busiest nodes, emptied when the pool is
+	 * compacted: the tree's compactions when they were last emptied */
+	struct lazy lazy[LAZY_SLOTS];
+	long collections;
 	size_t ss;
 	unsigned char *st;  /* the iteration's scratch state */
 	unsigned char *st2; /* another, for looking one move ahead */
 	unsigned char *cls; /* max_moves bytes: what each move does at once */
 	double *prior;      /* max_moves: evaluate() after each move */
+	uint16_t *order;    /* max_moves: the order of a node's children */
 	int have_prior;     /* decisive() filled prior[] */
 	struct move *list;  /* max_moves scratch */
 	int new_proof;      /* the last expansion proved its node */
@@ -79,13 +86,14 @@ struct worker {
 			    * nothing were proven, for the best chances
 			    * against an opponent who may err */
 	long iters;
-	/* on a shared tree: reward statistics not yet added to the tree's,
-	 * and the visits of busy nodes held back (see iterate_shared) */
+	/* the solo game's range of scores, as the tree had it when last
+	 * widened (iterate.c, widen); the reward statistics not yet added to
+	 * the tree's; on a shared tree, the visits of busy nodes held back */
 	double lo, hi, r1, r2, rn;
 	struct pending *pending;
 	uint32_t chunk_next, chunk_end; /* its nodes not given out yet */
 	/* the team (team.c): all 0 with one thread */
-	pthread_mutex_t *lock; /* the tree is shared (see iterate_shared) */
+	pthread_mutex_t *lock; /* the tree is shared (iterate.c) */
 	atomic_long *tickets;  /* a playout budget shared by the team */
 	struct team *team;     /* the lead's helpers, set up for this search */
 	int spent;             /* the shared budget ran out */
