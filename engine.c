@@ -885,7 +885,7 @@ void engine_search_line(const struct game *g, const void *st,
 		text_printf(out, "; solved (%ld nodes)", res->solver_nodes);
 	if (c->proof == AI_PROVEN_POINTS)
 		text_printf(out, "; proven %d", (int)c->value);
-	else if (c->proof != AI_UNPROVEN && res->players == 2)
+	else if (c->proof != AI_UNPROVEN)
 		text_printf(out, "; proven %s", proof_word(c->proof));
 	if (c->judged) {
 		if (c->scale == AI_SCALE_POINTS)
@@ -906,6 +906,8 @@ void engine_info_line(const struct game *g, const void *st,
 		g->format(st, &c->mv, buf);
 		text_printf(out, "%sinfo move %s visits %lu value %.4f",
 			    i ? " " : "", buf, c->visits, c->value);
+		if (c->scale == AI_SCALE_POINTS)
+			text_puts(out, " scale points");
 		if (c->proof == AI_PROVEN_POINTS)
 			text_printf(out, " proven %d", (int)c->value);
 		else if (c->proof != AI_UNPROVEN)

@@ -166,7 +166,6 @@ struct ai_result {
 	struct move mv; /* ai_choose: the move chosen */
 	int book_value; /* AI_BOOK: its value for the mover (solve.h) */
 	/* AI_SEARCH: */
-	int players;         /* of the game searched */
 	long playouts;       /* of every thread */
 	unsigned long nodes; /* in the tree at the end */
 	unsigned long kept;  /* root visits kept from earlier searches */

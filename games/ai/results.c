@@ -274,10 +274,15 @@ void results_candidate(const struct worker *m, const struct endgame *e,
 	} else if (pv && m->np == 1) {
 		c->proof = AI_PROVEN_POINTS;
 		c->value = *pv;
-	} else if (pv) { /* more players: result * 1000 + margin */
-		c->proof = *pv >= 1500  ? AI_PROVEN_WIN
-			   : *pv >= 500 ? AI_PROVEN_DRAW
-					: AI_PROVEN_LOSS;
+	} else if (pv) {
+		/* more players: the share of first place (the whole of it,
+		 * alone or with a partner: a win; some: a draw, with the
+		 * teams tied at the top; none: a loss) */
+		int share = solve_share(*pv);
+		c->proof = share == AI_SHARES ? AI_PROVEN_WIN
+			   : share == 0       ? AI_PROVEN_LOSS
+					      : AI_PROVEN_DRAW;
+		c->value = (double)share / AI_SHARES;
 	}
 	line_of(t, root->child + k, c);
 }

@@ -379,7 +379,6 @@ static void found(struct search *s, int most, struct ai_result *res)
 	struct worker *m = &s->m;
 	struct search_kit *k = s->k;
 	*res = (struct ai_result){.source = AI_SEARCH, .level = s->how->level};
-	res->players = m->np;
 	res->playouts = team_iters(m);
 	res->nodes = __atomic_load_n(&m->t->used, __ATOMIC_RELAXED);
 	res->kept = k->info.reused;

@@ -60,6 +60,14 @@ static inline int solve_class_lo(int v)
 			: -SOLVE_RESULT - SOLVE_MARGIN_MAX;
 }
 
+/* The share of first place (ai_shares: 0 to AI_SHARES) in a value of
+ * three or four players: the solver's value is the share times
+ * SOLVE_RESULT plus a margin within +-SOLVE_MARGIN_MAX. */
+static inline int solve_share(int v)
+{
+	return (v + SOLVE_MARGIN_MAX + 1) / SOLVE_RESULT;
+}
+
 enum solve_want {
 	SOLVE_WDL,    /* two players: each move's result (win, draw, loss) */
 	SOLVE_MARGIN, /* and the best value exactly, margin included: every
