@@ -360,21 +360,46 @@ INLINE int uct_mixed(const struct worker *m, const struct node *c, int n,
 	return bi < 0 ? 0 : bi; /* (only NaNs: any child will do) */
 }
 
+/* The lazy memory of node `at` (n children) when it is busy (LAZY_FROM
+ * visits, BUSY on a shared tree) with nothing proven or set aside below
+ * it, else NULL; *follow gets the child to follow when the memory still
+ * holds one for it. */
+INLINE struct lazy *lazy_of(struct worker *m, uint32_t at,
+			    const struct node *nd, uint32_t visits, int n,
+			    int shared, int *follow)
+{
+	*follow = -1;
+	if (visits < (shared ? BUSY : LAZY_FROM) || (flags_of(nd) & F_MIXED))
+		return NULL;
+	struct lazy *z = &m->lazy[at & (LAZY_SLOTS - 1)];
+	if (z->at == at && z->skip && z->last < n) {
+		z->skip--;
+		*follow = z->last;
+	}
+	return z;
+}
+
 /* The child of nd (node `at`) to follow: the tree policy.  A chance
- * outcome by its odds; a move first by the order of first visits, then by
- * UCT: the mean (scaled to [0, 1] in the solo game: only the scale matters
- * to the choice) plus the exploration bonus.  A busy node (LAZY_FROM
- * visits, BUSY on a shared tree) follows the child its last scan chose
- * for LAZY_SKIP more visits, remembered in this thread's table. */
+ * outcome by its odds (the one furthest behind its share of the visits);
+ * a move first by the order of first visits, then by UCT: the mean
+ * (scaled to [0, 1] in the solo game: only the scale matters to the
+ * choice) plus the exploration bonus.  A busy node, a move's or a die's,
+ * follows the child its last choice took for LAZY_SKIP more visits
+ * (lazy_of; at a chance node of Take-Back-Toe the six faces weighed at
+ * every visit were a twelfth of a thread's time). */
 INLINE uint32_t select_child(struct worker *m, uint32_t at, struct node *nd,
 			     int shared)
 {
 	struct tree *t = m->t;
 	uint32_t first = child_of(nd);
 	struct node *c = node_at(t, first);
-	int n = nd->nchild;
+	int n = nd->nchild, follow;
 	uint32_t visits = ld_u(&nd->visits);
+	struct lazy *z;
 	if (kind(nd) == CHANCE) {
+		z = lazy_of(m, at, nd, visits, n, shared, &follow);
+		if (follow >= 0)
+			return first + (uint32_t)follow;
 		/* the outcome furthest behind its share of the visits */
 		double n1 = (double)visits + 1, best = -1e300;
 		int bi = 0;
@@ -383,6 +408,8 @@ INLINE uint32_t select_child(struct worker *m, uint32_t at, struct node *nd,
 			if (d > best)
 				best = d, bi = i;
 		}
+		if (z)
+			*z = (struct lazy){at, (uint16_t)bi, LAZY_SKIP};
 		return first + (uint32_t)bi;
 	}
 	if (__atomic_load_n(&nd->tried, __ATOMIC_RELAXED) < n) {
@@ -390,22 +417,16 @@ INLINE uint32_t select_child(struct worker *m, uint32_t at, struct node *nd,
 		if (i >= 0)
 			return first + (uint32_t)i;
 	}
-	int mixed = flags_of(nd) & F_MIXED;
-	struct lazy *z = NULL;
-	if (!mixed && visits >= (shared ? BUSY : LAZY_FROM)) {
-		z = &m->lazy[at & (LAZY_SLOTS - 1)];
-		if (z->at == at && z->skip && z->last < n) {
-			z->skip--;
-			return first + z->last;
-		}
-	}
+	z = lazy_of(m, at, nd, visits, n, shared, &follow);
+	if (follow >= 0)
+		return first + (uint32_t)follow;
 	float a = 1;
 	if (m->np == 1) {
 		double lo = ld_d(&t->lo, shared), hi = ld_d(&t->hi, shared);
 		a = hi > lo ? (float)(1 / (hi - lo)) : 1;
 	}
 	float k = (float)(ld_d(&t->explore, shared) * num_sqrtlog(visits + 1));
-	if (mixed)
+	if (flags_of(nd) & F_MIXED)
 		return first + (uint32_t)uct_mixed(m, c, n, a, k, shared);
 	/* the common case: nothing set aside */
 	int b = m->im ? uct_scan(c, n, a, k, 1, shared)
