@@ -68,6 +68,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../games/ai/ai.h"
 #include "../games/ai/playout.h"
 #include "../games/ai/search.h"
 

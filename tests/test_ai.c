@@ -14,6 +14,7 @@
 
 #include "test_util.h"
 
+#include "../games/ai/ai.h"
 #include "../games/ai/playout.h"
 #include "../games/ai/search.h"
 #include "../games/ai/tree.h"

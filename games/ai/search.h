@@ -8,7 +8,7 @@
 #ifndef SEARCH_H
 #define SEARCH_H
 
-#include "ai.h"
+#include "request.h"
 #include "endgame.h"
 #include "solve.h"
 #include "team.h"

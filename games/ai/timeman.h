@@ -7,7 +7,7 @@
 #include <stdatomic.h>
 #include <time.h>
 
-#include "ai.h"
+#include "request.h"
 
 /* How often a search asks its stop hook (the engine's input): a stop is
  * answered within about this much (bench: "a stop while genmove thinks"),
