@@ -110,7 +110,9 @@ bench: $(BUILD)/engine $(BENCHES)
 # make fuzz: libFuzzer over whole sessions (tests/fuzz_engine.c, which the
 # tests/test_*.c wildcard leaves out), built with clang and the sanitizers,
 # run for FUZZ_SECONDS on a seed corpus of the transcript inputs, whole and
-# line by line; FUZZ_ARGS adds libFuzzer flags (-seed=1, -jobs=2).  Needs
+# line by line, and a short session of every game list_games names (so a
+# game added to the table is fuzzed from its first moves); FUZZ_ARGS adds
+# libFuzzer flags (-seed=1, -jobs=2).  Needs
 # clang and libFuzzer (Debian: libclang-rt-14-dev).  A crash is written to
 # $(FUZZ_DIR)/crash-*; replay it with $(FUZZ_DIR)/fuzz_engine FILE.
 FUZZ_SECONDS ?= 60
@@ -137,8 +139,12 @@ check-threads: $(BUILD)/engine $(BUILD)/tests/test_ai
 		--seed 4 --threads 4
 
 .PHONY: fuzz
-fuzz: $(FUZZ_DIR)/fuzz_engine
+fuzz: $(FUZZ_DIR)/fuzz_engine $(BUILD)/engine
 	@mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds
+	@for g in $$($(BUILD)/engine -c list_games | sed -e 's/^= //' \
+		-e '/^$$/d' | cut -d' ' -f1); do \
+		printf 'newgame %s seed=1\nmoves\ncontents\nturn_info\nset playouts 20\ngenmove\nmoves\nposition\nundo\ngeometry\n' \
+			"$$g" >$(FUZZ_DIR)/seeds/g-$$g; done
 	@for f in tests/transcripts/*.in; do [ -f "$$f" ] && \
 		cp "$$f" $(FUZZ_DIR)/seeds/t-$$(basename "$$f"); done; \
 	cat tests/transcripts/*.in 2>/dev/null | sort -u | \

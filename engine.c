@@ -277,7 +277,7 @@ struct session {
 	 * often the engine thought: `roll` draws from one, and every search
 	 * takes exactly one draw from the other. */
 	struct rng roll_rng, search_rng;
-	int rng_fixed; /* `set seed` was given: newgame keeps the streams */
+	int rng_fixed; /* `set seed` was given: newgame seeds from it */
 	struct settings set;
 	struct clock clock;
 	struct ai *ai;
@@ -323,21 +323,25 @@ static void *push(struct session *s, const char *cmd)
 	return top(s);
 }
 
-/* Seeds both streams from the game's seed, unless `set seed` fixed them. */
+/* Seeds both streams (newgame): from `set seed`'s value when one was
+ * given, so that the same commands after it give the same answers however
+ * many games came before; else from the game's seed. */
 static void reseed(struct session *s)
 {
-	if (s->rng_fixed)
+	if (s->rng_fixed) {
+		uint64_t v = (uint64_t)s->set.seed;
+		rng_seed(&s->roll_rng, v);
+		rng_seed(&s->search_rng, v ^ 0x7365617263684dULL);
 		return;
+	}
 	rng_seed(&s->roll_rng, s->seed ^ 0x656e67696e65ULL);
 	rng_seed(&s->search_rng, s->seed ^ 0x7365617263684dULL);
 }
 
 static void seed_changed(struct session *s)
 {
-	uint64_t v = (uint64_t)s->set.seed;
-	rng_seed(&s->roll_rng, v);
-	rng_seed(&s->search_rng, v ^ 0x7365617263684dULL);
 	s->rng_fixed = 1;
+	reseed(s);
 	ai_forget(s->ai);
 }
 
@@ -433,8 +437,10 @@ static int fail(struct text *out, const char *fmt, ...)
 	return -1;
 }
 
-/* Reads a player argument: a number, or b/w (black/white) for players 1/2
- * of a two-player game, as GTP clients send colours.  `n` players. */
+/* Reads a player argument: a number; the name or colour game_info gives
+ * a player (Tiptoe's white is player 1, checkertoe's black player 2); or
+ * else b/w (black/white) for players 1/2 of a two-player game, as GTP
+ * clients send colours.  `n` players. */
 static int read_player(struct session *s, int n, const char *arg, int *player,
 		       struct text *out)
 {
@@ -442,6 +448,17 @@ static int read_player(struct session *s, int n, const char *arg, int *player,
 	if (read_number(arg, 1, n, &v) == 0) {
 		*player = (int)v;
 		return 0;
+	}
+	if (s->game) {
+		struct game_sides sd = {.sides = n};
+		if (s->game->sides)
+			s->game->sides(top(s), &sd);
+		for (int p = 0; p < n; p++)
+			if ((sd.name[p] && !strcmp(arg, sd.name[p])) ||
+			    (sd.colour[p] && !strcmp(arg, sd.colour[p]))) {
+				*player = p + 1;
+				return 0;
+			}
 	}
 	if (n == 2 && (!strcmp(arg, "b") || !strcmp(arg, "black"))) {
 		*player = 1;
@@ -751,7 +768,8 @@ static int cmd_status(struct session *s, int argc, char **argv,
 	return 0;
 }
 
-/* moves: the legal moves, space-separated, in the game's fixed order. */
+/* moves: the legal moves, space-separated, in the game's fixed order; a
+ * list cut short at the game's max_moves ends with "...". */
 static int cmd_moves(struct session *s, int argc, char **argv, struct text *out)
 {
 	(void)argc, (void)argv;
@@ -764,6 +782,8 @@ static int cmd_moves(struct session *s, int argc, char **argv, struct text *out)
 			text_putc(out, ' ');
 		text_puts(out, buf);
 	}
+	if (s->game->moves_cut && s->game->moves_cut(st))
+		text_puts(out, n ? " ..." : "...");
 	return 0;
 }
 
@@ -1235,10 +1255,32 @@ static int cmd_game_info(struct session *s, int argc, char **argv,
 	return 0;
 }
 
+/* option_info NAME [key=value ...]: for the game newgame NAME ... would
+ * start, each option's domain with the others as given, its default, its
+ * value if given, what it requires and excludes, and the pattern and an
+ * example of a string option.  Fails as newgame does; the current game is
+ * kept. */
+static int cmd_option_info(struct session *s, int argc, char **argv,
+			   struct text *out)
+{
+	(void)s;
+	const struct game *g;
+	struct game_options opt;
+	uint64_t seed;
+	unsigned char *st = setup(argc, argv, &g, &opt, &seed, out);
+	if (!st)
+		return -1;
+	free(st);
+	if (game_option_info(g, &opt, out) < 0)
+		out_of_memory();
+	return 0;
+}
+
 /* turn_info: what the player to move must do now, as `phase WORD [K N]`,
- * `player P` (not once the game is over), `side S`, `also WORD` and
- * `out P ...` (players who left the game) where they apply, and a
- * `prompt` sentence for a person. */
+ * `player P` (not once the game is over), `side S`, `also WORD`, `out P
+ * ...` (players who left the game) and `moves free` (moves lists nothing:
+ * play judges a free-form move) where they apply, and a `prompt`
+ * sentence for a person. */
 static int cmd_turn_info(struct session *s, int argc, char **argv,
 			 struct text *out)
 {
@@ -1273,7 +1315,22 @@ static int cmd_turn_info(struct session *s, int argc, char **argv,
 			if (t.out >> (p - 1) & 1)
 				text_printf(out, " %d", p);
 	}
+	/* a turn whose moves cannot be listed: play judges what is written */
+	if (gs.phase == GAME_PLAY && s->game->moves(st, s->moves) == 0)
+		text_puts(out, "\nmoves free");
 	text_printf(out, "\nprompt %s", t.prompt);
+	return 0;
+}
+
+/* contents: what stands on the board now, as `key value` lines: `at`
+ * each occupied or tagged cell, `hand` and `store` each side's pieces,
+ * `die` the face that shows, then the game's `line` and `area` lines. */
+static int cmd_contents(struct session *s, int argc, char **argv,
+			struct text *out)
+{
+	(void)argc, (void)argv;
+	if (game_write_contents(s->game, top(s), out) < 0)
+		out_of_memory();
 	return 0;
 }
 
@@ -1514,8 +1571,12 @@ static const struct command commands[] = {
 	{"geometry", cmd_geometry, 0, 0, 1, "", "the board's shape, for GUIs"},
 	{"game_info", cmd_game_info, 0, MAX_ARGS, 0, "[NAME [key=value ...]]",
 	 "the players, their names and colours, teams and dice"},
+	{"option_info", cmd_option_info, 1, MAX_ARGS, 0, "NAME [key=value ...]",
+	 "each option's values, default and needs, for a new-game dialog"},
 	{"turn_info", cmd_turn_info, 0, 0, 1, "",
 	 "what the player to move must do now"},
+	{"contents", cmd_contents, 0, 0, 1, "",
+	 "what stands on the board, for GUIs"},
 	{"scoring", cmd_scoring, 0, 0, 1, "",
 	 "the lines, pairs, stacks and captures the score is made of"},
 	{"set", cmd_set, 2, 2, 0, "NAME VALUE", "change a setting"},

@@ -277,14 +277,31 @@ static void build(struct state *s, const struct abt_geo *g,
 /* The newgame options a person sets (list_options); `claims`, which only
  * `position` writes, makes a newgame a position. */
 static const struct game_option_spec ab_options[] = {
-	{"players", OPT_INT, "2", 1, 4, NULL},
-	{"teams", OPT_BOOL, "0", 0, 0, NULL},
-	{"draw", OPT_BOOL, "0", 0, 0, NULL},
-	{"outline", OPT_STRING, NULL, 0, 0, NULL},
-	{"vlines", OPT_STRING, NULL, 0, 0, NULL},
-	{"hlines", OPT_STRING, NULL, 0, 0, NULL},
-	{"line", OPT_STRING, NULL, 0, 0, NULL},
-	{NULL, OPT_INT, NULL, 0, 0, NULL},
+	{.key = "players", .type = OPT_INT, .def = "2", .min = 1, .max = 4},
+	{.key = "teams", .type = OPT_BOOL, .def = "0", .requires = "players=4"},
+	{.key = "draw", .type = OPT_BOOL, .def = "0", .excludes = "line"},
+	{.key = "outline",
+	 .type = OPT_STRING,
+	 .requires = "vlines,hlines",
+	 .pattern = "[0-9.x]+(/[0-9.x]+)*",
+	 .example = "12x/12x/12x/12x/12x/12x/12x/12x/12x/12x/12x/12x"},
+	{.key = "vlines",
+	 .type = OPT_STRING,
+	 .requires = "outline,hlines",
+	 .pattern = "[a-y],[a-y]",
+	 .example = "e,i"},
+	{.key = "hlines",
+	 .type = OPT_STRING,
+	 .requires = "outline,vlines",
+	 .pattern = "[0-9]+,[0-9]+",
+	 .example = "5,9"},
+	{.key = "line",
+	 .type = OPT_STRING,
+	 .requires = "outline,vlines,hlines",
+	 .excludes = "draw",
+	 .pattern = "[a-y][0-9]+(-[a-y][0-9]+)+",
+	 .example = "c1-c11-k11-k1"},
+	{0},
 };
 
 /* The options of a newgame, read and checked against each other. */
@@ -325,6 +342,9 @@ static int read_setup(struct game_options *opt, struct setup *u, char *err)
 		return game_fail(err, "a position (claims=) needs outline=, "
 				      "vlines=, hlines= and line= (or draw=1 "
 				      "before the line is drawn)");
+	if (u->line && !u->outline)
+		return game_fail(err, "line= needs the figure it is drawn on: "
+				      "outline=, vlines= and hlines=");
 	if (u->draw && u->line && !u->claims)
 		return game_fail(err, "draw=1 and line= cannot be combined: "
 				      "with draw=1 player 1 draws the line");
@@ -430,19 +450,18 @@ static int ab_init(void *st, struct game_options *opt, uint64_t seed, char *err)
 	return u.claims ? read_claims(s, u.claims, err) : 0;
 }
 
-/* The set-up: players, teams, the figure, the straight lines, and the
- * bending line or draw=1 (both once player 1 has drawn it). */
+/* The set-up, every option explicit: players, teams, the figure, the
+ * straight lines, draw, and the bending line unless player 1 is to draw
+ * it in play (both once player 1 has drawn it). */
 static void write_setup(const struct state *s, int drawn_too, struct text *out)
 {
-	text_printf(out, "players=%d%s outline=", s->players,
-		    s->teams ? " teams=1" : "");
+	text_printf(out, "players=%d teams=%d outline=", s->players, s->teams);
 	struct abt_geo g;
 	geo_of(s, &g);
 	abt_write_outline(&g, out);
 	text_printf(out, " vlines=%c,%c hlines=%d,%d", 'a' + s->vx[0],
 		    'a' + s->vx[1], s->hy[0] + 1, s->hy[1] + 1);
-	if (s->draw)
-		text_puts(out, " draw=1");
+	text_printf(out, " draw=%d", s->draw);
 	if (s->drawn && (!s->draw || drawn_too)) {
 		struct abt_walk wk;
 		char buf[MOVE_TEXT_MAX];
@@ -935,6 +954,73 @@ static void ab_geometry(const void *st, struct text *out)
 	text_putc(out, '\n');
 }
 
+/* Each claimed region's owner (solo: its mark's side). */
+static void ab_contents(const void *st, struct game_contents *out)
+{
+	const struct state *s = st;
+	for (int r = 1; r <= s->nregions; r++)
+		if (s->owner[r]) {
+			out->site[r - 1].owner = s->owner[r];
+			out->site[r - 1].count = 1;
+		}
+}
+
+/* A point of the lattice in geometry's coordinates: vertex (x, y) is the
+ * corner between unit cells, half a unit off their centres. */
+static void vertex(int x, int y, struct text *out)
+{
+	text_printf(out, " %g %g", x - 0.5, y - 0.5);
+}
+
+/* The lines that cut the board, the bending line once drawn, and the unit
+ * cells of each region, for a frontend that knows no lattice. */
+static void ab_drawing(const void *st, struct text *out)
+{
+	const struct state *s = st;
+	for (int k = 0; k < 2; k++) {
+		/* a straight line runs where cells lie on both sides of it */
+		int x = s->vx[k], lo = s->h, hi = -1;
+		for (int y = 0; y < s->h; y++)
+			if (region_at(s, x - 1, y) && region_at(s, x, y))
+				lo = y < lo ? y : lo, hi = y;
+		text_puts(out, "line cut");
+		vertex(x, lo, out);
+		vertex(x, hi + 1, out);
+		text_putc(out, '\n');
+	}
+	for (int k = 0; k < 2; k++) {
+		int y = s->hy[k], lo = s->w, hi = -1;
+		for (int x = 0; x < s->w; x++)
+			if (region_at(s, x, y - 1) && region_at(s, x, y))
+				lo = x < lo ? x : lo, hi = x;
+		text_puts(out, "line cut");
+		vertex(lo, y, out);
+		vertex(hi + 1, y, out);
+		text_putc(out, '\n');
+	}
+	if (s->drawn) {
+		struct abt_walk wk;
+		walk_decode(&s->line, s->w, &wk);
+		int x = wk.x0, y = wk.y0;
+		text_puts(out, "line drawn");
+		vertex(x, y, out);
+		for (int i = 0; i < wk.n; i++) {
+			x += ABT_DX[wk.dir[i]], y += ABT_DY[wk.dir[i]];
+			if (i == wk.n - 1 || wk.dir[i + 1] != wk.dir[i])
+				vertex(x, y, out);
+		}
+		text_putc(out, '\n');
+	}
+	for (int r = 1; r <= s->nregions; r++) {
+		text_printf(out, "area %d", r);
+		for (int y = 0; y < s->h; y++)
+			for (int x = 0; x < s->w; x++)
+				if (s->cell[y * MAXW + x] == r)
+					text_printf(out, " %d %d", x, y);
+		text_putc(out, '\n');
+	}
+}
+
 /* The k-th vacant region (from 0) in increasing order. */
 static inline int kth_vacant(const struct state *s, int k)
 {
@@ -1149,6 +1235,8 @@ const struct game game_abstractoe = {
 	.random_move = ab_random_move,
 	.key = ab_key,
 	.geometry = ab_geometry,
+	.contents = ab_contents,
+	.drawing = ab_drawing,
 	.sides = ab_sides,
 	.turn = ab_turn,
 	.units = ab_units,

@@ -610,12 +610,7 @@ static void ct_show(const void *st, struct text *out)
 static void ct_geometry(const void *st, struct text *out)
 {
 	const struct state *s = st;
-	char name[8];
-	for (int y = 0; y < s->size; y++)
-		for (int x = 0; x < s->size; x++) {
-			square_name(x, y, name);
-			text_printf(out, "cell %s %d %d\n", name, x, y);
-		}
+	square_cells(s->size, s->size, out);
 	if (s->exchange)
 		text_puts(out, "word pass\nsep :\n");
 	if (!s->floating)
@@ -633,6 +628,34 @@ static void ct_geometry(const void *st, struct text *out)
 }
 
 /* ---- for frontends (protocol.md, "Discovery") ---- */
+
+/* Tags: a float square no checker may reach any more (or, at the end,
+ * outside the layout), and the two checkers the second exchange turn may
+ * not use. */
+#define TAG_DEAD 1
+#define TAG_LOCKED 2
+
+static void ct_contents(const void *st, struct game_contents *out)
+{
+	const struct state *s = st;
+	uint64_t live = placing(s) ? allowed(s) : layout(s);
+	uint64_t locked = s->turns == 1 && !over(s) ? s->locked : 0;
+	struct game_site *c = out->site;
+	for (int y = 0; y < s->size; y++)
+		for (int x = 0; x < s->size; x++, c++) {
+			uint64_t b = BIT(SQ(x, y));
+			int owner = s->men[0] & b ? 1 : s->men[1] & b ? 2 : 0;
+			c->owner = (uint8_t)owner;
+			c->count = owner != 0;
+			if (s->floating && !(live & b))
+				c->tags |= TAG_DEAD;
+			if (locked & b)
+				c->tags |= TAG_LOCKED;
+		}
+	out->hands = 1;
+	for (int p = 0; p < 2; p++)
+		out->hand[p][0] = s->total / 2 - bit_count(s->men[p]);
+}
 
 static void ct_sides(const void *st, struct game_sides *out)
 {
@@ -942,11 +965,11 @@ static uint64_t ct_key(const void *st)
 }
 
 static const struct game_option_spec ct_options[] = {
-	{"first", OPT_INT, NULL, 1, 2, NULL},
-	{"size", OPT_INT, "5", 5, 6, NULL},
-	{"float", OPT_BOOL, "0", 0, 0, NULL},
-	{"exchange", OPT_BOOL, "0", 0, 0, NULL},
-	{NULL, OPT_INT, NULL, 0, 0, NULL},
+	{.key = "first", .type = OPT_INT, .min = 1, .max = 2},
+	{.key = "size", .type = OPT_INT, .def = "5", .min = 5, .max = 6},
+	{.key = "float", .type = OPT_BOOL, .def = "0", .requires = "size=5"},
+	{.key = "exchange", .type = OPT_BOOL, .def = "0"},
+	{0},
 };
 
 /* Its levels 2 to 8 (docs/strength.md, "Levels"). */
@@ -981,6 +1004,8 @@ const struct game game_checkertoe = {
 	.score = ct_score,
 	.show = ct_show,
 	.geometry = ct_geometry,
+	.contents = ct_contents,
+	.tags = "dead locked",
 	.random_move = ct_random_move,
 	.key = ct_key,
 	.sides = ct_sides,

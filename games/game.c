@@ -80,6 +80,11 @@ static int unknown_option(const struct game *g, const void *st, const char *key,
 				 "%s is a game for %d players: it has no "
 				 "players option",
 				 g->name, g->players(st));
+	if (!strcmp(key, "first"))
+		return game_fail(err,
+				 "%s has no first= option: its rules fix who "
+				 "starts (player %d)",
+				 g->name, g->status(st).player);
 	size_t n = 0;
 	for (const struct game_option_spec *o = g->options;
 	     o && o->key && n < sizeof known; o++)
@@ -196,6 +201,16 @@ void game_clean(const char *s, char *buf, size_t size)
 void square_name(int x, int y, char *buf)
 {
 	sprintf(buf, "%c%d", 'a' + x, y + 1);
+}
+
+void square_cells(int cols, int rows, struct text *out)
+{
+	char name[16];
+	for (int y = 0; y < rows; y++)
+		for (int x = 0; x < cols; x++) {
+			square_name(x, y, name);
+			text_printf(out, "cell %s %d %d\n", name, x, y);
+		}
 }
 
 int square_read(const char **s, int *x, int *y)

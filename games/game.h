@@ -90,6 +90,17 @@ struct game_option_spec {
 	const char *def;    /* the default as written, NULL: none (first=) */
 	long min, max;      /* OPT_INT: the widest range any set-up allows */
 	const char *values; /* OPT_ENUM: the values, space-separated */
+	/* What option_info says beside the domain, which it finds by trial
+	 * (games/options.c).  Set away from its default, the option needs
+	 * each of `requires`, comma-separated (KEY=VALUE, or KEY: given),
+	 * and cannot go with any of `excludes` (KEY, set away from its
+	 * default).  init must refuse what they forbid and accept what they
+	 * allow (tests/test_properties.c checks both ways). */
+	const char *requires, *excludes;
+	/* OPT_STRING: an anchored POSIX extended regular expression that
+	 * every value init accepts matches, and one value it accepts with
+	 * the examples of the options this one requires. */
+	const char *pattern, *example;
 };
 
 /* A frontend that knows no game (protocol.md, "Discovery"): what a game
@@ -132,6 +143,35 @@ struct game_turn {
 	 * more turns */
 	unsigned out;
 	char prompt[GAME_PROMPT_MAX]; /* a sentence for a person */
+};
+
+/* What stands on the board (the `contents` command, protocol.md
+ * "Discovery"): what a frontend that knows no rule draws with geometry,
+ * and what a learned evaluation reads. */
+#define GAME_MAX_KINDS 4 /* kinds of piece a game may name */
+
+/* One cell's contents. */
+struct game_site {
+	uint8_t owner;  /* the side whose pieces they are (a player, or a
+			 * side beyond them: struct game_sides); 0: nobody's */
+	uint8_t kind;   /* word `kind` of struct game's kinds, from 0 */
+	uint8_t tags;   /* bit b: word b of struct game's tags */
+	uint8_t zone;   /* the side whose own cell it is, whatever stands on
+			 * it (Take-Back-Toe's home rows); 0: nobody's */
+	uint16_t count; /* pieces on it (a stack's height); 0: empty */
+};
+
+struct game_contents {
+	/* one site per `cell` line of geometry(), in its order: room the
+	 * caller gives, zeroed */
+	struct game_site *site;
+	int stacks; /* cells hold stacks: a count is always worth showing */
+	int hands;  /* pieces come from a hand: hand[] tells each side's */
+	/* side s + 1's pieces still to place, by kind */
+	int hand[GAME_MAX_PLAYERS][GAME_MAX_KINDS];
+	/* side s + 1's pieces taken off the board and kept, by kind */
+	int store[GAME_MAX_PLAYERS][GAME_MAX_KINDS];
+	int die; /* the face the die shows; 0: none */
 };
 
 /* One of a game's levels between greedy and the top (`set level` 2 to 8,
@@ -220,7 +260,9 @@ struct game_search {
 };
 
 struct game {
-	const char *name;    /* protocol name, lowercase: "checkertoe" */
+	/* the protocol name: a lowercase letter, then lowercase letters and
+	 * digits ("checkertoe", "connect4") */
+	const char *name;
 	const char *title;   /* the game's published name */
 	const char *summary; /* one line for list_games: players, options */
 	size_t state_size;   /* bytes of the flat state */
@@ -233,6 +275,12 @@ struct game {
 	 * person who types one where a player number goes is told which
 	 * number it is; NULL when the board shows no player marks */
 	const char *marks;
+	/* the words that name its kinds of piece, space-separated, where it
+	 * has several ("white red blue"); NULL: one kind */
+	const char *kinds;
+	/* the words that name states of a cell (struct game_site's tags),
+	 * space-separated, at most 8 ("dead locked"); NULL: none */
+	const char *tags;
 	/* what helps the computer player (struct game_search); NULL: the
 	 * search's defaults */
 	const struct game_search *search;
@@ -330,7 +378,33 @@ struct game {
 	 * (q + r/2, r * sqrt(3)/2).  See protocol.md, "geometry". */
 	void (*geometry)(const void *st, struct text *out);
 
+	/* What stands on the board now (the `contents` command): for each
+	 * cell of geometry(), in its order, into out->site (zeroed, as many
+	 * as geometry has `cell` lines), whose pieces stand on it, their
+	 * kind, how many, the cell's tags and whose own cell it is; pieces
+	 * in hand and in store;
+	 * the die that shows.  Together with geometry and game_info, enough
+	 * for a frontend that knows no rule to draw every state
+	 * recognisably.  tests/test_properties.c checks it over random
+	 * games. */
+	void (*contents)(const void *st, struct game_contents *out);
+
 	/* Optional (may be NULL). */
+
+	/* Whether moves() of st lists only max_moves of more legal moves (a
+	 * game whose moves have no bound: Take It Away's jump chains).  The
+	 * `moves` command then ends with `...`; every legal move still
+	 * parses.  NULL: moves() is never cut. */
+	int (*moves_cut)(const void *st);
+
+	/* The lines a frontend draws besides the cells, for boards whose
+	 * cells are not all unit squares or hexes (Abs-Trac-Toe's regions),
+	 * each ending in '\n': `line KIND X1 Y1 X2 Y2 ...` (a line through
+	 * these points: `cut` a fixed line that divides the board, `drawn`
+	 * the line a player or the set-up drew) and `area NAME X1 Y1 ...`
+	 * (the centres of the unit squares cell NAME covers).  Coordinates
+	 * as geometry's.  The `contents` command writes them last. */
+	void (*drawing)(const void *st, struct text *out);
 
 	/* A random legal move of the player to move, cheaply.  Required when
 	 * moves() can be empty in a GAME_PLAY state.  Returns 0, or -1 when
@@ -374,6 +448,29 @@ static inline const struct game_search *game_search(const struct game *g)
 {
 	return g->search ? g->search : &game_search_defaults;
 }
+
+/* A cell of a geometry, as its `cell NAME X Y` line gives it. */
+struct game_cell {
+	char name[16];
+	double x, y;
+};
+
+/* The cells of geometry(st), in its order, into *cells (malloc'd; the
+ * caller frees it).  Returns how many, or -1 when out of memory. */
+int game_cells(const struct game *g, const void *st, struct game_cell **cells);
+
+/* The `option_info` answer of game g with the options chosen so far (a
+ * set newgame accepts): for each option, its domain with the others as
+ * chosen, its default, its value if chosen, what it requires and excludes
+ * and, for a string, its pattern and example (protocol.md, "Discovery").
+ * Returns 0, or -1 when out of memory. */
+int game_option_info(const struct game *g, const struct game_options *chosen,
+		     struct text *out);
+
+/* The `contents` answer of st (protocol.md, "Discovery"): `at`, `hand`,
+ * `store` and `die` lines from g->contents, then g->drawing's lines; no
+ * newline after the last.  Returns 0, or -1 when out of memory. */
+int game_write_contents(const struct game *g, const void *st, struct text *out);
 
 /* src copied into dst (state_size bytes): by the game's copy, or whole. */
 static inline void game_copy(const struct game *g, void *dst, const void *src)
@@ -427,6 +524,9 @@ void game_clean(const char *s, char *buf, size_t size);
 
 /* Writes "a1".."z26" for column x, row y (both from 0). */
 void square_name(int x, int y, char *buf);
+/* Writes geometry's `cell NAME X Y` lines of a board of cols x rows
+ * squares, row by row from a1 at (0, 0). */
+void square_cells(int cols, int rows, struct text *out);
 /* Reads a square name at *s ("c3", "aa" is not one); advances *s past it.
  * Returns 0 and sets x, y (from 0), or -1 when there is no square there. */
 int square_read(const char **s, int *x, int *y);

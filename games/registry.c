@@ -1,15 +1,24 @@
-/* registry.c: the table of games the engine hosts, in list_games order. */
+/* registry.c: the table of games the engine hosts, in list_games order.
+ * A game is added by one line in GAMES: its file defines `const struct
+ * game game_NAME` (docs/adding-a-game.md). */
 #include "game.h"
 
 #include <string.h>
 
-extern const struct game game_checkertoe, game_takebacktoe, game_takeitaway,
-	game_abstractoe, game_tiptoe;
+#define GAMES(X)                                                               \
+	X(checkertoe)                                                          \
+	X(takebacktoe)                                                         \
+	X(takeitaway)                                                          \
+	X(abstractoe)                                                          \
+	X(tiptoe)                                                              \
+	X(connect4)                                                            \
+	/* (a new game: one line above, in list_games order) */
 
-const struct game *const game_table[] = {
-	&game_checkertoe, &game_takebacktoe, &game_takeitaway,
-	&game_abstractoe, &game_tiptoe,      NULL,
-};
+#define DECLARE(name) extern const struct game game_##name;
+GAMES(DECLARE)
+
+#define ENTRY(name) &game_##name,
+const struct game *const game_table[] = {GAMES(ENTRY) NULL};
 
 const struct game *game_find(const char *name)
 {

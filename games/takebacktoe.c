@@ -193,9 +193,13 @@ static void tb_format(const void *st, const struct move *mv, char *buf)
 /* The options a person sets; the keys only `position` writes (board, turns,
  * player, die, last) are read by init too, but not listed. */
 static const struct game_option_spec tb_options[] = {
-	{"first", OPT_INT, NULL, 1, 2, NULL},
-	{"maxturns", OPT_INT, "1000", 1, 1000000, NULL},
-	{NULL, OPT_INT, NULL, 0, 0, NULL},
+	{.key = "first", .type = OPT_INT, .min = 1, .max = 2},
+	{.key = "maxturns",
+	 .type = OPT_INT,
+	 .def = "1000",
+	 .min = 1,
+	 .max = 1000000},
+	{0},
 };
 
 /* Reads a count of chips at *p (one or two digits) and advances past it. */
@@ -564,10 +568,7 @@ static void tb_geometry(const void *st, struct text *out)
 {
 	(void)st;
 	char a[8];
-	for (int sq = 0; sq < SPACES; sq++) {
-		space_name(sq, a);
-		text_printf(out, "cell %s %d %d\n", a, sq % COLS, sq / COLS);
-	}
+	square_cells(COLS, ROWS, out);
 	text_puts(out, "word pass\nsep -\n");
 	for (int y = 0; y < ROWS; y++) {
 		if (y == 1)
@@ -583,6 +584,20 @@ static void tb_geometry(const void *st, struct text *out)
 }
 
 /* ---- for frontends (protocol.md, "Discovery") ---- */
+
+/* The chips, nobody's, on each space; row 1 is player 1's own, row 3
+ * player 2's; the die while it shows. */
+static void tb_contents(const void *st, struct game_contents *out)
+{
+	const struct state *s = st;
+	for (int sq = 0; sq < SPACES; sq++) {
+		int row = sq / COLS;
+		out->site[sq].count = s->cnt[sq];
+		out->site[sq].zone = (uint8_t)(row == 0 ? 1 : row == 2 ? 2 : 0);
+	}
+	out->stacks = 1;
+	out->die = s->die;
+}
 
 /* A turn is a roll, then a move of as many chips as the die shows (or a
  * pass when none is legal). */
@@ -962,6 +977,7 @@ const struct game game_takebacktoe = {
 	.score = tb_score,
 	.show = tb_show,
 	.geometry = tb_geometry,
+	.contents = tb_contents,
 	.random_move = tb_random_move,
 	.turn = tb_turn,
 	.units = tb_units,

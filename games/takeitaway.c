@@ -534,14 +534,26 @@ static void ta_position(const void *st, struct text *out)
 }
 
 static const struct game_option_spec ta_options[] = {
-	{"players", OPT_INT, "2", 2, 4, NULL},
-	{"board", OPT_STRING, NULL, 0, 0, NULL},
-	{"open", OPT_BOOL, "0", 0, 1, NULL},
+	{.key = "players", .type = OPT_INT, .def = "2", .min = 2, .max = 4},
+	{.key = "board",
+	 .type = OPT_STRING,
+	 .pattern = "[wrb.]{64}",
+	 .example =
+		 "rwrwbwbwbrwwrbwwwwrwwbwwbwwwrwbwrwwbrrwwrbwwrwwrwwrrwrbwrrrrr"
+		 "www"},
+	{.key = "open", .type = OPT_BOOL, .def = "0", .excludes = "plain"},
 	/* the defaults of these two depend on plain */
-	{"nodrop", OPT_BOOL, NULL, 0, 1, NULL},
-	{"penalty", OPT_ENUM, NULL, 0, 0, "1 2 4"},
-	{"plain", OPT_BOOL, "0", 0, 1, NULL},
-	{NULL, 0, NULL, 0, 0, NULL},
+	{.key = "nodrop", .type = OPT_BOOL},
+	{.key = "penalty",
+	 .type = OPT_ENUM,
+	 .values = "1 2 4",
+	 .requires = "nodrop=0"},
+	{.key = "plain",
+	 .type = OPT_BOOL,
+	 .def = "0",
+	 .requires = "players=2",
+	 .excludes = "open"},
+	{0},
 };
 
 static int ta_players(const void *st)
@@ -608,9 +620,26 @@ static int extend(struct gen *g, uint64_t occ, int sq, int len)
 	if (!any || len >= MAX_CHAIN) {
 		if (g->n >= g->cap)
 			return -1;
-		g->out[g->n++] = make_chain(g->start, g->dirs, len);
+		if (g->out)
+			g->out[g->n] = make_chain(g->start, g->dirs, len);
+		g->n++;
 	}
 	return 0;
+}
+
+/* Lists the jump chains from the pieces in `jumps` after the n moves out
+ * holds (out NULL: counts them only).  Returns how many moves in all, or
+ * -1 when there were more than MAX_MOVES. */
+static int chains(const struct state *s, uint64_t jumps, struct move *out,
+		  int n)
+{
+	struct gen g = {.out = out, .n = n, .cap = MAX_MOVES};
+	for (uint64_t b = jumps; b; b &= b - 1) {
+		g.start = bit_first(b);
+		if (extend(&g, s->occ & ~BIT(g.start), g.start, 0) < 0)
+			return -1;
+	}
+	return g.n;
 }
 
 static int ta_moves(const void *st, struct move *out)
@@ -628,13 +657,17 @@ static int ta_moves(const void *st, struct move *out)
 				{K_REMOVE | (uint64_t)bit_first(b) << 2}};
 		return n;
 	}
-	struct gen g = {.out = out, .n = n, .cap = MAX_MOVES};
-	for (uint64_t b = jumps; b; b &= b - 1) {
-		g.start = bit_first(b);
-		if (extend(&g, s->occ & ~BIT(g.start), g.start, 0) < 0)
-			break;
-	}
-	return g.n;
+	n = chains(s, jumps, out, n);
+	return n < 0 ? MAX_MOVES : n;
+}
+
+/* Whether moves() lists only MAX_MOVES of more chains. */
+static int ta_moves_cut(const void *st)
+{
+	const struct state *s = st;
+	if (removal_phase(s))
+		return 0;
+	return chains(s, all_jumpers(s->occ), NULL, 0) < 0;
 }
 
 /* ---- playing ---- */
@@ -1021,16 +1054,31 @@ static void ta_units(const void *st, struct text *out)
 	text_putc(out, '\n');
 }
 
+/* The pieces, nobody's, by colour, and what each player has captured (in
+ * the plain game, where pieces are all alike, as white ones). */
+static void ta_contents(const void *st, struct game_contents *out)
+{
+	const struct state *s = st;
+	for (uint64_t b = s->occ; b; b &= b - 1) {
+		int sq = bit_first(b);
+		out->site[sq].kind = (uint8_t)colour(s, sq);
+		out->site[sq].count = 1;
+	}
+	for (int p = 0; p < s->nplayers; p++) {
+		if (s->plain)
+			out->store[p][0] = s->points[p];
+		else
+			for (int c = 0; c < 3; c++)
+				out->store[p][c] = s->caps[p][c];
+	}
+}
+
 /* The 64 cells, the words and the separator of the moves, then each
  * board= letter with its value. */
 static void ta_geometry(const void *st, struct text *out)
 {
 	const struct state *s = st;
-	for (int sq = 0; sq < 64; sq++) {
-		char name[4];
-		square_name(sq % 8, sq / 8, name);
-		text_printf(out, "cell %s %d %d\n", name, sq % 8, sq / 8);
-	}
+	square_cells(8, 8, out);
 	if (!s->nodrop)
 		text_puts(out, "word drop\n");
 	text_puts(out, "sep -\n");
@@ -1296,12 +1344,15 @@ const struct game game_takeitaway = {
 	.players = ta_players,
 	.status = ta_status,
 	.moves = ta_moves,
+	.moves_cut = ta_moves_cut,
 	.play = ta_play,
 	.parse = ta_parse,
 	.format = ta_format,
 	.score = ta_score,
 	.show = ta_show,
 	.geometry = ta_geometry,
+	.contents = ta_contents,
+	.kinds = "white red blue",
 	.random_move = ta_random_move,
 	.turn = ta_turn,
 	.units = ta_units,

@@ -532,6 +532,25 @@ static void tt_geometry(const void *st, struct text *out)
 				  : "orthogonal");
 }
 
+/* White's pieces (player 1), Black's, cell by cell as geometry lists
+ * them. */
+static void tt_contents(const void *st, struct game_contents *out)
+{
+	const struct state *s = st;
+	struct game_site *site = out->site;
+	for (int y = 0; y < span(s); y++)
+		for (int x = 0; x < span(s); x++) {
+			uint8_t v = s->cell[cell_of(s, x, y)];
+			if (v == OFF)
+				continue;
+			if (v != EMPTY) {
+				site->owner = COLOUR(v) == WHITE ? 1 : 2;
+				site->count = 1;
+			}
+			site++;
+		}
+}
+
 static int tt_players(const void *st)
 {
 	(void)st;
@@ -1061,10 +1080,14 @@ static uint64_t tt_key(const void *st)
 }
 
 static const struct game_option_spec tt_options[] = {
-	{"size", OPT_INT, "8", 2, 26, NULL}, /* hex: the side, 2 to 13 */
-	{"diagonal", OPT_BOOL, "0", 0, 0, NULL},
-	{"hex", OPT_BOOL, "0", 0, 0, NULL},
-	{NULL, 0, NULL, 0, 0, NULL},
+	{.key = "size",
+	 .type = OPT_INT,
+	 .def = "8",
+	 .min = 2,
+	 .max = 26}, /* hex: the side, 2 to 13 */
+	{.key = "diagonal", .type = OPT_BOOL, .def = "0", .excludes = "hex"},
+	{.key = "hex", .type = OPT_BOOL, .def = "0", .excludes = "diagonal"},
+	{0},
 };
 
 /* Its levels 2 to 8 (docs/strength.md, "Levels"). */
@@ -1103,6 +1126,7 @@ const struct game game_tiptoe = {
 	.score = tt_score,
 	.show = tt_show,
 	.geometry = tt_geometry,
+	.contents = tt_contents,
 	.random_move = tt_random_move,
 	.key = tt_key,
 	.sides = tt_sides,

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """check_docs.py ENGINE [FILE ...]: runs the examples of the documents.
 
-Every example in README.md, protocol.md and quintet.6 (or the FILEs given)
+Every example in README.md, protocol.md, quintet.6 and
+docs/adding-a-game.md (or the FILEs given)
 that shows a command and its output is run against ENGINE, and the output
 must be the one shown; a difference fails with a diff.  Three kinds of
 example are recognised:
@@ -43,7 +44,7 @@ import tempfile
 import threading
 import time
 
-GAMES = ("checkertoe", "takebacktoe", "takeitaway", "abstractoe", "tiptoe")
+GAMES = ()  # the engine's list_games, read in main()
 NUMBER = re.compile(r"^-?\d+(\.\d+)?%?$")
 SQUARE = re.compile(r"^[a-z]+\d+$")
 REMARK = re.compile(r"\s{2,}\(.*\)$")
@@ -305,9 +306,16 @@ def main():
     if len(sys.argv) < 2:
         sys.exit("usage: check_docs.py ENGINE [FILE ...]")
     engine = os.path.abspath(sys.argv[1])
+    global GAMES
+    listed = subprocess.run([engine, "-c", "list_games"], text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            timeout=60).stdout
+    GAMES = tuple(line.lstrip("= ").split(" ")[0]
+                  for line in listed.split("\n") if line.strip())
     top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     files = sys.argv[2:] or [os.path.join(top, f) for f in
-                             ("README.md", "protocol.md", "quintet.6")]
+                             ("README.md", "protocol.md", "quintet.6",
+                              os.path.join("docs", "adding-a-game.md"))]
     workdir = tempfile.mkdtemp(prefix="check-docs.")
     try:
         for name in ("engine", "quintet"):

@@ -66,18 +66,6 @@ static int rig_threads(struct search_kit *k, int n)
 	return n > 1 && !k->team ? -1 : 0;
 }
 
-/* Extra setups worth a look beyond each game's defaults; a setup a game
- * refuses is skipped (its options are that game's business). */
-static const char *const extra_setups[][2] = {
-	{"checkertoe", "exchange"},    {"checkertoe", "size=6"},
-	{"checkertoe", "float"},       {"takeitaway", "players=3"},
-	{"takeitaway", "players=4"},   {"takeitaway", "plain"},
-	{"abstractoe", "players=1"},   {"abstractoe", "players=3"},
-	{"abstractoe", "draw=1"},      {"tiptoe", "size=4"},
-	{"tiptoe", "size=5 diagonal"}, {"tiptoe", "hex size=3"},
-};
-#define NEXTRA (sizeof extra_setups / sizeof extra_setups[0])
-
 /* Move lists that outlive one call: a fresh list of max_moves moves for
  * every call would cost the sanitizer builds dearly (Take It Away lists up
  * to 65536 moves).  Slot k is one list; each grows as needed. */
@@ -101,30 +89,9 @@ static void *try_state(const struct game *g, const char *opts, uint64_t seed)
 	return game_new_state(g, opts, seed, err);
 }
 
-/* Calls fn(g, opts) for each game with its default setup and the extras
- * it accepts. */
-typedef void setup_fn(const struct game *g, const char *opts);
-
-static void each_setup(setup_fn *fn)
-{
-	for (int i = 0; game_table[i]; i++) {
-		const struct game *g = game_table[i];
-		void *st = try_state(g, "", 1);
-		ck_assert_msg(st != NULL, "%s refuses its default setup",
-			      g->name);
-		free(st);
-		fn(g, "");
-		for (size_t k = 0; k < NEXTRA; k++) {
-			if (strcmp(extra_setups[k][0], g->name))
-				continue;
-			st = try_state(g, extra_setups[k][1], 1);
-			if (!st)
-				continue;
-			free(st);
-			fn(g, extra_setups[k][1]);
-		}
-	}
-}
+/* Every game with its defaults and each of its own variants
+ * (test_util.h, each_variant). */
+#define each_setup each_variant
 
 /* One step of a random walk: a roll or a random legal move.  Returns 0, or
  * -1 when the game is over or stuck. */

@@ -22,6 +22,8 @@ START_TEST(test_framing_ids)
 	ck_assert(strncmp(send_line(s, "5"), "?5 ", 3) == 0);
 	/* empty success still has the space */
 	ck_assert_str_eq(send_line(s, "3 newgame checkertoe"), "=3 \n\n");
+	/* an id is repeated as a number: without its leading zeros */
+	ck_assert(!strncmp(send_line(s, "01 status"), "=1 play", 7));
 	session_free(s);
 }
 END_TEST
@@ -250,6 +252,20 @@ START_TEST(test_seeds_reproduce)
 		session_free(s);
 	}
 	ck_assert_str_eq(a, b);
+	/* after set seed, every newgame starts the streams from it again:
+	 * the same game and commands answer the same the second time */
+	struct session *r = quiet_session();
+	char roll[64];
+	ok(r, "set seed 5");
+	ok(r, "newgame takebacktoe seed=1 first=1");
+	KEEP(roll, ok(r, "roll"));
+	ok(r, "newgame takebacktoe seed=1 first=1");
+	ck_assert_str_eq(ok(r, "roll"), roll);
+	/* and seed= may follow a position */
+	ok(r, "newgame takebacktoe board=0,0,0,0/10,10,10,10/0,0,0,0 "
+	      "turns=0 maxturns=1000 first=1 player=1 die=0 last=none seed=9");
+	ck_assert(strstr(ok(r, "history"), " seed=9 board="));
+	session_free(r);
 	/* without seed=, history writes the seed the engine picked */
 	struct session *s = quiet_session();
 	ok(s, "newgame checkertoe");
@@ -368,6 +384,60 @@ START_TEST(test_game_info)
 	ck_assert(strstr(ok(s, "game_info"), "game tiptoe\n"));
 	ck_assert_str_eq(ok(s, "known_command turn_info"), "true");
 	ck_assert_str_eq(ok(s, "known_command scoring"), "true");
+	ck_assert_str_eq(ok(s, "known_command contents"), "true");
+	ck_assert_str_eq(ok(s, "known_command option_info"), "true");
+	session_free(s);
+}
+END_TEST
+
+/* A player is named by number, by the name or colour game_info gives it
+ * (Tiptoe's white is player 1, checkertoe's black player 2), or else by
+ * GTP's b and w (players 1 and 2). */
+START_TEST(test_player_words)
+{
+	struct session *s = quiet_session();
+	ok(s, "newgame tiptoe size=5 seed=1");
+	ok(s, "play white c3");
+	ck_assert(strstr(bad(s, "play white d4"), "player 2's turn"));
+	ok(s, "play black d4");
+	ok(s, "play w a1");
+	ck_assert(strstr(bad(s, "play black a2"), "player 1's turn"));
+	ok(s, "play b a2");
+	ok(s, "newgame checkertoe first=1 seed=1");
+	ok(s, "play red c3");
+	ck_assert(strstr(bad(s, "play red d4"), "player 2's turn"));
+	ok(s, "play black d4");
+	ok(s, "play b e5");
+	ok(s, "play white a1"); /* no checkertoe player is white: GTP's 2 */
+	session_free(s);
+}
+END_TEST
+
+/* Every game answers contents at every moment and turn_info marks a
+ * free-form turn; options refused with the reason the generic rules
+ * promise (a game whose rules fix the first player says so). */
+START_TEST(test_contents_and_free_turns)
+{
+	struct session *s = quiet_session();
+	ck_assert(strstr(bad(s, "contents"), "no game yet"));
+	for (int i = 0; game_table[i]; i++) {
+		char cmd[128];
+		snprintf(cmd, sizeof cmd, "newgame %s seed=2",
+			 game_table[i]->name);
+		ok(s, cmd);
+		ok(s, "contents");
+	}
+	ok(s, "newgame abstractoe draw=1 seed=2");
+	ck_assert(strstr(ok(s, "turn_info"), "\nmoves free\n"));
+	ck_assert_str_eq(ok(s, "moves"), "");
+	ok(s, "genmove");
+	ck_assert(!strstr(ok(s, "turn_info"), "moves free"));
+	ck_assert(strstr(bad(s, "newgame takeitaway first=1"),
+			 "takeitaway has no first= option: its rules fix who "
+			 "starts (player 1)"));
+	ck_assert(strstr(bad(s, "newgame takeitaway plain penalty=2"),
+			 "nodrop=0"));
+	ok(s, "newgame takeitaway plain penalty=1");
 	session_free(s);
 }
 END_TEST
@@ -388,6 +458,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_settings);
 	tcase_add_test(tc, test_run_loop);
 	tcase_add_test(tc, test_game_info);
+	tcase_add_test(tc, test_player_words);
+	tcase_add_test(tc, test_contents_and_free_turns);
 	suite_add_tcase(su, tc);
 	return su;
 }

@@ -132,24 +132,37 @@ struct run {
 static struct run runs[256];
 static int nruns;
 
+static int listed(const struct game *g)
+{
+	for (size_t j = 0; j < NVARIANTS; j++)
+		if (!strcmp(variants[j].game, g->name))
+			return 1;
+	return 0;
+}
+
+/* A game with no entry above: its defaults and each variant of its own
+ * option table (test_util.h, each_variant), with a loose bound. */
+static void add_run(const struct game *g, const char *opts)
+{
+	if (listed(g) || nruns == (int)(sizeof runs / sizeof runs[0]))
+		return;
+	char *kept = strdup(opts);
+	if (!kept)
+		abort();
+	runs[nruns++] = (struct run){
+		g, {g->name, kept, DEFAULT_GAMES, DEFAULT_BOUND, 0, 0}};
+}
+
 static void collect_runs(void)
 {
 	nruns = 0;
-	for (int i = 0; game_table[i]; i++) {
-		int listed = 0;
+	for (int i = 0; game_table[i]; i++)
 		for (size_t j = 0; j < NVARIANTS; j++)
 			if (!strcmp(variants[j].game, game_table[i]->name) &&
-			    nruns < (int)(sizeof runs / sizeof runs[0])) {
+			    nruns < (int)(sizeof runs / sizeof runs[0]))
 				runs[nruns++] = (struct run){game_table[i],
 							     variants[j]};
-				listed = 1;
-			}
-		if (!listed && nruns < (int)(sizeof runs / sizeof runs[0]))
-			runs[nruns++] = (struct run){game_table[i],
-						     {game_table[i]->name, "",
-						      DEFAULT_GAMES,
-						      DEFAULT_BOUND, 0, 0}};
-	}
+	each_variant(add_run);
 }
 
 /* ---- small helpers ---- */
@@ -453,7 +466,10 @@ static void twin_same(struct session *s, struct session *t, const char *what)
 	      gb);
 	char *pa = ask(s, "position"), *pb = ask(t, "position");
 	CHECK(!strcmp(pa, pb), "%s: position differs:\n%s\n%s", what, pa, pb);
-	free(ga), free(gb), free(pa), free(pb);
+	char *ca = ask(s, "contents"), *cb = ask(t, "contents");
+	CHECK(!strcmp(ca, cb), "%s: contents differs:\n%s\n--\n%s", what, ca,
+	      cb);
+	free(ga), free(gb), free(pa), free(pb), free(ca), free(cb);
 }
 
 /* At a state where a move is due: the same hint after the same seed (with
@@ -1057,7 +1073,7 @@ static void turn_info_check(struct session *s, const struct game *g,
 	struct game_status st = g->status(own);
 	char *t = ask(s, "turn_info"), *moves = ask(s, "moves"), *save = NULL;
 	char phase[16] = "";
-	int step = 0, steps = 0, player = 0, prompt = 0;
+	int step = 0, steps = 0, player = 0, prompt = 0, free_turn = 0;
 	for (char *l = strtok_r(t, "\n", &save); l;
 	     l = strtok_r(NULL, "\n", &save)) {
 		char word[32];
@@ -1074,6 +1090,8 @@ static void turn_info_check(struct session *s, const struct game *g,
 			      word, moves);
 		} else if (!strncmp(l, "prompt ", 7)) {
 			prompt = strlen(l) > 7;
+		} else if (!strcmp(l, "moves free")) {
+			free_turn = 1;
 		} else if (!strncmp(l, "out ", 4)) {
 			for (char *w = l + 4; *w;
 			     w += strcspn(w, " "), w += strspn(w, " "))
@@ -1099,6 +1117,8 @@ static void turn_info_check(struct session *s, const struct game *g,
 	CHECK(strcmp(phase, "pass") || !strcmp(moves, "pass"),
 	      "turn_info: phase pass, moves %s", moves);
 	CHECK(prompt, "turn_info: no prompt");
+	CHECK(free_turn == (st.phase == GAME_PLAY && !moves[0]),
+	      "turn_info: moves free %d, moves '%s'", free_turn, moves);
 	free(moves);
 	free(t);
 }
@@ -1138,6 +1158,190 @@ static void scoring_check(struct session *s, const struct game *g,
 	names_free(&nm);
 	free(u);
 	free(geo);
+}
+
+/* Whether word w is one of the space-separated words. */
+static int word_in(const char *w, const char *words)
+{
+	size_t n = strlen(w);
+	for (const char *p = words; p && *p; p += strspn(p, " ")) {
+		size_t len = strcspn(p, " ");
+		if (len == n && !strncmp(p, w, n))
+			return 1;
+		p += len;
+	}
+	return 0;
+}
+
+/* Reads "X Y X Y ..." (at least `least` pairs) after *p. */
+static void points_check(const char *p, int least, const char *l)
+{
+	int pairs = 0;
+	for (;;) {
+		double x, y;
+		int n = 0;
+		if (sscanf(p, " %lf %lf%n", &x, &y, &n) != 2)
+			break;
+		p += n, pairs++;
+	}
+	CHECK(pairs >= least && !*p, "contents: '%s'", l);
+}
+
+/* contents: every line is one protocol.md lists; `at` names cells of
+ * geometry in its order, each once, with an owner among the sides, a
+ * kind and tags among the game's words, a count from 1; `hand` names each
+ * side (where the game has hands), `store` a count from 1; `line` and
+ * `area` are points, an area's name a cell.  It agrees with contents()
+ * read directly: the cells that hold pieces, and the pieces in hand. */
+static void contents_check(struct session *s, const struct game *g,
+			   const void *own)
+{
+	struct game_cell *cells;
+	int ncells = game_cells(g, own, &cells), next = 0, hands = 0;
+	ck_assert(ncells > 0);
+	struct game_sides sd = {.sides = g->players(own)};
+	if (g->sides)
+		g->sides(own, &sd);
+	struct game_site *site = calloc((size_t)ncells, sizeof *site);
+	struct game_contents c = {.site = site};
+	g->contents(own, &c);
+	int held = 0, listed = 0;
+	for (int i = 0; i < ncells; i++) {
+		CHECK(site[i].owner <= sd.sides, "contents(): owner %d",
+		      site[i].owner);
+		held += site[i].count > 0;
+	}
+	char *text = ask(s, "contents"), *save = NULL;
+	for (char *l = strtok_r(text, "\n", &save); l;
+	     l = strtok_r(NULL, "\n", &save)) {
+		char key[16], name[32];
+		int n = 0, side;
+		CHECK(sscanf(l, "%15s %31s%n", key, name, &n) == 2,
+		      "contents: '%s'", l);
+		if (!strcmp(key, "at")) {
+			int i = next;
+			while (i < ncells && strcmp(cells[i].name, name))
+				i++;
+			CHECK(i < ncells,
+			      "contents: %s is no cell of geometry, or out of "
+			      "its order",
+			      name);
+			next = i + 1;
+			int count = 1, any = 0;
+			for (const char *p = l + n; *p;) {
+				char k[16], v[64];
+				int m = 0;
+				CHECK(sscanf(p, " %15s %63s%n", k, v, &m) == 2,
+				      "contents: '%s'", l);
+				p += m;
+				if (!strcmp(k, "owner"))
+					CHECK(atoi(v) >= 1 &&
+						      atoi(v) <= sd.sides,
+					      "contents: '%s'", l);
+				else if (!strcmp(k, "zone"))
+					CHECK(atoi(v) >= 1 &&
+						      atoi(v) <= sd.sides,
+					      "contents: '%s'", l);
+				else if (!strcmp(k, "kind"))
+					CHECK(word_in(v, g->kinds),
+					      "contents: '%s'", l);
+				else if (!strcmp(k, "count"))
+					CHECK((count = atoi(v)) >= 1,
+					      "contents: '%s'", l);
+				else if (!strcmp(k, "tag"))
+					for (char *w = strtok(v, ","); w;
+					     w = strtok(NULL, ","))
+						CHECK(word_in(w, g->tags),
+						      "contents: '%s'", l);
+				else
+					CHECK(0, "contents: '%s'", l);
+				any |= strcmp(k, "count") != 0;
+			}
+			CHECK(any || strstr(l, " count "),
+			      "contents: '%s' says nothing", l);
+			CHECK(count == (site[i].count ? site[i].count : 1),
+			      "contents: '%s', contents() %d", l,
+			      site[i].count);
+			listed += site[i].count > 0;
+		} else if (!strcmp(key, "hand") || !strcmp(key, "store")) {
+			side = atoi(name);
+			CHECK(side >= 1 && side <= sd.sides, "contents: '%s'",
+			      l);
+			const char *cnt = strstr(l, " count ");
+			CHECK(cnt && atoi(cnt + 7) >= (key[0] == 'h' ? 0 : 1),
+			      "contents: '%s'", l);
+			if (key[0] == 'h')
+				hands++;
+		} else if (!strcmp(key, "die")) {
+			CHECK(atoi(name) >= 1 && c.die == atoi(name),
+			      "contents: '%s'", l);
+		} else if (!strcmp(key, "line")) {
+			points_check(l + n, 2, l);
+		} else if (!strcmp(key, "area")) {
+			int found = 0;
+			for (int i = 0; i < ncells && !found; i++)
+				found = !strcmp(cells[i].name, name);
+			CHECK(found, "contents: area of no cell: '%s'", l);
+			points_check(l + n, 1, l);
+		} else {
+			CHECK(0, "contents: unknown line '%s'", l);
+		}
+	}
+	CHECK(listed == held, "contents: %d cells hold pieces, %d listed", held,
+	      listed);
+	CHECK(!c.hands || hands >= sd.sides, "contents: %d hand lines", hands);
+	free(text);
+	free(site);
+	free(cells);
+}
+
+/* The `at` line of cell name in a contents answer, into buf; "" when
+ * the cell is not listed (empty). */
+static void at_line(const char *contents, const char *name, char *buf,
+		    size_t size)
+{
+	size_t n = strlen(name);
+	buf[0] = '\0';
+	for (const char *l = contents; l && *l;) {
+		size_t len = strcspn(l, "\n");
+		if (len >= n + 3 && !strncmp(l, "at ", 3) &&
+		    !strncmp(l + 3, name, n) &&
+		    (l[n + 3] == ' ' || l[n + 3] == '\n' || !l[n + 3])) {
+			snprintf(buf, size, "%.*s", (int)len, l);
+			return;
+		}
+		l += len;
+		l += *l == '\n';
+	}
+}
+
+/* A move that names one cell (a placement, a claim, a removal) changes
+ * what contents says of that cell, and a piece it puts on an empty cell
+ * is the mover's (or the side's it places for): the answer follows the
+ * board. */
+static void one_cell_changes(struct session *s, const struct game *g,
+			     const void *own, const char *before, int mover)
+{
+	const char *mv = last_line + 5; /* "play MOVE" */
+	struct game_cell *cells;
+	int n = game_cells(g, own, &cells), named = 0;
+	for (int i = 0; i < n && !named; i++)
+		named = !strcmp(cells[i].name, mv);
+	free(cells);
+	if (!named)
+		return;
+	char *after = ask(s, "contents"), a[256], b[256];
+	at_line(before, mv, b, sizeof b);
+	at_line(after, mv, a, sizeof a);
+	CHECK(strcmp(a, b), "play %s left contents' cell as it was: '%s'", mv,
+	      a);
+	if (!strstr(b, " owner ") && strstr(a, " owner ")) {
+		const char *o = strstr(a, " owner ");
+		CHECK(atoi(o + 7) == mover,
+		      "play %s by %d put a piece of %d there: '%s'", mv, mover,
+		      atoi(o + 7), a);
+	}
+	free(after);
 }
 
 static void play_one(const struct run *run, int game, struct tally *t,
@@ -1237,6 +1441,7 @@ static void play_one(const struct run *run, int game, struct tally *t,
 		}
 		turn_info_check(s, g, own);
 		scoring_check(s, g, own, v);
+		contents_check(s, g, own);
 		if (v->flags & WINLOSS && st.phase != GAME_OVER) {
 			int pts[GAME_MAX_PLAYERS];
 			g->score(own, pts);
@@ -1260,10 +1465,18 @@ static void play_one(const struct run *run, int game, struct tally *t,
 			      "still going after %d steps (the bound)", step);
 		}
 		CHECK(step < DEFAULT_BOUND, "still going after %d steps", step);
-		if (st.phase == GAME_ROLL)
+		if (st.phase == GAME_ROLL) {
 			do_roll(s, g, own, &r, t, v->die);
-		else
+		} else {
+			char *before = ask(s, "contents");
+			struct game_turn tn = {0};
+			if (g->turn)
+				g->turn(own, &tn);
 			do_play(s, g, own, &r, list);
+			one_cell_changes(s, g, own, before,
+					 tn.side ? tn.side : st.player);
+			free(before);
+		}
 		if (follower) {
 			const char *a = send_line(follower, last_line);
 			CHECK(a[0] == '=',
@@ -1349,14 +1562,21 @@ START_TEST(test_table_sane)
 		const struct game *g = game_table[i];
 		ck_assert(g->name && g->title && g->summary);
 		ck_assert(g->state_size > 0 && g->max_moves > 0);
-		ck_assert(g->position && g->geometry && g->options);
+		ck_assert(g->position && g->geometry && g->contents &&
+			  g->options);
 		ck_assert(!game_search(g)->preview || game_search(g)->evaluate);
 		ck_assert(g->init && g->describe && g->players && g->status &&
 			  g->moves && !g->chance == !g->roll && g->play &&
 			  g->parse && g->format && g->score && g->show);
 		ck_assert_ptr_eq(game_find(g->name), g);
+		/* the name rule of game.h: a lowercase letter, then lowercase
+		 * letters and digits */
+		ck_assert_msg(g->name[0] >= 'a' && g->name[0] <= 'z',
+			      "game name %s", g->name);
 		for (const char *p = g->name; *p; p++)
-			ck_assert(*p >= 'a' && *p <= 'z');
+			ck_assert_msg((*p >= 'a' && *p <= 'z') ||
+					      (*p >= '0' && *p <= '9'),
+				      "game name %s", g->name);
 	}
 }
 END_TEST

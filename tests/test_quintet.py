@@ -299,6 +299,49 @@ class Discovery(unittest.TestCase):
         t = e.turn_info()
         self.assertEqual((t["phase"], t["also"]), ("remove", ["drop"]))
 
+    def test_contents(self):
+        e = self.e
+        e.newgame("checkertoe", seed=1, first=1)
+        e.play("c3")
+        c = e.contents()
+        self.assertEqual(c["at"], {"c3": {"owner": 1, "tags": []}})
+        self.assertEqual(c["hand"], [{"side": 1, "count": 11},
+                                     {"side": 2, "count": 12}])
+        e.newgame("abstractoe", players=2, draw=True, seed=2)
+        c = e.contents()
+        self.assertEqual(e.turn_info()["moves"], "free")
+        self.assertEqual({l["kind"] for l in c["line"]}, {"cut"})
+        self.assertEqual(len(c["area"]), 9)
+        self.assertTrue(all(isinstance(x, (int, float))
+                            for p in c["area"]["1"] for x in p))
+
+    def test_option_info_and_variants(self):
+        e = self.e
+        o = e.option_info("tiptoe", hex=True)
+        self.assertEqual((o["size"]["min"], o["size"]["max"]), (2, 13))
+        self.assertEqual(o["diagonal"]["values"], ["0"])
+        self.assertEqual(o["hex"]["excludes"], ["diagonal"])
+        with self.assertRaises(quintet.EngineError):
+            e.option_info("tiptoe", hex=True, size=20)
+        # every variant it offers, for every game, starts a game
+        for name, _ in e.list_games():
+            vs = e.variants(name)
+            self.assertEqual(vs[0], "")
+            for v in vs:
+                e.command("newgame %s %s" % (name, v))
+
+    def test_moves_cut(self):
+        e = self.e
+        board = "".join("." if x % 2 == 0 and y % 2 == 0 and (x or y)
+                        else "w" for y in range(7, -1, -1)
+                        for x in range(8))
+        e.newgame("takeitaway", plain=True, board=board)
+        m = e.moves()
+        self.assertTrue(m.cut)
+        self.assertNotIn("...", m)
+        e.newgame("checkertoe", seed=1)
+        self.assertFalse(e.moves().cut)
+
 
 class Examples(unittest.TestCase):
     def test_selfplay(self):

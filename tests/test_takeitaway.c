@@ -585,6 +585,19 @@ START_TEST(test_moves_capped)
 	struct move *list = malloc(sizeof *list * (size_t)G->max_moves);
 	int n = G->moves(st, list);
 	ck_assert_int_eq(n, G->max_moves);
+	/* the list says it was cut: the game knows, and `moves` ends so */
+	ck_assert(G->moves_cut(st));
+	struct session *s = quiet_session();
+	char cmd[160];
+	snprintf(cmd, sizeof cmd, "newgame takeitaway %s", opts);
+	ok(s, cmd);
+	const char *all = send_line(s, "moves"); /* "= ... ...\n\n" */
+	ck_assert(strlen(all) > 6 &&
+		  !strcmp(all + strlen(all) - 6, " ...\n\n"));
+	ok(s, "newgame takeitaway seed=3");
+	ok(s, "play a1");
+	ck_assert(!strstr(ok(s, "moves"), "..."));
+	session_free(s);
 	for (int i = 0; i < n; i += n / 64) {
 		char buf[MOVE_TEXT_MAX], err[GAME_ERR_MAX];
 		struct move mv;

@@ -145,6 +145,63 @@ static inline void play_line(const struct game *g, void *st, const char *line)
 		play_text(g, st, m);
 }
 
+/* Whether g sets up from opts (written as in newgame). */
+static inline int takes_options(const struct game *g, const char *opts)
+{
+	char err[GAME_ERR_MAX];
+	void *st = game_new_state(g, opts, 1, err);
+	free(st);
+	return st != NULL;
+}
+
+/* Calls fn(g, opts) for every game of the table with its defaults ("")
+ * and with each variant its own option table names, one option set away
+ * from its default at a time where the game takes it alone: each on/off
+ * option on, each value of an enum, the smallest value of an int other
+ * than its default (the cheap end of a board size).  No game is named:
+ * a game added to the table is covered with its variants. */
+typedef void variant_fn(const struct game *g, const char *opts);
+
+static inline void each_variant(variant_fn *fn)
+{
+	for (int i = 0; game_table[i]; i++) {
+		const struct game *g = game_table[i];
+		fn(g, ""); /* (which must take its defaults) */
+		for (const struct game_option_spec *o = g->options; o && o->key;
+		     o++) {
+			char opts[128];
+			if (o->type == OPT_BOOL) {
+				snprintf(opts, sizeof opts, "%s", o->key);
+				if (takes_options(g, opts))
+					fn(g, opts);
+			} else if (o->type == OPT_ENUM) {
+				char vals[128];
+				snprintf(vals, sizeof vals, "%s", o->values);
+				for (char *sv = NULL,
+					  *w = strtok_r(vals, " ", &sv);
+				     w; w = strtok_r(NULL, " ", &sv)) {
+					snprintf(opts, sizeof opts, "%s=%s",
+						 o->key, w);
+					if ((!o->def || strcmp(w, o->def)) &&
+					    takes_options(g, opts))
+						fn(g, opts);
+				}
+			} else if (o->type == OPT_INT) {
+				for (long v = o->min; v <= o->max; v++) {
+					if (o->def && v == atol(o->def))
+						continue;
+					snprintf(opts, sizeof opts, "%s=%ld",
+						 o->key, v);
+					if (takes_options(g, opts)) {
+						fn(g, opts);
+						break;
+					}
+				}
+			}
+		}
+	}
+}
+
 #define TEST_MAIN()                                                            \
 	int main(void)                                                         \
 	{                                                                      \

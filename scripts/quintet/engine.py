@@ -29,8 +29,10 @@ from .protocol import (Answer, EngineError, ProtocolError, clip,  # noqa
 PIPE = subprocess.PIPE
 DEVNULL = subprocess.DEVNULL
 
-# Answers longer than this are not answers to any command of the protocol.
-MAX_ANSWER = 1 << 20
+# Answers longer than this are not answers to any command of the protocol
+# (the longest, a Take It Away `moves` cut at 16384 chains of up to 49
+# squares, is about 2.4 MB).
+MAX_ANSWER = 8 << 20
 STDERR_LINES = 200  # lines of standard error kept with stderr=PIPE
 
 
@@ -451,7 +453,12 @@ class Engine:
         self.command(" ".join(["newgame", name] + format_options(options)))
 
     def moves(self):
-        return self.command("moves").split()
+        """The legal moves, a list; its `cut` is True when the engine cut
+        the list short (protocol.md: it then ends with `...`)."""
+        w = self.command("moves").split()
+        out = MoveList(w[:-1] if w and w[-1] == "..." else w)
+        out.cut = bool(w) and w[-1] == "..."
+        return out
 
     def play(self, move, player=None):
         self.command("play %s%s" % ("" if player is None else
@@ -601,6 +608,80 @@ class Engine:
                 keep(out, key, text)
         return out
 
+    def contents(self):
+        """What stands on the board (protocol.md, "Discovery"), as a dict:
+        at (cell name -> dict with owner, kind, count, zone where given,
+        tags a list), hand and store (lists of dicts with side, kind
+        where given, count), die (a number, where one shows), line (a
+        list of dicts with kind and points, a list of (x, y)), area (cell
+        name -> list of (x, y)).  Other lines are kept as their text."""
+        out = {"at": {}, "hand": [], "store": [], "line": [], "area": {}}
+        for text in self.command("contents").splitlines():
+            w = text.split()
+            if not w:
+                continue
+            key, rest = w[0], w[1:]
+            if key == "at":
+                d = pairs(rest[1:], ints=("owner", "count", "zone"))
+                d["tags"] = d.pop("tag").split(",") if "tag" in d else []
+                out["at"][rest[0]] = d
+            elif key in ("hand", "store"):
+                d = pairs(rest[1:], ints=("count",))
+                d["side"] = int(rest[0])
+                out[key].append(d)
+            elif key == "die":
+                out["die"] = int(rest[0])
+            elif key == "line":
+                out["line"].append({"kind": rest[0],
+                                    "points": points(rest[1:])})
+            elif key == "area":
+                out["area"][rest[0]] = points(rest[1:])
+            else:
+                keep(out, key, text)
+        return out
+
+    def option_info(self, game, **options):
+        """Each option of game with the options chosen so far (protocol.md,
+        "Discovery"): name -> dict with type, and where given value,
+        default, min and max (ints), values (a list), requires and
+        excludes (lists), pattern, example."""
+        out = parse_settings(self.command(" ".join(
+            ["option_info", game] + format_options(options))))
+        for d in out.values():
+            for k in ("min", "max"):
+                if k in d:
+                    d[k] = int(d[k])
+            for k in ("requires", "excludes"):
+                if k in d:
+                    d[k] = d[k].split(",")
+        return out
+
+    def variants(self, game):
+        """Option strings that set up game in ways worth covering, read
+        from option_info alone (no game named anywhere): "" (the
+        defaults), then each on/off option on, each other value of an
+        enum, each end of an int's range, where the others' defaults
+        allow it."""
+        out = [""]
+        for key, d in self.option_info(game).items():
+            if key == "seed":
+                continue
+            if d.get("type") == "bool":
+                vals = [v for v in d.get("values", []) if v == "1"]
+            elif d.get("type") == "enum":
+                vals = d.get("values", [])
+            elif d.get("type") == "int" and "min" in d:
+                vals = sorted({str(d["min"]), str(d["max"])})
+            else:
+                vals = []
+            for v in vals:
+                if v != d.get("default"):
+                    w = key if v == "1" and d["type"] == "bool" else \
+                        "%s=%s" % (key, v)
+                    if w not in out:
+                        out.append(w)
+        return out
+
     def scoring(self):
         """The units the score is made of: a list of dicts with kind,
         player, points and, where given, pieces, colour and cells (a
@@ -615,6 +696,17 @@ class Engine:
                            nums=("points",), lists=("cells",)))
             out.append(d)
         return out
+
+
+class MoveList(list):
+    """A list of moves that knows whether the engine cut it short."""
+    cut = False
+
+
+def points(words):
+    """X Y X Y ... as a list of (x, y) numbers."""
+    return [(number(words[i]), number(words[i + 1]))
+            for i in range(0, len(words) - 1, 2)]
 
 
 def pairs(words, ints=(), nums=(), lists=()):

@@ -21,12 +21,16 @@ back).  In games of more than two players the opponent's value says
 nothing of the mover's, so there the value after comes from `analyze`
 (the candidates it lists, for `ms` milliseconds), which is not repeatable
 to the last digit.
+
+main() is the command (scripts/review from a checkout, quintet-review
+installed): the review of a record file as text or JSON.
 """
 
 import re
+import sys
 
 from .engine import PIPE, Engine
-from .protocol import EngineError
+from .protocol import EngineError, QuintetError
 
 ORDER = {"loss": 0, "draw": 1, "win": 2}
 FLIP = {"win": "loss", "loss": "win", "draw": "draw"}
@@ -320,3 +324,58 @@ def format_review(entries):
     n = sum(1 for x in entries if x.get("mistake"))
     out.append("%d mistake%s" % (n, "" if n == 1 else "s"))
     return "\n".join(out)
+
+
+def main(argv=None, prog="quintet-review", engine="./engine",
+         engine_help="./engine"):
+    """The command: review [--json] [--engine CMD] [--playouts N]
+    [--threshold T] RECORD, RECORD a history (a file, or - for standard
+    input), printed as format_review's text or as a JSON list.  The exit
+    status is its value: 0, 1 when the review failed, 2 for a bad command
+    line.  scripts/review gives the checkout's engine as the default."""
+    import argparse
+    import json
+    ap = argparse.ArgumentParser(
+        prog=prog, description="a game annotated move by move "
+        "(quintet.review): the mover's value before and after each move, "
+        "the best move where another was played, and the moves that "
+        "changed the result marked MISTAKE, by the exact solver wherever "
+        "it settled the position and by the search elsewhere.  RECORD is "
+        "a `history` answer (the newgame line, then play and roll lines), "
+        "a file or - for standard input.")
+    ap.add_argument("record", metavar="RECORD",
+                    help="the game's history, a file or - (stdin)")
+    ap.add_argument("--engine", default=engine, metavar="CMD",
+                    help="the engine (default: %s)" % engine_help)
+    ap.add_argument("--playouts", type=int, default=2000, metavar="N",
+                    help="playouts of every search (default 2000)")
+    ap.add_argument("--threshold", type=float, default=0.25,
+                    help="where nothing is proven, a move that costs this "
+                    "much expected result is a mistake (default 0.25)")
+    ap.add_argument("--json", action="store_true",
+                    help="a JSON list, one object a line of the record")
+    args = ap.parse_args(argv)
+    if args.record == "-":
+        text = sys.stdin.read()
+    else:
+        try:
+            with open(args.record) as f:
+                text = f.read()
+        except OSError as e:
+            ap.error("%s: %s" % (args.record, e.strerror))
+    try:
+        entries = review(args.engine, text, args.playouts,
+                         threshold=args.threshold)
+    except (ValueError, QuintetError) as e:
+        print("%s: %s" % (prog, e), file=sys.stderr)
+        return 1
+    if args.json:
+        json.dump(entries, sys.stdout, indent=1)
+        sys.stdout.write("\n")
+    else:
+        print(format_review(entries))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

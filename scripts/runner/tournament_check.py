@@ -20,11 +20,12 @@ import sys
 import tempfile
 import threading
 
-import tournament_clock as clocks
 from quintet import split_command
-from tournament_match import (Config, RefereeError, Schedule, Table,
-                              start_player)
-from tournament_proc import PlayerError, Program
+
+from . import tournament_clock as clocks
+from .tournament_match import (Config, RefereeError, Schedule, Table,
+                               start_player)
+from .tournament_proc import PlayerError, Program
 
 OPPONENT_SETUP = ["set level 0", "set verbose 0"]
 UNKNOWN = "xyzzy_no_such_command"

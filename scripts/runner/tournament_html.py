@@ -11,7 +11,7 @@ import html
 import math
 import time
 
-import tournament_stats as stats
+from . import tournament_stats as stats
 
 # Program colours in the chart (readable on white, distinct in print).
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",

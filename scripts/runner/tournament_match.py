@@ -29,8 +29,8 @@ import re
 import shlex
 import time
 
-from tournament_clock import Clock, secs, settings_commands
-from tournament_proc import PlayerError, Program
+from .tournament_clock import Clock, secs, settings_commands
+from .tournament_proc import PlayerError, Program
 
 MOVE_RE = re.compile(r"\S+\Z")
 
