@@ -59,36 +59,30 @@
  * with it; at movetime 50 the trees stay below 2^17 nodes. */
 #define GROWTH_SHIFT 17
 /* A node with LAZY_FROM visits or more follows the child its last scan
- * chose for LAZY_SKIP more visits before it scans again.  At a node that
- * busy, four visits in a row to one child move the shares of its visits
- * by about one percent, and the scan of every child at every level was
- * most of what made an iteration of a big tree (a deep one) dear: on
- * checkertoe the iterations a second at 5 s were 81% of those at 0.1 s
- * with a scan at every visit, and 98% with this.  At equal playouts no
- * game played measurably weaker (docs/benchmarks.md).  Where the search
- * keeps minimax values, which take the place of `last` (tree.h), the
- * search's own table remembers the scans (uct_im_lazy). */
+ * chose for LAZY_SKIP more visits before it scans again (each thread
+ * remembers its scans in a table of its own: struct worker, lazy).  At a
+ * node that busy, four visits in a row to one child move the shares of
+ * its visits by about one percent, and the scan of every child at every
+ * level was most of what made an iteration of a big tree (a deep one)
+ * dear: on checkertoe the iterations a second at 5 s were 81% of those at
+ * 0.1 s with a scan at every visit, and 98% with this.  At equal playouts
+ * no game played measurably weaker (docs/benchmarks.md). */
 #define LAZY_FROM 256
 #define LAZY_SKIP 3
 /* The exploration constant follows the spread of the rewards (explore_for)
- * and is worked out again each time EXPLORE_EVERY more have been seen: by
- * one thread in iterate; a thread of a shared tree sums that many of its
- * own before adding them to the tree's under its lock (fold_rewards).
- * Folding every 64 cost two threads on Abs-Trac-Toe 2% of their speed
+ * and is worked out again each time EXPLORE_EVERY more have been seen:
+ * each thread sums that many of its own before adding them to the tree's
+ * (under the tree's lock when it is shared: fold_rewards).  Folding every
+ * 64 cost two threads on Abs-Trac-Toe 2% of their speed
  * (docs/benchmarks.md, "Threads"). */
 #define EXPLORE_EVERY 256
 _Static_assert((EXPLORE_EVERY & (EXPLORE_EVERY - 1)) == 0, "a power of 2");
 /* On a shared tree, a node with BUSY visits or more gets its visits from
  * a thread in batches of up to 1 / 2^BATCH_SHIFT of them, held back
- * meanwhile in PENDING slots (see iterate_shared). */
+ * meanwhile in PENDING slots (worker.h; see "one iteration" below), and
+ * is busy for the lazy scans (LAZY_FROM) from there on. */
 #define BUSY 64
 #define BATCH_SHIFT 5
-/* The slots are a hash of the node: a busy node that shares its slot
- * with another on the paths a thread takes adds its visits one at a time
- * again.  With 256 slots two threads ran Take It Away at 1.49 to 1.59
- * times one thread's iterations, with 4,096 (80 kB a thread) at 1.68 to
- * 1.78 (`bench_ai threads takeitaway "" 1000 1 2`, in turn;
- * docs/benchmarks.md, "Threads"). */
 
 /* Takes one of the team's playouts (a shared budget): 1 when there was
  * one left below `limit`. */

@@ -7,10 +7,11 @@
  * team_run where one thread would run), and stop when it stops.  There is no
  * lock on the tree: the threads read and write the fields of a node that change
  * atomically, a leaf is grown by the thread that claims it, and a virtual loss
- * sends the others elsewhere while a line is played out (iterate_shared in
- * iterate.c).  An iteration is a few microseconds here, so the threads meeting
- * at the busy top of the tree would spend most of it passing cache lines to
- * each other: there each thread holds its visits back and adds them in batches.
+ * sends the others elsewhere while a line is played out (iterate.c, one
+ * iteration path for one thread and for many).  An iteration is a few
+ * microseconds here, so the threads meeting at the busy top of the tree would
+ * spend most of it passing cache lines to each other: there each thread holds
+ * its visits back and adds them in batches.
  *
  * A tree per thread, with the roots' visits summed (root parallelism),
  * was tried first: it scaled the playouts as well, but each tree was only
