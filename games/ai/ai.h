@@ -23,8 +23,10 @@
  * the engine waits.  A search runs on `ai_set_threads` threads (one by
  * default; with more, a playout budget still caps the playouts of all of
  * them, but which move it gives may vary from run to run); only the
- * calling thread reads the engine's input, through the `stop` callback,
- * and writes to the log.  Two players share nothing. */
+ * calling thread reads the engine's input, through the `stop` callback.
+ * What a search found comes back as typed results (request.h, struct
+ * ai_result), which the engine alone writes as text.  Two players share
+ * nothing. */
 #ifndef AI_H
 #define AI_H
 

@@ -1,5 +1,5 @@
 /* results.h: what a search found (results.c): the root move to play, and
- * the root moves as typed candidates (ai.h, struct ai_candidate). */
+ * the root moves as typed candidates (request.h, struct ai_candidate). */
 #ifndef RESULTS_H
 #define RESULTS_H
 

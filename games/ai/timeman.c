@@ -1,11 +1,13 @@
 /* timeman.c: time management, all of it: what a clock allows a move
  * (clock_time), how a search spends it (tm_plan: movetime whole; under a
- * clock the main time spread over the mover's expected moves, ending early
- * when the best move can no longer be caught and going on while the top
- * two are close; the search reads these through tm_settled and tm_open),
- * how late searches end on a busy machine (tm_late), and the engine's
- * account of the clock after each move (ai_clock_spend).  The one
- * constant they share is AI_LAG_SHARE (ai.h). */
+ * clock the main time spread over the mover's expected moves), the
+ * moments of its course (tm_first_look and the others), its course along
+ * the plan (tm_course: ending early when the best move can no longer be
+ * caught, going on while the top two are close), each thread's clock while
+ * it searches (struct tm_watch: its deadline, its margin, the engine's
+ * stop), how late searches end on a busy machine (tm_late), and the
+ * engine's account of the clock after each move (ai_clock_spend).  The
+ * one constant they share is AI_LAG_SHARE (request.h). */
 #include "timeman.h"
 
 #include <time.h>

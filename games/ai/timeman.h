@@ -1,6 +1,7 @@
 /* timeman.h: time management, all of it (timeman.c): what a clock allows
- * a move, how a search spends it, and the engine's account of the clock
- * after a move. */
+ * a move, how a search spends it (its plan, the moments of its course,
+ * its course along the plan), each thread's clock while it searches, and
+ * the engine's account of the clock after a move. */
 #ifndef TIMEMAN_H
 #define TIMEMAN_H
 
