@@ -194,6 +194,33 @@ static void shuffle(struct worker *m, int n)
 	}
 }
 
+/* Gives the leaf `at`, a roll due at st, its chance outcomes with their
+ * odds (grow). */
+static int grow_chance(struct worker *m, uint32_t at, const void *st)
+{
+	struct tree *t = m->t;
+	int values[GAME_MAX_CHANCE];
+	double probs[GAME_MAX_CHANCE];
+	int n = m->g->chance(st, values, probs);
+	if (n <= 0) {
+		set_kind(node_at(t, at), END);
+		return 0;
+	}
+	uint32_t first = node_alloc(m, (uint32_t)n);
+	if (!first)
+		return -1;
+	struct node *c = node_at(t, first);
+	for (int i = 0; i < n; i++) {
+		c[i].mv = (uint64_t)(int64_t)values[i];
+		c[i].q = (float)probs[i];
+		c[i].who = NOBODY;
+	}
+	struct node *nd = node_at(t, at);
+	nd->nchild = (uint16_t)n;
+	publish(nd, first, CHANCE);
+	return 0;
+}
+
 /* Gives the leaf `at` its children or makes it a finished node (expand). */
 static int grow(struct worker *m, uint32_t at, const void *st, int root)
 {
@@ -210,28 +237,8 @@ static int grow(struct worker *m, uint32_t at, const void *st, int root)
 		set_kind(nd, END);
 		return 0;
 	}
-	if (s.phase == GAME_ROLL) {
-		int values[GAME_MAX_CHANCE];
-		double probs[GAME_MAX_CHANCE];
-		int n = g->chance(st, values, probs);
-		if (n <= 0) {
-			set_kind(node_at(t, at), END);
-			return 0;
-		}
-		uint32_t first = node_alloc(m, (uint32_t)n);
-		if (!first)
-			return -1;
-		struct node *c = node_at(t, first);
-		for (int i = 0; i < n; i++) {
-			c[i].mv = (uint64_t)(int64_t)values[i];
-			c[i].q = (float)probs[i];
-			c[i].who = NOBODY;
-		}
-		struct node *nd = node_at(t, at);
-		nd->nchild = (uint16_t)n;
-		publish(nd, first, CHANCE);
-		return 0;
-	}
+	if (s.phase == GAME_ROLL)
+		return grow_chance(m, at, st);
 	int sampled, n = list_moves(m, st, root, &sampled);
 	if (n <= 0) {
 		set_kind(node_at(t, at), END); /* stuck */
