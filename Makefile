@@ -181,8 +181,11 @@ WEB_FLAGS = -O3 -sASYNCIFY -sASYNCIFY_STACK_SIZE=1048576 \
 	-sASYNCIFY_IMPORTS='["web_read"]' -sALLOW_MEMORY_GROWTH=1 \
 	-sEXIT_RUNTIME=1 -sENVIRONMENT=web,worker,node \
 	--js-library web/library.js --pre-js web/pre.js
-WEB_PAGE = $(WEB_DIR)/index.html $(WEB_DIR)/gui.js $(WEB_DIR)/gui-games.js \
-	$(WEB_DIR)/gui.css
+# The GUI's page (its modules in scripts/page/), and web/quintet.js, the
+# module that runs the engine in a worker for any page, with its example.
+WEB_PAGE = $(WEB_DIR)/index.html $(WEB_DIR)/gui.css \
+	$(patsubst scripts/%,$(WEB_DIR)/%,$(wildcard scripts/page/*.js)) \
+	$(WEB_DIR)/quintet.js $(WEB_DIR)/example.html
 
 .PHONY: web web-check
 web: $(WEB_DIR)/engine.js $(WEB_DIR)/engine-node $(WEB_PAGE)
@@ -193,15 +196,15 @@ $(WEB_DIR)/engine.js: web/engine_web.c web/library.js web/pre.js engine.c \
 	NODE_PATH=/usr/share/nodejs$${NODE_PATH:+:$$NODE_PATH} $(EMCC) \
 		$(WARN) $(WEB_FLAGS) -o $@ web/engine_web.c engine.c $(GAME_SRC)
 
-$(WEB_DIR)/engine-node: web/engine-node
-	@mkdir -p $(dir $@)
-	cp $< $@
-
 $(WEB_DIR)/index.html: scripts/gui.html
 	@mkdir -p $(dir $@)
 	sed 's|<meta charset="utf-8">|&\n<meta name="quintet-engine" content="worker">|' $< >$@
 
 $(WEB_DIR)/%: scripts/%
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+$(WEB_DIR)/%: web/%
 	@mkdir -p $(dir $@)
 	cp $< $@
 

@@ -1013,7 +1013,7 @@ static void ta_turn(const void *st, struct game_turn *out)
 	out->phase = "jump";
 	snprintf(out->prompt, sizeof out->prompt,
 		 "player %d: jump a piece over a neighbour onto an empty "
-		 "square, and on while it can%s",
+		 "square; it jumps on as long as it can%s",
 		 g.player, tail);
 }
 

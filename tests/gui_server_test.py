@@ -76,6 +76,13 @@ def alive(pid):
         return False
 
 
+def cpu_seconds(pid):
+    """The processor time PID has used (user and system), in seconds."""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def gone_within(pid, seconds):
     deadline = time.monotonic() + seconds
     while alive(pid) and time.monotonic() < deadline:
@@ -191,11 +198,17 @@ class GuiServerTest(unittest.TestCase):
     def test_page_and_files(self):
         status, text = self.srv.request("GET", "/")
         self.assertEqual(status, 200)
-        self.assertIn('<script src="gui.js">', text)
-        for name in ("gui.js", "gui.css"):
+        self.assertIn('<script type="module" src="page/main.js">', text)
+        # the page's modules, each as JavaScript (a module's type is
+        # checked by the browser)
+        modules = sorted(n for n in os.listdir(os.path.join(
+            ROOT, "scripts", "page")) if n.endswith(".js"))
+        self.assertIn("main.js", modules)
+        for name in ["gui.css"] + ["page/" + n for n in modules]:
             status, _ = self.srv.request("GET", "/" + name)
             self.assertEqual(status, 200, name)
-        for path in ("/nothing", "/../gui", "/gui", "/api/run"):
+        for path in ("/nothing", "/../gui", "/gui", "/api/run", "/page/",
+                     "/page/../gui", "/page/main.css", "/gui.js"):
             status, j = self.srv.request("GET", path)
             self.assertEqual(status, 404, path)
             self.assertIn("error", j)
@@ -416,15 +429,21 @@ class AttackTest(unittest.TestCase):
         status, j = srv.run(sid, "name")
         self.assertEqual(status, 200)
 
-    def test_engine_of_a_gone_tab_ends(self):
-        # a tab that stops asking (closed during an analysis) loses its
-        # engine after --idle seconds
-        srv = self.server("--idle", "1")
+    def analyzing(self, *options):
+        """A server started with OPTIONS and a tab analysing Tiptoe on it:
+        (server, session, analyze's answer, the engine's pid)."""
+        srv = self.server(*options)
         sid = srv.new()
         srv.run(sid, "newgame tiptoe")
         status, j = srv.post("/api/analyze", {"session": sid, "ms": 100})
         self.assertEqual(status, 200, j)
         [engine] = children(srv.proc.pid)
+        return srv, sid, j, engine
+
+    def test_engine_of_a_gone_tab_ends(self):
+        # a tab that stops asking (closed during an analysis) loses its
+        # engine after --idle seconds
+        srv, sid, j, engine = self.analyzing("--idle", "1")
         self.assertTrue(gone_within(engine, 6), "the engine still runs")
         # and one that pings keeps it
         sid = srv.new()
@@ -433,6 +452,46 @@ class AttackTest(unittest.TestCase):
             time.sleep(0.4)
             self.assertEqual(srv.post("/api/ping", {"session": sid})[0], 200)
         self.assertTrue(alive(engine))
+
+    def watch(self, srv, sid):
+        """A tab's watch: GET /api/watch held open on a socket of its own
+        (close it to make the tab vanish)."""
+        c = socket.create_connection(("127.0.0.1", srv.port))
+        c.sendall(b"GET /api/watch?session=%s HTTP/1.1\r\nHost: "
+                  b"127.0.0.1\r\n\r\n" % sid.encode())
+        return c
+
+    def test_vanished_tab_engine_ends(self):
+        # a tab gone in the middle of a long analysis (its watch ended,
+        # no new one came): its engine is ended within --grace seconds
+        # and the reaper's round, long before --idle
+        srv, sid, j, engine = self.analyzing("--grace", "1")
+        c = self.watch(srv, sid)
+        time.sleep(1.5)
+        self.assertTrue(alive(engine), "the engine of a watched tab ended")
+        c.close()
+        self.assertTrue(gone_within(engine, 4), "the engine still runs")
+        # a tab whose watch stays open keeps its engine, idle or not
+        sid = srv.new()
+        [engine] = children(srv.proc.pid)
+        c = self.watch(srv, sid)
+        time.sleep(3)
+        self.assertTrue(alive(engine))
+        c.close()
+
+    def test_unpolled_analysis_stops(self):
+        # an analysis no tab polls for --grace seconds is stopped: the
+        # engine stops using its core, and stays for the tab
+        srv, sid, j, engine = self.analyzing("--grace", "1")
+        time.sleep(3)
+        t0 = cpu_seconds(engine)
+        time.sleep(1)
+        self.assertLess(cpu_seconds(engine) - t0, 0.2, "still thinking")
+        status, p = srv.request("GET", "/api/analysis?session=%s&after=%d"
+                                % (sid, j["seq"]))
+        self.assertFalse(p["running"])
+        status, j = srv.run(sid, "history")
+        self.assertEqual(status, 200)
 
     def test_client_gone_stops_the_thinking(self):
         srv = self.server()

@@ -10,6 +10,7 @@
  * accepted.  Random walks through the dialog, choosing each option from
  * the domain option_info gives at that moment, always end in options
  * newgame accepts. */
+#include <stdarg.h>
 #include <regex.h>
 
 #include "test_util.h"
@@ -92,6 +93,17 @@ static int info(struct session *s, const char *name, const char *chosen,
 
 /* chosen with key=value in place of any key= it has ("" value: key
  * left out), into buf. */
+/* snprintf that fails the test rather than cut a line short */
+__attribute__((format(printf, 3, 4))) static void fit(char *buf, size_t size,
+						      const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	ck_assert_msg(n >= 0 && (size_t)n < size, "%s: too long", buf);
+}
+
 static void with(const char *chosen, const char *key, const char *value,
 		 char *buf, size_t size)
 {
@@ -115,7 +127,7 @@ static void with(const char *chosen, const char *key, const char *value,
 static int takes(struct session *s, const char *name, const char *opts)
 {
 	char cmd[4096];
-	snprintf(cmd, sizeof cmd, "newgame %s %s", name, opts);
+	fit(cmd, sizeof cmd, "newgame %s %s", name, opts);
 	return send_line(s, cmd)[0] == '=';
 }
 
@@ -362,8 +374,8 @@ START_TEST(requires_and_excludes_hold)
 				ck_assert(k != NULL);
 				char kv[512];
 				away_value(s, g, k, kv, sizeof kv);
-				snprintf(opts, sizeof opts, "%s=%s %s=%s%s",
-					 o->key, away, w, kv, need);
+				fit(opts, sizeof opts, "%s=%s %s=%s%s", o->key,
+				    away, w, kv, need);
 				ck_assert_msg(!takes(s, g->name, opts),
 					      "%s %s taken, but %s excludes "
 					      "%s",

@@ -917,8 +917,8 @@ START_TEST(test_turn_info_and_scoring)
 		"unit capture player 1 points 1 pieces 1 colour white");
 	ck_assert_str_eq(ok(s, "turn_info"),
 			 "phase jump\nplayer 2\nalso drop\nprompt player 2: "
-			 "jump a piece over a neighbour onto an empty square, "
-			 "and on while it can, or drop out");
+			 "jump a piece over a neighbour onto an empty square; "
+			 "it jumps on as long as it can, or drop out");
 	ok(s, "newgame takeitaway seed=5 open nodrop");
 	ck_assert_str_eq(ok(s, "turn_info"),
 			 "phase remove 1 8\nplayer 1\nprompt player 1: remove "

@@ -59,7 +59,7 @@ static struct solve_ctx *tctx(void)
 
 static int quiet;
 
-static void die(const char *fmt, const char *arg)
+static _Noreturn void die(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "solver: ");
 	fprintf(stderr, fmt, arg);
