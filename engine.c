@@ -548,7 +548,6 @@ static void search_setup(struct session *s, struct ai_search *how,
 	how->seed = rng_next(peek ? &copy : &s->search_rng);
 	how->stop = stop_requested;
 	how->ctx = s;
-	how->log = s->set.verbose ? s->log : NULL;
 	if (s->clock.on) {
 		*clock = s->clock.left[s->game->status(top(s)).player];
 		how->clock = clock;
@@ -820,17 +819,144 @@ static int cmd_play(struct session *s, int argc, char **argv, struct text *out)
 	return 0;
 }
 
-/* Lets the computer choose a move; `peek` leaves the search stream as it
- * was (hint). */
+/* ---- the search's results as text ----
+ *
+ * The computer player answers with typed results (games/ai/ai.h, struct
+ * ai_result); these write them as the protocol and the log show them. */
+
+/* A proof's word ("win"...). */
+static const char *proof_word(enum ai_proof p)
+{
+	return p == AI_PROVEN_WIN    ? "win"
+	       : p == AI_PROVEN_LOSS ? "loss"
+				     : "draw";
+}
+
+/* Candidate c's line from st, each move after a space, `moves` of them at
+ * most; with rolls, the chance outcomes after each as "(roll N)", else
+ * the line stops before the first. */
+static void line_text(const struct game *g, const void *st,
+		      const struct ai_candidate *c, int moves, int rolls,
+		      struct text *out)
+{
+	unsigned char *pos = malloc(g->state_size);
+	if (!pos)
+		return;
+	memcpy(pos, st, g->state_size);
+	char buf[MOVE_TEXT_MAX];
+	int played = 0;
+	for (int i = 0; i < c->steps; i++) {
+		const struct ai_step *step = &c->line[i];
+		if (step->roll) {
+			if (!rolls)
+				break;
+			text_printf(out, " (roll %d)", step->outcome);
+			g->roll(pos, step->outcome);
+			continue;
+		}
+		if (played++ == moves)
+			break;
+		g->format(pos, &step->mv, buf);
+		text_printf(out, " %s", buf);
+		g->play(pos, &step->mv);
+	}
+	free(pos);
+}
+
+void engine_search_line(const struct game *g, const void *st,
+			const struct ai_result *res, double ms,
+			struct text *out)
+{
+	char buf[MOVE_TEXT_MAX];
+	if (res->source == AI_QUIET)
+		return;
+	if (res->source != AI_SEARCH) {
+		g->format(st, &res->mv, buf);
+		if (res->source == AI_BOOK)
+			text_printf(out, "ai: %s from the book (value %d)", buf,
+				    res->book_value);
+		else
+			text_printf(out, "ai: level %d plays %s (%s)",
+				    res->level, buf,
+				    res->source == AI_RANDOM ? "random"
+							     : "greedy");
+		return;
+	}
+	const struct ai_candidate *c = &res->pick;
+	g->format(st, &c->mv, buf);
+	text_printf(out,
+		    "ai: %s after %ld playouts in %.0f ms (%.0f/s), %lu nodes",
+		    buf, res->playouts, ms,
+		    ms > 0 ? res->playouts / ms * 1000 : 0.0, res->nodes);
+	if (res->kept)
+		text_printf(out, " (%lu visits kept)", res->kept);
+	if (res->flexible)
+		text_printf(out, "; clock %.0f-%.0f ms", res->soft_ms,
+			    res->hard_ms);
+	if (res->stopped)
+		text_puts(out, "; stopped");
+	if (res->settled != AI_OPEN)
+		text_printf(out, "; %s",
+			    res->settled == AI_ONLY_MOVE  ? "only move"
+			    : res->settled == AI_PROVEN   ? "proven"
+			    : res->settled == AI_ONE_LEFT ? "one move left"
+							  : "solved");
+	if (res->solved)
+		text_printf(out, "; solved (%ld nodes)", res->solver_nodes);
+	if (c->proof == AI_PROVEN_POINTS)
+		text_printf(out, "; proven %d", (int)c->value);
+	else if (c->proof != AI_UNPROVEN)
+		text_printf(out, "; proven %s", proof_word(c->proof));
+	if (c->judged) {
+		if (c->scale == AI_SCALE_POINTS)
+			text_printf(out, "; expected score %.2f", c->mean);
+		else
+			text_printf(out, "; value %.3f", c->mean);
+		text_puts(out, "; line");
+		line_text(g, st, c, 8, 1, out);
+	}
+}
+
+void engine_info_line(const struct game *g, const void *st,
+		      const struct ai_result *res, struct text *out)
+{
+	char buf[MOVE_TEXT_MAX];
+	for (int i = 0; i < res->n; i++) {
+		const struct ai_candidate *c = &res->cand[i];
+		g->format(st, &c->mv, buf);
+		text_printf(out, "%sinfo move %s visits %lu value %.4f",
+			    i ? " " : "", buf, c->visits, c->value);
+		if (c->scale == AI_SCALE_POINTS)
+			text_puts(out, " scale points");
+		if (c->proof == AI_PROVEN_POINTS)
+			text_printf(out, " proven %d", (int)c->value);
+		else if (c->proof != AI_UNPROVEN)
+			text_printf(out, " proven %s", proof_word(c->proof));
+		text_printf(out, " order %d pv", i);
+		line_text(g, st, c, 16, 0, out);
+	}
+}
+
+/* Lets the computer choose a move, and writes the search line to the log
+ * (set verbose); `peek` leaves the search stream as it was (hint). */
 static int choose(struct session *s, struct move *mv, int peek,
 		  struct text *out)
 {
 	struct ai_search how;
 	struct ai_clock clock;
+	struct ai_result res;
 	search_setup(s, &how, &clock, peek);
 	flush_out(s); /* the answers so far should not wait for the search */
-	if (ai_choose(s->ai, s->game, top(s), &how, mv) < 0)
+	if (ai_choose(s->ai, s->game, top(s), &how, mv, &res) < 0)
 		return fail(out, "no move to play");
+	if (s->set.verbose && s->log && res.source != AI_QUIET) {
+		struct text line;
+		text_init(&line);
+		engine_search_line(s->game, top(s), &res,
+				   ai_now_ms() - s->start_ms, &line);
+		fprintf(s->log, "%s\n", line.s);
+		text_free(&line);
+	}
 	return 0;
 }
 
@@ -866,13 +992,14 @@ static int cmd_hint(struct session *s, int argc, char **argv, struct text *out)
 	return 0;
 }
 
-/* Passes one analysis line on, flushed at once. */
-static void analyze_info(void *ctx, const char *line)
+/* Writes one analysis line, flushed at once. */
+static void analyze_info(void *ctx, const struct ai_result *res)
 {
 	struct session *s = ctx;
 	if (!s->out)
 		return;
-	text_printf(s->out, "%s\n", line);
+	engine_info_line(s->game, top(s), res, s->out);
+	text_putc(s->out, '\n');
 	flush_out(s);
 }
 
@@ -908,7 +1035,6 @@ static int cmd_analyze(struct session *s, int argc, char **argv,
 	how.stop = line_waiting;
 	how.info = analyze_info;
 	how.info_moves = (int)most;
-	how.log = NULL;
 	if (s->out) {
 		text_printf(s->out, "=%s \n", s->id);
 		flush_out(s);
@@ -1696,7 +1822,6 @@ static void ponder(struct session *s)
 	struct ai_clock clock;
 	search_setup(s, &how, &clock, 1);
 	how.stop = input_waiting;
-	how.log = NULL;
 	ai_ponder(s->ai, s->game, top(s), &how);
 }
 

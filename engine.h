@@ -52,4 +52,16 @@ struct engine_io {
 /* engine_run over io. */
 int engine_run_io(struct session *s, const struct engine_io *io);
 
+/* The computer player's typed results (games/ai/ai.h, struct ai_result) as
+ * text, appended to out: the search line of a genmove or hint that took
+ * ms milliseconds (the log's `ai: ...`), and an analyze line (protocol.md,
+ * "analyze"), for the search of the position st of game g. */
+struct game;
+struct ai_result;
+void engine_search_line(const struct game *g, const void *st,
+			const struct ai_result *res, double ms,
+			struct text *out);
+void engine_info_line(const struct game *g, const void *st,
+		      const struct ai_result *res, struct text *out);
+
 #endif

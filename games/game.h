@@ -205,7 +205,7 @@ struct game_search {
 
 	/* Whether a search of st may back up evaluate() as a minimax and weigh
 	 * the best judgement below each move beside its playouts (implicit
-	 * minimax, games/ai/mcts.c): where that measured better
+	 * minimax, games/ai/iterate.c): where that measured better
 	 * (docs/strength.md, "Implicit minimax").  Two players without dice
 	 * only.  NULL: never. */
 	int (*minimax_eval)(const void *st);
@@ -213,7 +213,7 @@ struct game_search {
 	/* How many plies of the playout policy a search's playout from st
 	 * plays before evaluate() judges where it stands: a short tail of
 	 * play, then the game's own judgement.  NULL or 0: the search's
-	 * default (EVAL_AFTER in games/ai/mcts.c).  -1: no playout at all,
+	 * default (EVAL_AFTER in games/ai/playout.c).  -1: no playout at all,
 	 * evaluate() judges the position where the tree stops (a learned
 	 * evaluation that knows more than a few random plies tell).  Only
 	 * with evaluate. */
@@ -222,7 +222,7 @@ struct game_search {
 	/* The weight of evaluate() in the value of a new node of a search of
 	 * st, in visits (1 to 15): how long the search trusts the game's
 	 * judgement of a move before its playouts outvote it.  NULL or 0: the
-	 * search's default (PRIOR_VISITS in games/ai/mcts.c).  Only with
+	 * search's default (PRIOR_VISITS in games/ai/expand.c).  Only with
 	 * evaluate. */
 	int (*prior_visits)(const void *st);
 

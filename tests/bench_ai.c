@@ -68,6 +68,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../games/ai/ai.h"
+#include "../games/ai/playout.h"
 #include "../games/ai/search.h"
 
 /* The setups the issue measures: default options unless given here. */
@@ -179,7 +181,7 @@ static double arena_game(const struct game *g, uint64_t seed, int seat, int opp,
 		struct ai_search *how = mine ? &me : &them;
 		how->start_ms = t0;
 		how->seed = rng_next(&r);
-		if (ai_choose(ai, g, st, how, &mv) < 0)
+		if (ai_choose(ai, g, st, how, &mv, NULL) < 0)
 			break;
 		double late = ai_now_ms() - t0 - (double)movetime;
 		if (mine && late > *over)
@@ -285,12 +287,12 @@ static long one_search(struct ai *ai, const struct game *g, const void *st,
 				.no_book = 1};
 	struct move mv;
 	double t0 = cpu_ms();
-	if (ai_choose(ai, g, st, &how, &mv) < 0) {
+	if (ai_choose(ai, g, st, &how, &mv, NULL) < 0) {
 		fprintf(stderr, "bench_ai: %s: no move\n", g->name);
 		exit(1);
 	}
 	*ms = cpu_ms() - t0;
-	struct mcts_info info;
+	struct search_info info;
 	ai_tree_info(ai, &info);
 	if (solver_ms)
 		*solver_ms = info.solver_ms;
@@ -525,7 +527,7 @@ static int subcommand(int argc, char **argv)
 				long it = one_search(ais[a], g, st, 0, ms, NULL,
 						     &c, &sms);
 				double w = ai_now_ms() - t0;
-				struct mcts_info info;
+				struct search_info info;
 				ai_tree_info(ais[a], &info);
 				compactions[a] += info.collections;
 				wall[a][k] = per_second(it, w);
@@ -616,11 +618,11 @@ static int subcommand(int argc, char **argv)
 					.ctx = &gaps,
 					.no_book = 1};
 		struct move mv;
-		if (ai_choose(ai, g, st, &how, &mv) < 0) {
+		if (ai_choose(ai, g, st, &how, &mv, NULL) < 0) {
 			fprintf(stderr, "bench_ai: %s: no move\n", g->name);
 			exit(1);
 		}
-		struct mcts_info info;
+		struct search_info info;
 		ai_tree_info(ai, &info);
 		printf("%s [%s], movetime %s, %s thread(s)%s%s: longest gaps",
 		       g->name, argv[3], argv[4], argv[5],
@@ -696,7 +698,7 @@ int main(int argc, char **argv)
 		struct move mv;
 		double t0 = cpu_ms();
 		int ok = g->status(st).phase == GAME_PLAY &&
-			 ai_choose(ai, g, st, &how, &mv) == 0;
+			 ai_choose(ai, g, st, &how, &mv, NULL) == 0;
 		double ms = cpu_ms() - t0;
 		ai_free(ai);
 		printf("  %-12s %10.0f playouts/s  %8.0f search playouts/s%s\n",

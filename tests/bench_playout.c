@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../games/ai/search.h"
+#include "../games/ai/playout.h"
 
 int main(int argc, char **argv)
 {

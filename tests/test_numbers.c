@@ -32,6 +32,7 @@ static double sqrtlog_ref(uint32_t n)
 
 START_TEST(sqrtlog_follows_the_function)
 {
+	num_init();
 	/* the small table, then every octave of the points (at the points,
 	 * between them, and the largest count) */
 	for (uint32_t n = 2; n < 70000; n += 7)
@@ -51,6 +52,7 @@ END_TEST
 
 START_TEST(sqrtlog_never_falls)
 {
+	num_init();
 	/* across the end of the small table and each octave's first point,
 	 * where the lines meet */
 	for (int e = 16; e < 32; e++) {

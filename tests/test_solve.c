@@ -6,17 +6,26 @@
 #include "test_util.h"
 
 #include "../games/ai/book.h"
-#include "../games/ai/search.h"
+#include "../games/ai/solve.h"
 #include "../games/util/rng.h"
 
-/* The context (search.h, struct ai_ctx) the solver and the book use here:
+/* The solver's context (solve.h, struct solve_ctx) used here:
  * one for the whole program, as a player would keep. */
-static struct ai_ctx *tctx(void)
+static struct solve_ctx *tctx(void)
 {
-	static struct ai_ctx *c;
-	if (!c && !(c = ai_ctx_new()))
+	static struct solve_ctx *c;
+	if (!c && !(c = solve_ctx_new()))
 		abort();
 	return c;
+}
+
+/* The opening book's positions, as a player keeps them. */
+static struct book *tbook(void)
+{
+	static struct book *b;
+	if (!b && !(b = book_new()))
+		abort();
+	return b;
 }
 
 #define WIN(m) (SOLVE_RESULT + (m))
@@ -783,7 +792,7 @@ START_TEST(a_stop_ends_the_widening_of_the_table)
 {
 	const struct game *g = game_find("tiptoe");
 	void *st = at(g, "size=5", "c3 b2");
-	struct ai_ctx *c = ai_ctx_new();
+	struct solve_ctx *c = solve_ctx_new();
 	ck_assert_ptr_nonnull(c);
 	struct solve_bound whole, b;
 	struct solve_job job = {.want = SOLVE_WDL};
@@ -808,7 +817,7 @@ START_TEST(a_stop_ends_the_widening_of_the_table)
 		ck_assert_int_eq(solve_result(b.lo), solve_result(whole.lo));
 		ck_assert_int_eq(solve_result(b.hi), solve_result(whole.hi));
 	}
-	ai_ctx_free(c);
+	solve_ctx_free(c);
 	free(st);
 }
 END_TEST
@@ -925,7 +934,7 @@ START_TEST(every_book_line_plays_and_is_found)
 		play_text(g, a, l->best);
 		struct move mv;
 		int v;
-		ck_assert_msg(book_find(tctx(), g, st, &mv, &v),
+		ck_assert_msg(book_find(tbook(), g, st, &mv, &v),
 			      "%s %s: %s is not found", l->game, l->setup,
 			      l->moves);
 		ck_assert_int_eq(v, l->value);
@@ -941,7 +950,7 @@ START_TEST(every_book_line_plays_and_is_found)
 	void *st = at(g, "", "");
 	struct move mv;
 	int v;
-	ck_assert(!book_find(tctx(), g, st, &mv, &v));
+	ck_assert(!book_find(tbook(), g, st, &mv, &v));
 	free(st);
 }
 END_TEST
@@ -1033,9 +1042,10 @@ START_TEST(the_book_answers_checkertoe_first_player_four_times)
 		for (int ply = 0; ply < 7; ply++) {
 			int v;
 			if (ply % 2 == 0) {
-				ck_assert_msg(book_find(tctx(), g, st, &mv, &v),
-					      "game %d: no line at ply %d",
-					      game, ply);
+				ck_assert_msg(
+					book_find(tbook(), g, st, &mv, &v),
+					"game %d: no line at ply %d", game,
+					ply);
 				ck_assert_int_gt(v, SOLVE_MARGIN_MAX);
 			} else {
 				int n = g->moves(st, list);
@@ -1058,7 +1068,7 @@ static int book_agrees(const struct game *g, const void *st, int depth,
 {
 	struct move list[32], mv;
 	int v, n = g->moves(st, list);
-	ck_assert_msg(book_find(tctx(), g, st, &mv, &v), "no line at '%s'",
+	ck_assert_msg(book_find(tbook(), g, st, &mv, &v), "no line at '%s'",
 		      line);
 	if (depth == 0)
 		return v;
@@ -1142,7 +1152,7 @@ START_TEST(the_player_opens_from_the_book)
 	struct move mv;
 	int v;
 	char want[64];
-	ck_assert(book_find(tctx(), g, st, &mv, &v));
+	ck_assert(book_find(tbook(), g, st, &mv, &v));
 	ck_assert_int_gt(v, 0);
 	g->format(st, &mv, want + 1);
 	want[0] = ' ';

@@ -1,12 +1,17 @@
-/* ai.c: the computer player's entry point, its two simple levels (random
- * and greedy) and the searching levels below the top.  The tree search is
- * in mcts.c, the exact solver in solve.c, time management in timeman.c,
- * what they share in support.c. */
+/* ai.c: the computer player: what it keeps between searches (the tree and
+ * the threads, the solver's table, the book, the scratch space), its two
+ * simple levels (random and greedy) and the searching levels below the
+ * top.  The search is in search.c and the layers below it, the exact
+ * solver in solve.c, the opening book in book.c, time management in
+ * timeman.c. */
 #include "ai.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "book.h"
+#include "playout.h"
+#include "reward.h"
 #include "search.h"
 #include "timeman.h"
 
@@ -48,7 +53,7 @@ static int greedy(const struct game *g, const void *st, const struct move *list,
  * level means about the same on a big board as on a small one; set
  * playouts lowers them, never raises them), then play one of the four
  * moves they visited most, drawn with odds of visits^(1 / temperature)
- * (mcts.c, tempered_child): about even among them at the low levels,
+ * (results.c, tempered_child): about even among them at the low levels,
  * mostly the most visited near the top.  Playouts alone left the levels
  * of the games a small search plays well (Take-Back-Toe, Abs-Trac-Toe)
  * all alike, and the greedy odds fill the span where even the smallest
@@ -67,11 +72,16 @@ static const struct game_level *level_of(const struct game *g, int level)
 					: default_levels)[level - 2];
 }
 
-/* The player: what it keeps between searches. */
+/* The player: what it keeps between searches.  It makes and owns
+ * everything its searches use, and hands it down. */
 struct ai {
-	long hash_mb;           /* the memory the search may hold */
-	int threads;            /* the threads a search runs on */
-	struct mcts_tree *tree; /* kept between clock-bound searches */
+	long hash_mb;          /* the memory the search may hold */
+	int threads;           /* the threads a search runs on */
+	struct search_kit kit; /* the tree (kept between clock-bound
+				* searches), the threads, the solver and the
+				* search's scratch space */
+	struct book *book;     /* the book's positions, as probed */
+	struct scratch simple; /* levels 0 to 8: a move list and a state */
 };
 
 #define HASH_MB_DEFAULT 64
@@ -97,9 +107,11 @@ struct ai *ai_new(void)
 		return NULL;
 	ai->hash_mb = HASH_MB_DEFAULT;
 	ai->threads = 1;
-	ai->tree = mcts_tree_new(tree_bytes(ai->hash_mb));
-	if (!ai->tree) {
-		free(ai);
+	ai->kit.tree = tree_new(tree_bytes(ai->hash_mb));
+	ai->kit.solver = solve_ctx_new();
+	ai->book = book_new();
+	if (!ai->kit.tree || !ai->kit.solver || !ai->book) {
+		ai_free(ai);
 		return NULL;
 	}
 	return ai;
@@ -109,14 +121,17 @@ void ai_free(struct ai *ai)
 {
 	if (!ai)
 		return;
-	mcts_tree_free(ai->tree);
+	search_kit_free(&ai->kit);
+	book_free(ai->book);
+	scratch_free(&ai->simple);
 	free(ai);
 }
 
 void ai_forget(struct ai *ai)
 {
-	mcts_tree_reset(ai->tree, tree_bytes(ai->hash_mb));
-	solve_forget(mcts_tree_ctx(ai->tree));
+	search_settle(&ai->kit);
+	tree_reset(ai->kit.tree, tree_bytes(ai->hash_mb));
+	solve_forget(ai->kit.solver);
 }
 
 int ai_set_threads(struct ai *ai, int n)
@@ -124,7 +139,10 @@ int ai_set_threads(struct ai *ai, int n)
 	if (n < 1 || n > AI_THREADS_MAX)
 		return -1;
 	ai->threads = n;
-	int r = mcts_tree_set_threads(ai->tree, n);
+	search_settle(&ai->kit);
+	team_free(ai->kit.team);
+	ai->kit.team = n > 1 ? team_new(n - 1) : NULL;
+	int r = n > 1 && !ai->kit.team ? -1 : 0;
 	ai_forget(ai);
 	return r;
 }
@@ -132,13 +150,13 @@ int ai_set_threads(struct ai *ai, int n)
 void ai_set_hash(struct ai *ai, long mb)
 {
 	ai->hash_mb = mb;
-	solve_set_memory(mcts_tree_ctx(ai->tree), solver_bytes(mb));
+	solve_set_memory(ai->kit.solver, solver_bytes(mb));
 	ai_forget(ai);
 }
 
-void ai_tree_info(const struct ai *ai, struct mcts_info *out)
+void ai_tree_info(struct ai *ai, struct search_info *out)
 {
-	mcts_tree_info(ai->tree, out);
+	search_info(&ai->kit, out);
 }
 
 /* The playouts of a move at a level between greedy and the top in st,
@@ -146,9 +164,8 @@ void ai_tree_info(const struct ai *ai, struct mcts_info *out)
 static long level_budget(struct ai *ai, const struct game *g, const void *st,
 			 int level)
 {
-	struct move *list =
-		ai_scratch(mcts_tree_ctx(ai->tree), AI_SIMPLE,
-			   sizeof(struct move) * (size_t)g->max_moves);
+	struct move *list = scratch_get(
+		&ai->simple, sizeof(struct move) * (size_t)g->max_moves);
 	if (!list)
 		return -1;
 	int n = g->moves(st, list);
@@ -158,8 +175,13 @@ static long level_budget(struct ai *ai, const struct game *g, const void *st,
 }
 
 int ai_choose(struct ai *ai, const struct game *g, const void *st,
-	      const struct ai_search *how, struct move *out)
+	      const struct ai_search *how, struct move *out,
+	      struct ai_result *res)
 {
+	struct ai_result none;
+	if (!res)
+		res = &none;
+	*res = (struct ai_result){.source = AI_QUIET, .level = how->level};
 	if (g->status(st).phase != GAME_PLAY)
 		return -1;
 	int value, level = how->level;
@@ -183,25 +205,22 @@ int ai_choose(struct ai *ai, const struct game *g, const void *st,
 		 * only ends its search) */
 		struct ai_time t = tm_search_time(how);
 		t.budgeted = 1;
-		return mcts_choose(ai->tree, g, st, &weak, &t, out);
+		return search_choose(&ai->kit, g, st, &weak, &t, out, res);
 	}
 	if (level >= 2 && !how->no_book &&
-	    book_probe(mcts_tree_ctx(ai->tree), g, st, out, &value)) {
-		if (how->log) {
-			char buf[MOVE_TEXT_MAX];
-			g->format(st, out, buf);
-			fprintf(how->log, "ai: %s from the book (value %d)\n",
-				buf, value);
-		}
+	    book_probe(ai->book, g, st, out, &value)) {
+		res->source = AI_BOOK;
+		res->mv = *out;
+		res->book_value = value;
 		return 0;
 	}
 	if (level >= 2) {
 		struct ai_time t = tm_search_time(how);
-		return mcts_choose(ai->tree, g, st, how, &t, out);
+		return search_choose(&ai->kit, g, st, how, &t, out, res);
 	}
 	size_t list_bytes = sizeof(struct move) * (size_t)g->max_moves;
-	unsigned char *mem = ai_scratch(mcts_tree_ctx(ai->tree), AI_SIMPLE,
-					list_bytes + g->state_size);
+	unsigned char *mem =
+		scratch_get(&ai->simple, list_bytes + g->state_size);
 	if (!mem)
 		return -1;
 	struct move *list = (struct move *)mem;
@@ -213,12 +232,8 @@ int ai_choose(struct ai *ai, const struct game *g, const void *st,
 		*out = list[rng_below(&r, (uint32_t)n)];
 	else
 		*out = list[greedy(g, st, list, n, scratch, &r)];
-	if (how->log) {
-		char buf[MOVE_TEXT_MAX];
-		g->format(st, out, buf);
-		fprintf(how->log, "ai: level %d plays %s (%s)\n", how->level,
-			buf, level <= 0 ? "random" : "greedy");
-	}
+	res->source = level <= 0 ? AI_RANDOM : AI_GREEDY;
+	res->mv = *out;
 	return 0;
 }
 
@@ -227,7 +242,7 @@ int ai_analyze(struct ai *ai, const struct game *g, const void *st,
 {
 	if (g->status(st).phase != GAME_PLAY || !how->info)
 		return -1;
-	return mcts_analyze(ai->tree, g, st, how, interval_ms);
+	return search_analyze(&ai->kit, g, st, how, interval_ms);
 }
 
 int ai_ponder(struct ai *ai, const struct game *g, const void *st,
@@ -236,5 +251,5 @@ int ai_ponder(struct ai *ai, const struct game *g, const void *st,
 	if (how->level < AI_LEVEL_MAX || how->playouts > 0 || !how->stop ||
 	    g->status(st).phase == GAME_OVER)
 		return -1;
-	return mcts_ponder(ai->tree, g, st, how);
+	return search_ponder(&ai->kit, g, st, how);
 }

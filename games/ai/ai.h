@@ -23,83 +23,20 @@
  * the engine waits.  A search runs on `ai_set_threads` threads (one by
  * default; with more, a playout budget still caps the playouts of all of
  * them, but which move it gives may vary from run to run); only the
- * calling thread reads the engine's input, through the `stop` callback,
- * and writes to the log.  Two players share nothing. */
+ * calling thread reads the engine's input, through the `stop` callback.
+ * What a search found comes back as typed results (request.h, struct
+ * ai_result), which the engine alone writes as text.  Two players share
+ * nothing. */
 #ifndef AI_H
 #define AI_H
 
-#include <stdio.h>
-
 #include "../game.h"
+#include "request.h"
 
 #define AI_LEVEL_MAX 9      /* the strongest level, the default */
 #define AI_THREADS_MAX 1024 /* set threads: the most a search may run on */
 
 struct ai;
-
-/* The mover's clock, as the engine keeps it (GTP's time_settings and
- * time_left, KGS's kgs-time_settings), in milliseconds. */
-enum ai_clock_kind {
-	AI_CLOCK_ABSOLUTE, /* main time only */
-	AI_CLOCK_FISCHER,  /* main time, plus inc after each own move */
-	AI_CLOCK_CANADIAN, /* main time, then `stones` moves per period */
-	AI_CLOCK_BYOYOMI,  /* main time, then periods of period_ms each */
-};
-
-struct ai_clock {
-	enum ai_clock_kind kind;
-	double main_ms;   /* main time left; 0 once overtime has begun */
-	double inc_ms;    /* fischer: added after each of the mover's moves */
-	double period_ms; /* canadian: time left for this period's stones (a
-			   * whole period while main time lasts); byoyomi:
-			   * one period */
-	int stones;       /* canadian: moves to make within period_ms */
-	int periods;      /* byoyomi: periods left */
-};
-
-/* What every move costs on the frontend's clock beyond the engine's own
- * thinking (the trip of the answer and the next command), as a share of
- * the overhead (`set overhead`): the engine's account charges each move
- * overhead / AI_LAG_SHARE, and a clock's plan keeps as much for each move
- * to come (timeman.c). */
-#define AI_LAG_SHARE 10
-
-/* The engine's account of the mover's clock `left` (as `set` gives it
- * afresh) after a move that took ms milliseconds from reading the command
- * to answering, with the frontend's overhead_ms (timeman.c). */
-void ai_clock_spend(struct ai_clock *left, const struct ai_clock *set,
-		    double ms, double overhead_ms);
-
-/* What one search may do, and how it talks to the engine. */
-struct ai_search {
-	int level;
-	long playouts;      /* > 0: at most this many playouts */
-	double movetime_ms; /* without a clock: think at most this long */
-	const struct ai_clock *clock; /* not NULL: the time comes from it */
-	double overhead_ms; /* with a clock: kept for the frontend's delays */
-	double start_ms;    /* ai_now_ms() when the command was read */
-	uint64_t seed;      /* all of the search's randomness */
-	/* Asked every AI_POLL_MS (search.h) while thinking (may be NULL):
-	 * nonzero ends the search at once with the best move so far. */
-	int (*stop)(void *ctx);
-	/* ai_analyze: one `info ...` line (no newline) to pass on. */
-	void (*info)(void *ctx, const char *line);
-	int info_moves; /* ai_analyze: the candidates a line names at most
-			 * (0: AI_INFO_MOVES) */
-	void *ctx;
-	FILE *log;     /* the search line on standard error; NULL: silent */
-	int no_book;   /* search where the opening book knows the move too
-			* (benchmarks of the search) */
-	int no_solver; /* never hand the rest of the game to the exact
-			* solver (the levels below the top) */
-	double temper; /* > 0: play one of the few moves searched most, drawn
-			* with odds of visits^(1 / temper); 0: the best (the
-			* levels below the top) */
-};
-
-/* The candidates an `info` line names unless info_moves says otherwise
- * (protocol.md, "analyze"). */
-#define AI_INFO_MOVES 20
 
 /* A player with the default memory limit, or NULL when out of memory. */
 struct ai *ai_new(void);
@@ -110,7 +47,7 @@ void ai_free(struct ai *ai);
 void ai_forget(struct ai *ai);
 
 /* The threads a search runs on (1 to AI_THREADS_MAX), which grow one tree
- * together (mcts_team.c); drops the tree.
+ * together (team.c); drops the tree.
  * With one thread a search is what it always was.  Returns 0, or -1 when
  * n is out of range or memory is short (the player then searches on one
  * thread). */
@@ -121,16 +58,17 @@ void ai_set_hash(struct ai *ai, long mb);
 
 /* Chooses a move for the player to move in st (a GAME_PLAY state), within
  * how->movetime_ms, or the time how->clock allows (main time spread over
- * the moves to come, keeping how->overhead_ms), or how->playouts.  Returns
- * 0, or -1 when the player has no move. */
+ * the moves to come, keeping how->overhead_ms), or how->playouts.  When
+ * res is not NULL, it gets what the choice found (struct ai_result).
+ * Returns 0, or -1 when the player has no move. */
 int ai_choose(struct ai *ai, const struct game *g, const void *st,
-	      const struct ai_search *how, struct move *out);
+	      const struct ai_search *how, struct move *out,
+	      struct ai_result *res);
 
 /* Searches st (a GAME_PLAY state) without an end until how->stop says so,
- * passing to how->info, every interval_ms, one line with the candidates:
- * `info move M visits N value V [proven R] order K pv M ...` per root
- * move, best first (see protocol.md, "analyze").  Returns 0, or -1 when the
- * player has no move. */
+ * passing to how->info, every interval_ms, what it has found: the root
+ * moves, best first (see protocol.md, "analyze"), how->info_moves at most.
+ * Returns 0, or -1 when the player has no move. */
 int ai_analyze(struct ai *ai, const struct game *g, const void *st,
 	       const struct ai_search *how, double interval_ms);
 
@@ -138,12 +76,13 @@ int ai_analyze(struct ai *ai, const struct game *g, const void *st,
  * due) while the engine waits for input, until how->stop says so (asked
  * every AI_POLL_MS: any input), for the next clock-bound search:
  * the tree it grows is the one that search starts from.  Does nothing and
- * returns -1 under a playout budget or below the top level; else 0.
- * Writes nothing to how->log. */
+ * returns -1 under a playout budget or below the top level; else 0. */
 int ai_ponder(struct ai *ai, const struct game *g, const void *st,
 	      const struct ai_search *how);
 
-/* Milliseconds on a monotonic clock. */
-double ai_now_ms(void);
+/* What the player's last search did, for the tests and the benchmark
+ * (struct search_info, games/ai/search.h). */
+struct search_info;
+void ai_tree_info(struct ai *ai, struct search_info *out);
 
 #endif

@@ -13,7 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "search.h"
+#include "scratch.h"
+#include "solve.h"
 
 /* One game's positions, in an open-addressing table keyed by position. */
 struct slot {
@@ -28,21 +29,27 @@ struct shelf {
 	size_t mask; /* slots - 1; 0: the game has no line */
 };
 
-/* A player's shelves (search.h, struct ai_ctx), filled as games are
- * first probed. */
+/* A player's shelves, filled as games are first probed, and a move list
+ * and a state to probe with. */
 #define MAX_SHELVES 16
-struct book_cache {
+struct book {
 	struct shelf shelves[MAX_SHELVES];
+	struct scratch mem;
 };
 
-void book_free(struct ai_ctx *c)
+struct book *book_new(void)
 {
-	if (!c->book)
+	return calloc(1, sizeof(struct book));
+}
+
+void book_free(struct book *b)
+{
+	if (!b)
 		return;
 	for (int i = 0; i < MAX_SHELVES; i++)
-		free(c->book->shelves[i].slot);
-	free(c->book);
-	c->book = NULL;
+		free(b->shelves[i].slot);
+	scratch_free(&b->mem);
+	free(b);
 }
 
 static struct slot *find(const struct shelf *sh, uint64_t key)
@@ -122,11 +129,9 @@ static void shelve(struct shelf *sh, const struct game *g)
 	free(st);
 }
 
-static const struct shelf *shelf_of(struct ai_ctx *c, const struct game *g)
+static const struct shelf *shelf_of(struct book *b, const struct game *g)
 {
-	if (!c->book && !(c->book = calloc(1, sizeof *c->book)))
-		return NULL;
-	struct shelf *shelves = c->book->shelves;
+	struct shelf *shelves = b->shelves;
 	for (int i = 0; i < MAX_SHELVES; i++) {
 		if (shelves[i].g == g)
 			return &shelves[i];
@@ -138,17 +143,17 @@ static const struct shelf *shelf_of(struct ai_ctx *c, const struct game *g)
 	return NULL;
 }
 
-int book_find(struct ai_ctx *c, const struct game *g, const void *st,
+int book_find(struct book *b, const struct game *g, const void *st,
 	      struct move *mv, int *value)
 {
-	const struct shelf *sh = shelf_of(c, g);
+	const struct shelf *sh = shelf_of(b, g);
 	if (!sh || !sh->slot || g->status(st).phase != GAME_PLAY)
 		return 0;
 	const struct slot *s = find(sh, solve_key(g, st) | 1);
 	if (!s->key)
 		return 0;
 	size_t list_bytes = sizeof(struct move) * (size_t)g->max_moves;
-	unsigned char *mem = ai_scratch(c, AI_BOOK, list_bytes + g->state_size);
+	unsigned char *mem = scratch_get(&b->mem, list_bytes + g->state_size);
 	if (!mem)
 		return 0;
 	struct move *list = (struct move *)mem;
@@ -166,11 +171,11 @@ int book_find(struct ai_ctx *c, const struct game *g, const void *st,
 	return 0;
 }
 
-int book_probe(struct ai_ctx *c, const struct game *g, const void *st,
+int book_probe(struct book *b, const struct game *g, const void *st,
 	       struct move *mv, int *value)
 {
 	int v;
-	if (!book_find(c, g, st, mv, &v))
+	if (!book_find(b, g, st, mv, &v))
 		return 0;
 	*value = g->players(st) == 2 ? solve_result(v) : v;
 	return 1;

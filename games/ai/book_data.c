@@ -1,7 +1,7 @@
 /* book_data.c: the opening book, written by `make book` (see
  * scripts/tools/solver.c): do not edit.  Each line: the game, its
  * set-up, the moves to a position, the best move there, its value for
- * the mover (search.h: SOLVE_RESULT times the result, plus the margin)
+ * the mover (solve.h: SOLVE_RESULT times the result, plus the margin)
  * and whether that is exact.  Made by solver book with these set-ups
  * and plies, one a line:
  * tiptoe size=5 4/wdl,

@@ -2,7 +2,7 @@
  *
  * When the rest of a game is small, searching it all beats sampling it.
  * Two players: negamax alpha-beta over one integer that puts the result
- * first and the margin after it (search.h, SOLVE_RESULT), so that asking
+ * first and the margin after it (solve.h, SOLVE_RESULT), so that asking
  * only for win, draw or loss is a narrow window around the draws that
  * prunes as hard as a three-valued search, and asking for the margin is the
  * same search with a wider window.  One, three or four players: a full
@@ -18,21 +18,20 @@
  * caller's scores at the root (a tree's visits), then by the history of
  * cutoffs.  Chance and moves that cannot be listed stop the solver: it
  * says "unsolved" rather than guess. */
-#include "search.h"
+#include "solve.h"
 
 #include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "reward.h"
+#include "timeman.h"
+
 #define SOLVE_DEPTH 100 /* plies; deeper games are never small */
-#define TT_BYTES_DEFAULT ((size_t)16 << 20) /* until solve_set_memory */
-#define BUCKET 4            /* entries a bucket: 64 bytes, one cache line */
-#define TT_MIN_BUCKETS 1024 /* 64 kB: the least of the table in use */
 /* The solver's rate, about: what a call's time lets it search, and so how
- * much of the table it can use (tt_ready) */
+ * much of the table it can use (solve_table_ready) */
 #define NODES_PER_MS 5000
-#define NO_BEST 0xffff
 /* Plies from the root that look ahead (look_ahead()) before searching:
  * there a cutoff saves a large subtree; deeper down the look costs more
  * than it saves.  Checkertoe, all 17 moves of c3 b2 d4 b4 c2 c4 b3 d3 (a
@@ -41,270 +40,9 @@
 #define LOOK_PLIES 8
 #define MAX_VALUE (SOLVE_RESULT + SOLVE_MARGIN_MAX) /* a win by the most */
 
-/* What the table holds of a position.  The top byte of `tag` is the
- * generation that wrote it (entries of other generations are empty), the
- * rest the key's low 56 bits.  Two players keep bounds, the index of the
- * best move in moves()'s order, and the log2 of the nodes the entry saved
- * (what the replacement keeps); more players keep the exact value of
- * each. */
-struct tt_val {
-	uint64_t tag;
-	union {
-		struct {
-			int16_t lo, hi;
-			uint16_t best;
-			uint8_t work;
-		} ab;
-		int16_t v[GAME_MAX_PLAYERS];
-		uint64_t word;
-	} u;
-};
-
-/* One table entry, 16 bytes: the value's word, and its tag XOR-ed with
- * that word.  The threads of a root split (solve_moves) share the table
- * without a lock: an entry one thread reads while another writes it may
- * pair one write's word with the other's check, and then reads as no
- * entry at all (the "lockless" table of Hyatt and Mann). */
-struct tt_entry {
-	uint64_t check, word;
-};
-
-#define TAG_KEY(k) ((k) & (((uint64_t)1 << 56) - 1))
-#define TAG(k, gen) (TAG_KEY(k) | (uint64_t)(gen) << 56)
-
-/* The table (search.h, struct solve_table) lives as long as the game:
- * clearing it for every call would cost milliseconds and throw proofs
- * away.  A generation number empties it at once (solve_clear); every 255
- * generations it is really zeroed.  Each player owns its own. */
-void solve_table_init(struct solve_table *T)
-{
-	*T = (struct solve_table){.bytes = TT_BYTES_DEFAULT, .gen = 1};
-}
-
-void solve_set_memory(struct ai_ctx *c, size_t bytes)
-{
-	c->solver.bytes = bytes;
-	solve_forget(c);
-}
-
-void solve_forget(struct ai_ctx *c)
-{
-	free(c->solver.tt);
-	c->solver.tt = NULL;
-}
-
-size_t solve_memory(const struct ai_ctx *c)
-{
-	const struct solve_table *T = &c->solver;
-	return T->tt ? sizeof *T->tt * BUCKET * (T->buckets_mask + 1) : 0;
-}
-
-void solve_clear(struct ai_ctx *c)
-{
-	struct solve_table *T = &c->solver;
-	if (++T->gen > 255) {
-		if (T->tt)
-			memset(T->tt, 0,
-			       sizeof *T->tt * BUCKET * (T->buckets_mask + 1));
-		T->gen = 1;
-	}
-}
-
-/* Entry e's value; its tag is 0 (no generation's) when e is empty or
- * half written. */
-static struct tt_val tt_read(const struct tt_entry *e)
-{
-	struct tt_val v;
-	v.u.word = __atomic_load_n(&e->word, __ATOMIC_RELAXED);
-	v.tag = __atomic_load_n(&e->check, __ATOMIC_RELAXED) ^ v.u.word;
-	return v;
-}
-
-static void tt_write(struct tt_entry *e, const struct tt_val *v)
-{
-	__atomic_store_n(&e->word, v->u.word, __ATOMIC_RELAXED);
-	__atomic_store_n(&e->check, v->tag ^ v->u.word, __ATOMIC_RELAXED);
-}
-
-/* A tag of this generation: the others are empty. */
-static int tt_live(const struct solve_table *T, uint64_t tag)
-{
-	return tag >> 56 == T->gen;
-}
-
-struct solver;
-static int stopped_now(struct solver *s);
-
-/* Buckets tt_widen empties or moves between two looks at stop: 512 kB. */
-#define WIDEN_SLICE 8192
-
-/* Puts n buckets in use (more than now): an entry moves to the bucket its
- * key names under the wider mask, which is a new one, emptied here, and
- * which only entries of its old bucket move to.  The whole table takes
- * milliseconds (16 MB: 7 ms), so every WIDEN_SLICE buckets it asks
- * whether solver s has stopped (stopped_now); when it has, the table
- * stays as wide as it was, short of the entries moved so far (a table
- * only saves work).  Returns 1 when it widened. */
-static int tt_widen(struct solve_table *T, size_t n, struct solver *s)
-{
-	struct tt_entry *tt = T->tt;
-	size_t old = T->buckets_mask + 1;
-	for (size_t b = old; b < n; b += WIDEN_SLICE) {
-		size_t k = n - b < WIDEN_SLICE ? n - b : WIDEN_SLICE;
-		if (stopped_now(s))
-			return 0;
-		memset(&tt[b * BUCKET], 0, sizeof *tt * BUCKET * k);
-	}
-	for (size_t b = 0; b < old; b++) {
-		if (b % WIDEN_SLICE == 0 && stopped_now(s))
-			return 0;
-		struct tt_entry *from = &tt[b * BUCKET], keep[BUCKET];
-		int k = 0;
-		for (int i = 0; i < BUCKET; i++) {
-			uint64_t tag = tt_read(&from[i]).tag;
-			if (!tt_live(T, tag))
-				continue;
-			size_t to = TAG_KEY(tag) & (n - 1);
-			if (to == b) {
-				keep[k++] = from[i];
-				continue;
-			}
-			struct tt_entry *dst = &tt[to * BUCKET];
-			while (tt_live(T, tt_read(dst).tag))
-				dst++;
-			*dst = from[i];
-		}
-		memset(from, 0, sizeof *from * BUCKET);
-		memcpy(from, keep, sizeof *from * (size_t)k);
-	}
-	T->buckets_mask = n - 1;
-	return 1;
-}
-
-/* The table, allocated at the size allowed when first needed, with as many
- * of its buckets in use as a call that may search `nodes` nodes can fill.
- * The system gives a page its memory when it is first written, which costs
- * a few microseconds: spread over the whole table at once, a search of
- * 60,000 nodes touches all 4,096 pages of 16 MB (7 to 16 ms, a 50 ms
- * move's whole share for the solver).  So only the part in use is written
- * (emptied), and it grows with the budget, its entries keeping their
- * proofs, until the table is freed with the game. */
-static int tt_ready(struct solve_table *T, double nodes, struct solver *s)
-{
-	if (!T->tt) {
-		size_t n = 1, bucket = sizeof *T->tt * BUCKET;
-		while (n * 2 * bucket <= T->bytes)
-			n *= 2;
-		T->tt = malloc(n * bucket);
-		if (!T->tt)
-			return 0;
-		T->buckets_max = n;
-		n = n < TT_MIN_BUCKETS ? n : TT_MIN_BUCKETS;
-		memset(T->tt, 0, n * bucket);
-		T->buckets_mask = n - 1;
-		T->gen = 1;
-	}
-	size_t n = T->buckets_mask + 1;
-	while (n < T->buckets_max && (double)n * BUCKET < (double)nodes)
-		n *= 2;
-	return n == T->buckets_mask + 1 || tt_widen(T, n, s);
-}
-
-static struct tt_entry *tt_bucket(const struct solve_table *T, uint64_t key)
-{
-	return &T->tt[(key & T->buckets_mask) * BUCKET];
-}
-
-/* Whether the table holds key; its entry into *out when it does. */
-static int tt_find(const struct solve_table *T, uint64_t key,
-		   struct tt_val *out)
-{
-	const struct tt_entry *b = tt_bucket(T, key);
-	uint64_t tag = TAG(key, T->gen);
-	for (int i = 0; i < BUCKET; i++) {
-		struct tt_val v = tt_read(&b[i]);
-		if (v.tag == tag) {
-			*out = v;
-			return 1;
-		}
-	}
-	return 0;
-}
-
-/* The slot for key: its own entry, an empty one, or the one whose proof
- * was cheapest to find (entries near the root are worth the most).  Sets
- * *fresh when the slot held no entry of key, and otherwise *old to what
- * it held. */
-static struct tt_entry *tt_slot(const struct solve_table *T, uint64_t key,
-				int *fresh, struct tt_val *old)
-{
-	struct tt_entry *b = tt_bucket(T, key), *victim = &b[0];
-	uint64_t tag = TAG(key, T->gen);
-	int least = 256;
-	*fresh = 1;
-	for (int i = 0; i < BUCKET; i++) {
-		struct tt_val v = tt_read(&b[i]);
-		if (v.tag == tag) {
-			*fresh = 0;
-			*old = v;
-			return &b[i];
-		}
-		if (!tt_live(T, v.tag))
-			return &b[i];
-		if (v.u.ab.work < least)
-			least = v.u.ab.work, victim = &b[i];
-	}
-	return victim;
-}
-
-static uint64_t mix(uint64_t h)
-{
-	h ^= h >> 31;
-	h *= 0x7fb5d329728ea185ULL;
-	h ^= h >> 27;
-	h *= 0x81dadef4bc2dd44dULL;
-	return h ^ (h >> 33);
-}
-
-static uint64_t hash_bytes(const void *st, size_t n)
-{
-	const unsigned char *p = st;
-	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
-	for (; n >= 8; p += 8, n -= 8) {
-		uint64_t w;
-		memcpy(&w, p, 8);
-		h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
-		h ^= h >> 29;
-	}
-	if (n) {
-		uint64_t w = 0;
-		memcpy(&w, p, n);
-		h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
-	}
-	return h;
-}
-
-uint64_t solve_key(const struct game *g, const void *st)
-{
-	uint64_t k = g->key ? g->key(st) : hash_bytes(st, g->state_size);
-	/* the game's name keeps two games that share a process apart */
-	return mix(k ^ hash_bytes(g->name, strlen(g->name)));
-}
-
-int solve_hint(const struct ai_ctx *c, const struct game *g, const void *st)
-{
-	if (!c->solver.tt || g->players(st) != 2)
-		return -1;
-	uint64_t k = solve_key(g, st) & ~(uint64_t)1;
-	struct tt_val e;
-	return tt_find(&c->solver, k, &e) && e.u.ab.best != NO_BEST
-		       ? e.u.ab.best
-		       : -1;
-}
-
 struct solver {
-	struct ai_ctx *c;       /* the player's: its scratch space */
-	struct solve_table *tt; /* and its table */
+	struct solve_scratch *sc; /* this thread's scratch space */
+	struct solve_table *tt;   /* the player's table */
 	const struct game *g;
 	int np;
 	struct ai_players pl; /* who plays with whom */
@@ -334,8 +72,8 @@ struct solver {
  * keeps a flag there). */
 static uint64_t node_key(const struct solver *s, const void *st)
 {
-	uint64_t k = s->g->key ? s->g->key(st) : hash_bytes(st, s->ss);
-	return mix(k ^ s->salt) & ~(uint64_t)1;
+	uint64_t k = s->g->key ? s->g->key(st) : solve_hash_bytes(st, s->ss);
+	return solve_mix(k ^ s->salt) & ~(uint64_t)1;
 }
 
 static unsigned char *ply_state(const struct solver *s, int d)
@@ -363,6 +101,12 @@ static int stopped_now(struct solver *s)
 	return s->abort;
 }
 
+/* stopped_now as solve_table_ready asks it. */
+static int widen_stop(void *s)
+{
+	return stopped_now(s);
+}
+
 static int out_of_budget(struct solver *s, int d)
 {
 	if (d >= SOLVE_DEPTH || ++s->nodes > s->limit)
@@ -378,7 +122,7 @@ static int out_of_budget(struct solver *s, int d)
 static unsigned move_slot(const struct move *mv)
 {
 	uint64_t h = mv->w[0] ^ mv->w[1] * 3 ^ mv->w[2] * 5 ^ mv->w[3] * 7;
-	return (unsigned)(mix(h) & (HIST_SIZE - 1));
+	return (unsigned)(solve_mix(h) & (HIST_SIZE - 1));
 }
 
 #define HIST_MAX ((uint64_t)1 << 40)
@@ -464,8 +208,7 @@ static int root_order(const struct solver *s, const struct move *list,
 	order(s, list, ord, n, -1, NULL);
 	if (!s->scores)
 		return 0;
-	struct ranked *r =
-		ai_scratch(s->c, AI_SOLVER_ROOT, sizeof *r * (size_t)n);
+	struct ranked *r = scratch_get(&s->sc->root, sizeof *r * (size_t)n);
 	if (!r)
 		return -1;
 	for (int k = 0; k < n; k++)
@@ -559,7 +302,7 @@ static void tt_store2(const struct solve_table *T, uint64_t key, int lo, int hi,
 			hi = old.u.ab.hi;
 		if (lo > hi) /* only a key collision can do this */
 			return;
-		if (best == NO_BEST)
+		if (best == TT_NO_BEST)
 			best = old.u.ab.best;
 		if (old.u.ab.work > w)
 			w = old.u.ab.work;
@@ -638,7 +381,7 @@ static int alphabeta(struct solver *s, int d, int me, uint64_t key, int alpha,
 			return hi;
 		alpha = lo > alpha ? lo : alpha;
 		beta = hi < beta ? hi : beta;
-		first = e.u.ab.best == NO_BEST ? -1 : e.u.ab.best;
+		first = e.u.ab.best == TT_NO_BEST ? -1 : e.u.ab.best;
 	}
 	if (s->cap - s->off[d] < (size_t)g->max_moves) {
 		s->abort = 1;
@@ -664,12 +407,12 @@ static int alphabeta(struct solver *s, int d, int me, uint64_t key, int alpha,
 		for (int i = 0; i < n; i++)
 			keys[i] = 1;
 	if (cut >= beta) {
-		tt_store2(s->tt, key, cut, SOLVE_INF, NO_BEST,
+		tt_store2(s->tt, key, cut, SOLVE_INF, TT_NO_BEST,
 			  s->nodes - start);
 		return cut;
 	}
 	order(s, list, ord, n, first, gain);
-	int a0 = alpha, best = -SOLVE_INF, bi = NO_BEST;
+	int a0 = alpha, best = -SOLVE_INF, bi = TT_NO_BEST;
 	unsigned char *child = ply_state(s, d + 1);
 	for (int k = 0; k < n; k++) {
 		int i = move_index(ord[k]);
@@ -782,17 +525,16 @@ static void maxn(struct solver *s, int d, int *vec)
 static int scratch(struct solver *s)
 {
 	const struct game *g = s->g;
-	s->states =
-		ai_scratch(s->c, AI_SOLVER_STATES, s->ss * (SOLVE_DEPTH + 2));
+	s->states = scratch_get(&s->sc->states, s->ss * (SOLVE_DEPTH + 2));
 	/* room for the widest list at any ply, and for a few hundred moves a
 	 * ply down the whole depth; a deeper stack than that gives up */
 	size_t per_ply = g->max_moves < 256 ? (size_t)g->max_moves : 256;
 	s->cap = (size_t)g->max_moves + per_ply * SOLVE_DEPTH;
 	size_t list_bytes = sizeof *s->lists * s->cap;
-	unsigned char *mem = ai_scratch(
-		s->c, AI_SOLVER_MOVES,
+	unsigned char *mem = scratch_get(
+		&s->sc->moves,
 		list_bytes + (2 * sizeof *s->ord + sizeof *s->gain) * s->cap);
-	s->hist = ai_scratch(s->c, AI_SOLVER_HIST, HIST_SIZE * sizeof *s->hist);
+	s->hist = scratch_get(&s->sc->hist, HIST_SIZE * sizeof *s->hist);
 	if (!s->states || !mem || !s->hist)
 		return -1;
 	s->lists = (struct move *)mem;
@@ -804,17 +546,17 @@ static int scratch(struct solver *s)
 }
 
 /* Sets up a solver for st; returns 0, or -1 when memory is short. */
-static int begin(struct solver *s, struct ai_ctx *c, const struct game *g,
+static int begin(struct solver *s, struct solve_ctx *c, const struct game *g,
 		 const void *st, struct solve_job *job)
 {
 	memset(s, 0, sizeof *s);
-	s->c = c;
-	s->tt = &c->solver;
+	s->sc = &c->scratch;
+	s->tt = &c->table;
 	s->g = g;
 	ai_players_of(g, st, &s->pl);
 	s->np = s->pl.n;
 	s->ss = g->state_size;
-	s->salt = hash_bytes(g->name, strlen(g->name));
+	s->salt = solve_hash_bytes(g->name, strlen(g->name));
 	s->limit = job->node_limit > 0 ? job->node_limit : LONG_MAX;
 	s->deadline = job->deadline_ms;
 	s->stop = job->stop;
@@ -827,8 +569,8 @@ static int begin(struct solver *s, struct ai_ctx *c, const struct game *g,
 		if (by_time < nodes)
 			nodes = by_time;
 	}
-	if (g->max_moves >= NO_BEST || !tt_ready(s->tt, nodes, s) ||
-	    scratch(s) < 0)
+	if (g->max_moves >= TT_NO_BEST ||
+	    !solve_table_ready(s->tt, nodes, widen_stop, s) || scratch(s) < 0)
 		return -1;
 	memcpy(s->states, st, s->ss);
 	return 0;
@@ -1038,10 +780,10 @@ static void *hand_main(void *arg)
 }
 
 /* Sets up helper h of main solver s with context c. */
-static int hand_ready(struct hand *h, const struct solver *s, struct ai_ctx *c,
-		      struct split *sp)
+static int hand_ready(struct hand *h, const struct solver *s,
+		      struct solve_scratch *sc, struct split *sp)
 {
-	h->s = (struct solver){.c = c,
+	h->s = (struct solver){.sc = sc,
 			       .tt = s->tt,
 			       .g = s->g,
 			       .np = s->np,
@@ -1063,10 +805,10 @@ static int hand_ready(struct hand *h, const struct solver *s, struct ai_ctx *c,
 static int root_pass(struct solver *s, struct split *sp,
 		     const struct solve_job *job)
 {
-	int want = job->crew < sp->n - 1 ? job->crew : sp->n - 1, hands = 0;
+	int want = job->crews < sp->n - 1 ? job->crews : sp->n - 1, hands = 0;
 	struct hand *h = want > 0 ? calloc((size_t)want, sizeof *h) : NULL;
 	for (; h && hands < want; hands++)
-		if (hand_ready(&h[hands], s, job->crew_ctx[hands], sp) < 0 ||
+		if (hand_ready(&h[hands], s, job->crew[hands], sp) < 0 ||
 		    pthread_create(&h[hands].thread, NULL, hand_main,
 				   &h[hands]) != 0)
 			break;
@@ -1131,7 +873,7 @@ static int root_maxn(struct solver *s, const struct move *list, int n,
 	return root_pass(s, &sp, job);
 }
 
-int solve_moves(struct ai_ctx *c, const struct game *g, const void *st,
+int solve_moves(struct solve_ctx *c, const struct game *g, const void *st,
 		const struct move *list, int n, struct solve_job *job,
 		struct solve_bound *out)
 {
@@ -1146,7 +888,7 @@ int solve_moves(struct ai_ctx *c, const struct game *g, const void *st,
 	return done;
 }
 
-int solve_position(struct ai_ctx *c, const struct game *g, const void *st,
+int solve_position(struct solve_ctx *c, const struct game *g, const void *st,
 		   struct solve_job *job, struct solve_bound *out)
 {
 	struct solver s;
@@ -1185,7 +927,7 @@ int solve_position(struct ai_ctx *c, const struct game *g, const void *st,
 	       (job->want == SOLVE_WDL && settled_class(*out));
 }
 
-int search_solve(struct ai_ctx *c, const struct game *g, const void *st,
+int search_solve(struct solve_ctx *c, const struct game *g, const void *st,
 		 const struct move *list, int n, double deadline_ms,
 		 long node_limit, int (*stop)(void *), void *ctx, int *value,
 		 struct solve_bound *bounds, long *nodes)
@@ -1201,7 +943,7 @@ int search_solve(struct ai_ctx *c, const struct game *g, const void *st,
 	return done;
 }
 
-int solve_values(struct ai_ctx *c, const struct game *g, const void *st,
+int solve_values(struct solve_ctx *c, const struct game *g, const void *st,
 		 const struct move *list, int n, struct solve_job *job,
 		 int *value, struct solve_bound *bounds)
 {
@@ -1211,8 +953,8 @@ int solve_values(struct ai_ctx *c, const struct game *g, const void *st,
 		solve_clear(c);
 	struct solve_bound *b =
 		bounds ? bounds
-		       : ai_scratch(c, AI_SOLVER_BOUNDS,
-				    sizeof *b * (size_t)(n > 0 ? n : 1));
+		       : scratch_get(&c->scratch.bounds,
+				     sizeof *b * (size_t)(n > 0 ? n : 1));
 	if (!b)
 		return 0;
 	int done = solve_moves(c, g, st, list, n, job, b);

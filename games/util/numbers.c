@@ -6,7 +6,6 @@
 
 double num_sqrtlog_table[NUM_SQRTLOG_N];
 double num_big_points[(NUM_BIG_OCTAVES << NUM_BIG_BITS) + 1];
-unsigned char num_big_filled[NUM_BIG_OCTAVES];
 double num_rsqrt_table[NUM_RSQRT_N];
 
 double num_sqrt(double x)
@@ -60,8 +59,19 @@ double num_logistic(double x)
 	return 1 / (1 + e * p2);
 }
 
+/* The octave's points and the first of the next, which the next octave
+ * writes alike. */
+static void fill_octave(int octave)
+{
+	double base = (double)(1u << (octave + NUM_BIG_FIRST));
+	double *p = &num_big_points[octave << NUM_BIG_BITS];
+	for (int j = 0; j <= 1 << NUM_BIG_BITS; j++)
+		p[j] = num_sqrt(
+			num_log(base * (1 + j * (1.0 / (1 << NUM_BIG_BITS)))));
+}
+
 /* Every table at once, before any search reads them: the search's
- * threads share them (5 ms, once a process). */
+ * threads share them. */
 static void fill_all(void)
 {
 	for (uint32_t i = 1; i < NUM_RSQRT_N; i++)
@@ -69,23 +79,11 @@ static void fill_all(void)
 	for (uint32_t n = 2; n < NUM_SQRTLOG_N; n++)
 		num_sqrtlog_table[n] = num_sqrt(num_log((double)n));
 	for (int o = 0; o < NUM_BIG_OCTAVES; o++)
-		num_fill_octave(o);
+		fill_octave(o);
 }
 
 void num_init(void)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	pthread_once(&once, fill_all);
-}
-
-/* The octave's points and the first of the next, which the next octave
- * writes alike when its turn comes. */
-void num_fill_octave(int octave)
-{
-	double base = (double)(1u << (octave + NUM_BIG_FIRST));
-	double *p = &num_big_points[octave << NUM_BIG_BITS];
-	for (int j = 0; j <= 1 << NUM_BIG_BITS; j++)
-		p[j] = num_sqrt(
-			num_log(base * (1 + j * (1.0 / (1 << NUM_BIG_BITS)))));
-	num_big_filled[octave] = 1;
 }

@@ -19,8 +19,12 @@ double num_sqrt(double x);
 double num_log(double x);
 /* 1 / (1 + e^-x), the logistic function, to about 1e-15. */
 double num_logistic(double x);
-/* Fills the tables of num_rsqrt_n() and num_sqrtlog(), once a process
- * (safe from any thread); call it before them. */
+/* Fills the tables of num_rsqrt_n() and num_sqrtlog(), all of them at
+ * once, the first time it is called in the process (later calls, from any
+ * thread, wait for that one and return).  They read the tables and fill
+ * nothing: a search calls this before its threads start (4 ms, once a
+ * process; at start-up it would double the engine's time to its first
+ * answer). */
 void num_init(void);
 
 /* 1/sqrt(x) for x >= 1: the processor's square root where it has one
@@ -44,15 +48,14 @@ static inline double num_rsqrt(double x)
 #endif
 }
 
-/* sqrt(ln n) for n >= 2 (a parent's visits), small n from a table filled
- * in as needed (0 marks a value not computed yet: ln n > 0 for every
- * n >= 2). */
+/* sqrt(ln n) for n >= 1 (a parent's visits), small n from a table
+ * (num_init). */
 #define NUM_SQRTLOG_N 65536
 extern double num_sqrtlog_table[NUM_SQRTLOG_N];
 
 /* Above that, where the top nodes of a big tree ask at every visit: the
- * values at 2^NUM_BIG_BITS points of each octave from NUM_SQRTLOG_N up
- * (an octave filled when first needed), joined by straight lines.  Off by
+ * values at 2^NUM_BIG_BITS points of each octave from NUM_SQRTLOG_N up,
+ * joined by straight lines.  Off by
  * less than 6e-9 of the value, under the precision of the float a search
  * weighs it in.  A logarithm and a square root there, one waiting on the
  * other, were a third of a 3M-iteration search of the solo Abs-Trac-Toe
@@ -62,8 +65,6 @@ extern double num_sqrtlog_table[NUM_SQRTLOG_N];
 #define NUM_BIG_OCTAVES (32 - NUM_BIG_FIRST)
 /* the last point of each octave is the first of the next */
 extern double num_big_points[(NUM_BIG_OCTAVES << NUM_BIG_BITS) + 1];
-extern unsigned char num_big_filled[NUM_BIG_OCTAVES];
-void num_fill_octave(int octave);
 
 static inline double num_sqrtlog(uint32_t n)
 {
@@ -74,8 +75,6 @@ static inline double num_sqrtlog(uint32_t n)
 		uint64_t bits;
 		memcpy(&bits, &x, sizeof bits);
 		int o = (int)(bits >> 52) - 1023 - NUM_BIG_FIRST;
-		if (!num_big_filled[o])
-			num_fill_octave(o);
 		const double *p =
 			&num_big_points[(o << NUM_BIG_BITS) |
 					(int)((bits >> (52 - NUM_BIG_BITS)) &
@@ -85,15 +84,11 @@ static inline double num_sqrtlog(uint32_t n)
 		memcpy(&f, &bits, sizeof f);
 		return p[0] + (p[1] - p[0]) * (f - 1);
 	}
-	/* (n = 1, a root's first visit, is 0: nothing to fill, and no write
-	 * that the search's threads would race on) */
-	if (num_sqrtlog_table[n] == 0 && n > 1)
-		num_sqrtlog_table[n] = num_sqrt(num_log((double)n));
-	return num_sqrtlog_table[n];
+	return num_sqrtlog_table[n]; /* (0 at n = 1: ln 1) */
 }
 
-/* 1/sqrt(n) for n >= 1 (a child's visits), small n from a table that
- * num_init() builds. */
+/* 1/sqrt(n) for n >= 1 (a child's visits), small n from a table
+ * (num_init). */
 #define NUM_RSQRT_N 4096
 extern double num_rsqrt_table[NUM_RSQRT_N];
 

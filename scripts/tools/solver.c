@@ -44,14 +44,15 @@
 #include <string.h>
 
 #include "../../games/ai/book.h"
-#include "../../games/ai/search.h"
+#include "../../games/ai/solve.h"
+#include "../../games/ai/timeman.h"
 
-/* The context (search.h, struct ai_ctx) the solver and the book use here:
+/* The solver's context (solve.h, struct solve_ctx) used here:
  * one for the whole program, as a player would keep. */
-static struct ai_ctx *tctx(void)
+static struct solve_ctx *tctx(void)
 {
-	static struct ai_ctx *c;
-	if (!c && !(c = ai_ctx_new()))
+	static struct solve_ctx *c;
+	if (!c && !(c = solve_ctx_new()))
 		abort();
 	return c;
 }
@@ -526,8 +527,8 @@ static int book_position(const struct game *g, const char *setup,
 	unsigned char *c = malloc(g->state_size);
 	if (!list || !c)
 		die("%s", "out of memory");
-	int n = g->moves(p->st, list), hint = solve_hint(tctx(), g, p->st),
-	    bi = -1;
+	int n = g->moves(p->st, list),
+	    hint = solve_hint(&tctx()->table, g, p->st), bi = -1;
 	if (n <= 1 || (wdl && v < 0)) {
 		free(list);
 		free(c);
@@ -688,7 +689,7 @@ static int cmd_book(const char *path, char **spec, int nspec)
 		"/* book_data.c: the opening book, written by `make book` "
 		"(see\n * scripts/tools/solver.c): do not edit.  Each line: "
 		"the game, its\n * set-up, the moves to a position, the best "
-		"move there, its value for\n * the mover (search.h: "
+		"move there, its value for\n * the mover (solve.h: "
 		"SOLVE_RESULT times the result, plus the margin)\n * and "
 		"whether that is exact.  Made by solver book with these "
 		"set-ups\n * and plies, one a line:");

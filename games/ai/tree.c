@@ -1,20 +1,23 @@
-/* pool.c: the tree search's node pool.  The nodes live in one pool of a
- * fixed size (the tree's part of `set hash`), 32 bytes each, a node's
- * children side by side in one block taken when the node first needs
- * them.  A move is one word in its node; moves that need more words
- * (checkertoe's exchange, long Take It Away chains) keep the others in a
- * second block of the same size right after the children.  When the pool
- * is full the search goes on: the pool is compacted, keeping the subtrees
- * that have had visits and dropping the rest (their roots become leaves
- * again), and leaves need more visits before they grow.  Compaction moves
- * no node: new blocks go to the holes the dropped ones left, so that it
- * can stop between any two steps (a `stop` does not wait for it). */
-#include "mcts.h"
+/* tree.c: the search tree's nodes and their memory (tree.h).  The nodes
+ * live in one pool of a fixed size (the tree's part of `set hash`), 32
+ * bytes each, a node's children side by side in one block taken when the
+ * node first needs them.  A move is one word in its node; moves that need
+ * more words (checkertoe's exchange, long Take It Away chains) keep the
+ * others in a second block of the same size right after the children.
+ * When the pool is full the search goes on: the pool is compacted, keeping
+ * the subtrees that have had visits and dropping the rest (their roots
+ * become leaves again), and leaves need more visits before they grow.
+ * Compaction moves no node: new blocks go to the holes the dropped ones
+ * left, so that it can stop between any two steps (a `stop` does not wait
+ * for it).  What a node's children settle (its proof, its minimax value)
+ * is read here too. */
+#include "tree.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "../util/bits.h"
+#include "timeman.h"
 
 /* Nodes the budget holds: 32 bytes each, plus three bits for
  * compaction. */
@@ -28,7 +31,7 @@ static uint32_t capacity(size_t bytes)
 }
 
 /* Frees the pool and its tables. */
-static void pool_free(struct mcts_tree *t)
+static void pool_free(struct tree *t)
 {
 	free(t->pool);
 	free(t->mark);
@@ -42,7 +45,7 @@ static void pool_free(struct mcts_tree *t)
 /* The pool at the size allowed (a smaller one when the system refuses
  * that much).  The system commits its pages only as they are written, so a
  * small tree costs little of a large budget. */
-static int pool_ready(struct mcts_tree *t)
+static int pool_ready(struct tree *t)
 {
 	if (t->pool)
 		return 1;
@@ -81,7 +84,7 @@ static uint32_t bit_find(const uint64_t *b, uint32_t from, uint32_t to, int set)
 /* Makes [next, end) the next run of at least n free nodes: a hole of the
  * last compaction's (unmarked below `holes`, searched from `scan`), else
  * the nodes above all those handed out.  Returns 0 when none is left. */
-static int next_run(struct mcts_tree *t, uint32_t n)
+static int next_run(struct tree *t, uint32_t n)
 {
 	while (t->scan < t->holes) {
 		uint32_t a = bit_find(t->mark, t->scan, t->holes, 0);
@@ -96,10 +99,10 @@ static int next_run(struct mcts_tree *t, uint32_t n)
 	return t->cap - t->top >= n;
 }
 
-uint32_t pool_take(struct mcts_tree *t, uint32_t n, uint32_t most,
-		   uint32_t *got)
+uint32_t pool_take(struct tree *t, uint32_t n, uint32_t most, uint32_t *got)
 {
-	/* threads that share the tree take chunks of it (mcts.c, node_alloc) */
+	/* threads that share the tree take chunks of it (expand.c, node_alloc)
+	 */
 	if (t->shared)
 		pthread_mutex_lock(&t->lock);
 	uint32_t first = 0, k = 0;
@@ -110,8 +113,8 @@ uint32_t pool_take(struct mcts_tree *t, uint32_t n, uint32_t most,
 		__atomic_store_n(&t->used, t->used + k, __ATOMIC_RELAXED);
 		if (t->next > t->top)
 			t->top = t->next;
-		if (t->used > t->info.peak)
-			t->info.peak = t->used;
+		if (t->used > t->peak)
+			t->peak = t->used;
 	} else {
 		__atomic_store_n(&t->full, 1, __ATOMIC_RELAXED);
 	}
@@ -127,23 +130,24 @@ uint32_t pool_take(struct mcts_tree *t, uint32_t n, uint32_t most,
 /* n fresh nodes side by side; returns the first, or 0 when they do not fit
  * (the tree is then full until compacted).  Node 0 is never handed out
  * here: it is the root of a new tree, and a child 0 stands for none. */
-uint32_t pool_alloc(struct mcts_tree *t, uint32_t n)
+uint32_t pool_alloc(struct tree *t, uint32_t n)
 {
 	return pool_take(t, n, n, NULL);
 }
 
 /* An empty tree: the root alone, standing for nothing yet. */
-int pool_clear(struct mcts_tree *t)
+int tree_clear(struct tree *t)
 {
 	t->used = t->top = 0;
 	t->next = t->end = t->scan = t->holes = 0;
 	t->full = 0;
 	t->kept = 0;
 	t->expand_at = 2;
+	t->seen = 0;
 	t->lo = t->hi = t->r1 = t->r2 = t->rn = 0;
 	t->explore = UCT_C;
 	t->plies = 0;
-	t->info.peak = 0;
+	t->peak = 0;
 	if (!pool_ready(t))
 		return -1;
 	t->root = 0;
@@ -154,66 +158,42 @@ int pool_clear(struct mcts_tree *t)
 	return 0;
 }
 
-struct mcts_tree *mcts_tree_new(size_t bytes)
+struct tree *tree_new(size_t bytes)
 {
-	struct mcts_tree *t = calloc(1, sizeof *t);
+	struct tree *t = calloc(1, sizeof *t);
 	if (!t)
 		return NULL;
 	t->bytes = bytes;
-	if (!(t->ctx = ai_ctx_new())) {
-		free(t);
-		return NULL;
-	}
 	if (pthread_mutex_init(&t->lock, NULL) != 0) {
-		ai_ctx_free(t->ctx);
 		free(t);
 		return NULL;
 	}
 	return t;
 }
 
-struct ai_ctx *mcts_tree_ctx(struct mcts_tree *t)
-{
-	team_settle(t);
-	return t->ctx;
-}
-
-void mcts_tree_free(struct mcts_tree *t)
+void tree_free(struct tree *t)
 {
 	if (!t)
 		return;
-	team_free(t);
 	pool_free(t);
 	free(t->state);
-	ai_ctx_free(t->ctx);
 	pthread_mutex_destroy(&t->lock);
 	free(t);
 }
 
-void mcts_tree_reset(struct mcts_tree *t, size_t bytes)
+void tree_reset(struct tree *t, size_t bytes)
 {
-	team_settle(t);
 	pool_free(t);
 	free(t->state);
 	t->state = NULL;
 	t->state_cap = 0;
 	t->kept = 0;
 	t->bytes = bytes;
-	if (t->solver_used)
-		solve_forget(t->ctx);
-	t->solver_used = 0;
 }
 
-void mcts_tree_info(struct mcts_tree *t, struct mcts_info *out)
+uint32_t tree_capacity(const struct tree *t)
 {
-	team_settle(t);
-	*out = t->info;
-	out->cap = t->cap ? t->cap : capacity(t->bytes);
-	out->nodes = t->used;
-	out->full = __atomic_load_n(&t->full, __ATOMIC_RELAXED) != 0;
-	out->expand_at = t->expand_at;
-	out->prior_visits = t->prior_visits;
-	out->visits = t->pool ? node_at(t, t->root)->visits : 0;
+	return t->cap ? t->cap : capacity(t->bytes);
 }
 
 static void bits_set(uint64_t *b, uint32_t from, uint32_t n)
@@ -241,7 +221,7 @@ static uint32_t block_len(const struct node *nd)
 
 /* A marking of the pool (mark_live), and its questions to stop. */
 struct marking {
-	struct mcts_tree *t;
+	struct tree *t;
 	uint32_t keep;  /* real visits a node needs to keep its block */
 	uint64_t *hist; /* or NULL: the nodes of the blocks kept, by visits */
 	uint32_t live;  /* the nodes marked */
@@ -266,7 +246,7 @@ static int give_up(struct marking *k, uint32_t work)
  * compaction stopped while marking leaves the tree as it was. */
 static int mark_node(struct marking *k, uint32_t i)
 {
-	struct mcts_tree *t = k->t;
+	struct tree *t = k->t;
 	const struct node *nd = node_at(t, i);
 	k->live++;
 	if (!nd->nchild)
@@ -328,10 +308,10 @@ static int mark_behind(struct marking *k, uint32_t parent, uint32_t below)
  * up.  One pass upwards from the root's word sees every block that lies
  * after its parent, which is where blocks go while the pool has never been
  * compacted; after that they fill the holes, and threads that share a tree
- * take theirs from chunks of their own (mcts.c, node_alloc), so a block may
+ * take theirs from chunks of their own (expand.c, node_alloc), so a block may
  * lie below its parent (or the root), and mark_behind walks those.  (The
  * tree is no deeper than an iteration's path, MAX_PATH.) */
-static BITS_HOT uint32_t mark_live(struct mcts_tree *t, uint32_t keep,
+static BITS_HOT uint32_t mark_live(struct tree *t, uint32_t keep,
 				   uint64_t *hist, const struct pool_stop *stop)
 {
 	struct marking k = {t, keep, hist, 0, stop, STOP_WORK};
@@ -366,8 +346,7 @@ static BITS_HOT uint32_t mark_live(struct mcts_tree *t, uint32_t keep,
 /* Makes the nodes marked in t->cut leaves again, their blocks left to
  * the holes.  Each cut leaves a whole tree behind, so that stop (asked
  * every STOP_WORK) may end it anywhere: returns 0 then, else 1. */
-static BITS_HOT int cut_marked(struct mcts_tree *t,
-			       const struct pool_stop *stop)
+static BITS_HOT int cut_marked(struct tree *t, const struct pool_stop *stop)
 {
 	struct marking k = {.t = t, .stop = stop};
 	uint32_t words = (t->top + 63) >> 6;
@@ -380,7 +359,6 @@ static BITS_HOT int cut_marked(struct mcts_tree *t,
 				t, (w << 6) + (uint32_t)bit_first(bits));
 			nd->child = 0;
 			nd->nchild = nd->tried = 0;
-			nd->skip = 0;
 			nd->flags &= (uint8_t) ~(KIND | F_WIDE | F_SAMPLED |
 						 F_MIXED);
 		}
@@ -401,7 +379,7 @@ static BITS_HOT int cut_marked(struct mcts_tree *t,
  * later, some of the subtrees to drop may be gone already.  Either way the
  * pool is no emptier (still full) and pool_compact returns 0.  Returns 1
  * when it compacted. */
-int pool_compact(struct mcts_tree *t, const struct pool_stop *stop)
+int pool_compact(struct tree *t, const struct pool_stop *stop)
 {
 	double t0 = ai_now_ms();
 	uint32_t top = t->top;
@@ -431,15 +409,112 @@ int pool_compact(struct mcts_tree *t, const struct pool_stop *stop)
 	t->scan = 1; /* node 0 is never handed out */
 	t->holes = top;
 	t->full = 0;
-	t->info.collections++;
+	t->collections++;
 	t->compact_ms = (ai_now_ms() - t0) / (live + top / 64 + 1);
 	return 1;
 }
 
 /* What compacting the pool would take, keeping `live` nodes: twice the
  * last compaction's pace, to be safe (10 ns a node before the first). */
-double pool_compact_cost(const struct mcts_tree *t, double live)
+double pool_compact_cost(const struct tree *t, double live)
 {
 	double per = t->compact_ms > 0 ? t->compact_ms : 1e-5;
 	return 2 * per * (live + t->top / 64);
+}
+
+/* ---- what a node's children settle ---- */
+
+/* Proves nd from its children when they settle it: a decision when a move
+ * wins for its mover or every move is proven (the best of them), a chance
+ * event when every outcome is proven alike.  Returns 1 when nd is proven. */
+int try_prove(const struct tree *t, struct node *nd)
+{
+	if (proof_of(nd))
+		return 1;
+	if (!nd->nchild)
+		return 0;
+	const struct node *c = node_at(t, child_of(nd));
+	if (kind(nd) == CHANCE) {
+		for (int i = 0; i < nd->nchild; i++)
+			if (!proof_of(&c[i]) ||
+			    proof_of(&c[i]) != proof_of(&c[0]))
+				return 0;
+		set_proof(nd, proof_of(&c[0]));
+		return 1;
+	}
+	int best = -2, all = !(flags_of(nd) & F_SAMPLED);
+	uint8_t proof = UNPROVEN;
+	for (int i = 0; i < nd->nchild; i++) {
+		if (!proof_of(&c[i])) {
+			all = 0;
+			continue;
+		}
+		int r = result_for(proof_of(&c[i]), c[i].who);
+		if (r > best)
+			best = r, proof = proof_of(&c[i]);
+		if (r > 0)
+			break;
+	}
+	if (best > 0 || all)
+		set_proof(nd, proof);
+	return proof_of(nd) != UNPROVEN;
+}
+
+/* nd's minimax value (im_code) from its children's: the best of them for
+ * the player who moves at nd (a proven child's, its result), as nd's mover
+ * sees it; 0 when none has one.  Read atomically, as threads that share the
+ * tree write them. */
+uint16_t im_of_children(const struct tree *t, const struct node *nd)
+{
+	if (kind(nd) != DECIDE || nd->who == NOBODY)
+		return 0;
+	const struct node *c =
+		node_at(t, __atomic_load_n(&nd->child, __ATOMIC_RELAXED));
+	uint16_t best = 0;
+	int who = 0;
+	for (int i = 0; i < nd->nchild; i++) {
+		int p = proof_of(&c[i]);
+		uint16_t v = p ? im_code(0.5 * (1 + result_for(p, c[i].who)))
+			       : __atomic_load_n(&c[i].im, __ATOMIC_RELAXED);
+		if (v > best)
+			best = v, who = c[i].who;
+	}
+	return !best || who == nd->who ? best : (uint16_t)(IM_CODE_SUM - best);
+}
+
+/* The nodes below n whose minimax value is not their children's, and (in
+ * *seen) those whose children have values. */
+static long im_faults_below(const struct tree *t, uint32_t n, long *seen)
+{
+	const struct node *nd = node_at(t, n);
+	if (kind(nd) != DECIDE)
+		return 0;
+	long faults = 0;
+	for (uint32_t i = 0; i < nd->nchild; i++) {
+		const struct node *c = node_at(t, nd->child + i);
+		uint16_t v = im_of_children(t, c);
+		faults += v && v != c->im;
+		*seen += v != 0;
+		faults += im_faults_below(t, nd->child + i, seen);
+	}
+	return faults;
+}
+
+long tree_im_faults(const struct tree *t, long *seen)
+{
+	*seen = 0;
+	return t->im && t->pool ? im_faults_below(t, t->root, seen) : 0;
+}
+
+/* The index of the root's child for move mv, or -1. */
+int tree_root_index(const struct tree *t, const struct move *mv)
+{
+	const struct node *root = node_at(t, t->root);
+	for (int k = 0; k < root->nchild; k++) {
+		struct move c;
+		child_move(t, root, (uint32_t)k, &c);
+		if (move_equal(&c, mv))
+			return k;
+	}
+	return -1;
 }

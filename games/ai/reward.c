@@ -1,64 +1,8 @@
-/* support.c: what the computer player's parts share: a thread's context
- * and its scratch buffers, the clock, random moves, and the reward of
- * a finished game. */
-#include "search.h"
+/* reward.c: what a finished game is worth to each player: the teams, the
+ * shares of first place, the margin (reward.h). */
+#include "reward.h"
 
 #include <limits.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-
-double ai_now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-struct ai_ctx *ai_ctx_new(void)
-{
-	struct ai_ctx *c = calloc(1, sizeof *c);
-	if (c)
-		solve_table_init(&c->solver);
-	return c;
-}
-
-void ai_ctx_free(struct ai_ctx *c)
-{
-	if (!c)
-		return;
-	for (int i = 0; i < AI_SLOTS; i++)
-		free(c->buf[i]);
-	solve_forget(c);
-	book_free(c);
-	free(c);
-}
-
-void *ai_scratch(struct ai_ctx *c, enum ai_slot slot, size_t bytes)
-{
-	if (bytes > c->cap[slot]) {
-		free(c->buf[slot]);
-		/* whole cache lines: a thread's scratch space shares none
-		 * with another's (a line written by two cores moves between
-		 * them at every write) */
-		size_t want = bytes < 4096 ? 4096 : (bytes + 63) / 64 * 64;
-		c->buf[slot] = aligned_alloc(64, want);
-		c->cap[slot] = c->buf[slot] ? want : 0;
-	}
-	return c->buf[slot];
-}
-
-int ai_random_move(const struct game *g, const void *st, struct rng *r,
-		   struct move *list, struct move *mv)
-{
-	if (g->random_move)
-		return g->random_move(st, r, mv);
-	int n = g->moves(st, list);
-	if (n <= 0)
-		return -1;
-	*mv = list[rng_below(r, (uint32_t)n)];
-	return 0;
-}
 
 /* Weight of the score-margin term in a reward, and the margin that earns
  * half of it: small enough that a win always beats a draw beats a loss. */
