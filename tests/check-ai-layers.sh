@@ -43,8 +43,9 @@ for f in "$src"/*.c "$src"/*.h; do
 done
 defs=$(mktemp)
 trap 'rm -f "$defs"' EXIT
+# (an object whose source is gone, left by an older build, is no file)
 for o in "$build"/games/ai/*.o; do
-	[ -f "$o" ] || continue
+	[ -f "$src/$(basename "$o" .o).c" ] || continue
 	nm -P "$o" | awk -v f="$(basename "$o" .o)" \
 		'$2 ~ /^[TDBR]$/ { print $1, f }' >>"$defs"
 done
@@ -54,6 +55,7 @@ if [ ! -s "$defs" ]; then
 fi
 for o in "$build"/games/ai/*.o; do
 	f=$(basename "$o" .o)
+	[ -f "$src/$f.c" ] || continue
 	me=$(rank "$f")
 	for s in $(nm -P -u "$o" | awk '{ print $1 }'); do
 		owner=$(awk -v s="$s" '$1 == s { print $2; exit }' "$defs")
