@@ -1525,7 +1525,6 @@ static double scale(void)
 
 START_TEST(test_random_games)
 {
-	collect_runs();
 	ck_assert_int_lt(_i, nruns);
 	const struct run *run = &runs[_i];
 	int games = (int)ceil(run->v.games * scale());
