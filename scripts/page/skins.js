@@ -15,7 +15,6 @@
 
 import { el, text, disc, placeOf } from "./svg.js";
 
-
 // A small diagram for a rules panel: cells given as [x, y, fill, text].
 function diagram(w, h, cells, extra) {
     let s = `<svg class="diagram" viewBox="-0.55 -0.55 ${w + 0.1} ${h + 0.1}"` + ` width="${w * 28}" height="${h * 28}" aria-hidden="true">`;
