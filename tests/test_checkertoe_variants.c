@@ -546,7 +546,7 @@ struct pos {
 
 static void pos_read(struct pos *p, const char *line)
 {
-	snprintf(p->line, sizeof p->line, "%s", line);
+	KEEP(p->line, line);
 	const char *b = strstr(line, "board=") + 6;
 	p->n = (int)strcspn(b, "/");
 	for (int y = p->n - 1; y >= 0; y--, b++)

@@ -10,7 +10,6 @@
  * accepted.  Random walks through the dialog, choosing each option from
  * the domain option_info gives at that moment, always end in options
  * newgame accepts. */
-#include <stdarg.h>
 #include <regex.h>
 
 #include "test_util.h"
@@ -93,17 +92,6 @@ static int info(struct session *s, const char *name, const char *chosen,
 
 /* chosen with key=value in place of any key= it has ("" value: key
  * left out), into buf. */
-/* snprintf that fails the test rather than cut a line short */
-__attribute__((format(printf, 3, 4))) static void fit(char *buf, size_t size,
-						      const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(buf, size, fmt, ap);
-	va_end(ap);
-	ck_assert_msg(n >= 0 && (size_t)n < size, "%s: too long", buf);
-}
-
 static void with(const char *chosen, const char *key, const char *value,
 		 char *buf, size_t size)
 {

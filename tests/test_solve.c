@@ -1079,8 +1079,7 @@ static int book_agrees(const struct game *g, const void *st, int depth,
 	for (int i = 0; i < n; i++) {
 		char text[MOVE_TEXT_MAX], here[3 * MOVE_TEXT_MAX];
 		g->format(st, &list[i], text);
-		snprintf(here, sizeof here, "%s%s%s", line, *line ? " " : "",
-			 text);
+		fit(here, sizeof here, "%s%s%s", line, *line ? " " : "", text);
 		memcpy(c, st, g->state_size);
 		g->play(c, &list[i]);
 		int cv = book_agrees(g, c, depth - 1, here);

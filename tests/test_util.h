@@ -7,6 +7,7 @@
 #define TEST_UTIL_H
 
 #include <check.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +66,17 @@ static inline void keep(char *dst, size_t size, const char *src)
 }
 #define KEEP(buf, str) keep(buf, sizeof buf, str)
 
+/* snprintf that fails the test rather than cut a line short. */
+__attribute__((format(printf, 3, 4))) static inline void
+fit(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	ck_assert_msg(n >= 0 && (size_t)n < size, "%s: too long", buf);
+}
+
 /* Sends "play M" for every move of xs and os (space-separated) alternately,
  * xs first: two players' moves written as two lists. */
 static inline void play_both(struct session *s, const char *xs, const char *os)
@@ -108,7 +120,7 @@ static inline void *new_state(const struct game *g, const char *opts,
 /* Plays the move written as text (must be legal) on st. */
 static inline void play_text(const struct game *g, void *st, const char *text)
 {
-	struct move mv;
+	struct move mv = {{0}}; /* -O3 cannot see that ck_assert stops */
 	char err[GAME_ERR_MAX] = "";
 	ck_assert_msg(g->parse(st, text, &mv, err) == 0, "%s: %s", text, err);
 	g->play(st, &mv);
