@@ -286,6 +286,7 @@ class PageChecks:
             return True
         if b.finds(".hit.point"):
             return self.free_move(rng)
+        self.check_words()
         for _ in range(64):  # clicks of one move
             targets = b.names(".hit.target")
             words = b.finds("#words button.legal")
@@ -304,6 +305,25 @@ class PageChecks:
                     ".length"):
                 return st != "over"
         self.fail("a move took more than 64 clicks")
+
+    def check_words(self):
+        """The word moves a person may click now (pass, drop) are those
+        the engine would play: in its whole list of moves, or named by
+        turn_info's `also`."""
+        said = engine_answers(self.record() + ["moves", "turn_info"])
+        listed = said[-2][1:].split()
+        if "..." in listed:
+            return
+        also = [l.split()[1] for l in said[-1][1:].split("\n")
+                if l.startswith("also ")]
+        on = self.browser.js(
+            "return [...document.querySelectorAll('#words button')]"
+            ".filter(e => !e.disabled).map(e => e.dataset.word)")
+        self.assertEqual(sorted(on), sorted(
+            w for w in self.browser.js(
+                "return [...document.querySelectorAll('#words button')]"
+                ".map(e => e.dataset.word)")
+            if w in listed or w in also))
 
     def free_move(self, rng):
         """A free move (turn_info's moves free): the engine's own, clicked

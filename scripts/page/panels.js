@@ -220,9 +220,12 @@ export function renderControls(view, ctx) {
         b.type = "button";
         b.textContent = w;
         b.dataset.word = w;
-        // a word is a move: it waits while a roll is due
-        b.disabled = !act || st.kind !== "play";
-        if (view.moves.list.includes(w)) b.classList.add("legal");
+        // a word is a move: it waits while a roll is due, and where the
+        // list is whole, a word it leaves out (and turn_info's `also`
+        // does not name) is no move now
+        const legal = view.moves.list.includes(w) || view.turn.also.includes(w);
+        b.disabled = !act || st.kind !== "play" || (!ctx.building && !legal);
+        if (legal) b.classList.add("legal");
         b.addEventListener("click", () => ctx.onWord(w));
         words.appendChild(b);
     }
