@@ -13,7 +13,8 @@
 # make format-check  fails when a C file differs from that format
 # make train GAME=takebacktoe   learns the game's evaluation from self-play
 #                    into games/takebacktoe_weights.c (minutes; see below;
-#                    GAME=tiptoe for Tiptoe's 8x8 board)
+#                    GAME=tiptoe for Tiptoe's square boards; OPTIONS=...
+#                    plays its games from another set-up)
 # make web          the engine in WebAssembly with the GUI's page, as static
 #                    files in build/web/ (needs Emscripten; see below)
 # BUILD=dir puts objects and test binaries there (default build/).
@@ -268,14 +269,21 @@ book: $(SOLVER)
 		$(BOOK_SPEC)
 	$(CLANG_FORMAT) -i games/ai/book_data.c
 
-# make train GAME=takebacktoe: learns the game's evaluation from games the
-# player plays against itself (scripts/tools/train.c, games/learn.h) on
-# every core and writes games/GAME_weights.c, compiled in like the book.
+# make train GAME=takebacktoe [OPTIONS="size=6"]: learns the game's
+# evaluation from games the player plays against itself
+# (scripts/tools/train.c, games/learn.h), from the set-up OPTIONS give (the
+# game's default without them), on every core, and writes
+# games/GAME_weights.c, compiled in like the book.
 # TRAIN_<game> are the settings its compiled weights were made with (the file
 # records them, and make check plays their first rounds again:
 # tests/test_learn.c); TRAIN_FLAGS adds to them (-t THREADS).  A run saves
-# $(BUILD)/train/GAME.ckpt every minute and, run again, goes on from it.
+# $(BUILD)/train/GAME.ckpt (GAME-size6.ckpt with OPTIONS=size=6) every
+# minute and, run again, goes on from it.
 TRAIN = $(BUILD)/scripts/train
+empty :=
+space := $(empty) $(empty)
+TRAIN_TAG = $(subst $(space),-,$(subst =,,$(strip $(OPTIONS))))
+TRAIN_CKPT = $(BUILD)/train/$(GAME)$(if $(TRAIN_TAG),-$(TRAIN_TAG)).ckpt
 TRAIN_FLAGS ?=
 TRAIN_takebacktoe = -s 1 -g 256 -e 0.1 -n 3000
 TRAIN_tiptoe = -s 1 -g 256 -e 0.1 -a 0.5 -n 3000
@@ -289,6 +297,6 @@ train: $(TRAIN)
 	@test -n "$(TRAIN_$(GAME))" || \
 		{ echo "make train GAME=takebacktoe|tiptoe: no settings for '$(GAME)'"; exit 2; }
 	@mkdir -p $(BUILD)/train
-	$(TRAIN) $(TRAIN_$(GAME)) $(TRAIN_FLAGS) -c $(BUILD)/train/$(GAME).ckpt \
-		$(GAME) "" games/$(GAME)_weights.c
+	$(TRAIN) $(TRAIN_$(GAME)) $(TRAIN_FLAGS) -c $(TRAIN_CKPT) \
+		$(GAME) "$(OPTIONS)" games/$(GAME)_weights.c
 	$(CLANG_FORMAT) -i games/$(GAME)_weights.c
