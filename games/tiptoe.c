@@ -858,21 +858,23 @@ BITS_HOT static int tt_playout(void *st, struct rng *r, int max_plies)
 	return plies;
 }
 
-/* The learned evaluation (learn.h), on the 8x8 board: an n-tuple network
- * over each 2x2 square of the board, its cells seen from the player to act
- * (empty, and which sides reach it; a piece of either side), and a table
- * of both sides' counts of targets by the eighth of the game, over a
- * first guess made by hand (the cubes, below).  Other boards judge by the
+/* The learned evaluation (learn.h), on square boards without the
+ * diagonal rule, of any size: an n-tuple network over each 2x2 square of
+ * the board, its cells seen from the player to act (empty, and which sides
+ * reach it; a piece of either side), with one table for the squares inside
+ * the board and one for each edge and corner they touch (so one table
+ * plays on every size), and a table of both sides' counts of targets by
+ * the eighth of the board filled, over a first guess made by hand (the
+ * cubes, below).  The hexagonal board and the diagonal rule judge by the
  * cubes alone. */
-#define LSIDE 8
-#define LWIN ((LSIDE - 1) * (LSIDE - 1)) /* 2x2 squares */
-#define LCNT 32 /* target counts told apart: 0 to 30, and 31 or more */
+#define LCLASS 9 /* where a 2x2 square lies: inside, at an edge, a corner */
+#define LCNT 32  /* target counts told apart: 0 to 30, and 31 or more */
 enum {
-	F_SQ = 0,                   /* each 2x2 square: 6^4 codes */
-	F_CNT = F_SQ + LWIN * 1296, /* both counts, by eighths of the game */
+	F_SQ = 0,                     /* each 2x2 square: 6^4 codes */
+	F_CNT = F_SQ + LCLASS * 1296, /* both counts, by eighths filled */
 	F_SIZE = F_CNT + 8 * LCNT * LCNT,
 };
-#define F_MAX (LWIN + 1)
+#define F_MAX (25 * 25 + 1) /* the 2x2 squares of 26x26, and the counts */
 #define BYTES(x) (0x0101010101010101ULL * (x))
 
 /* Room to move decides the game, so each side's count of places it could
@@ -898,14 +900,21 @@ static const int16_t ln3[66] = {
 	12578, 12629, 12679, 12728, 12776, 12824,
 };
 
-/* The codes of row y's 8 cells, a byte each, for the player m (0 White,
- * 1 Black) to act: an empty cell 0 to 3 (1 if m reaches it, 2 if the
- * other does), a piece 4 (m's) or 5.  All 8 at once from the row's cell
- * and reach bytes. */
-static inline uint64_t row_codes(const struct state *s, int y, int m)
+/* 3072 ln k for any count of targets plus one (k >= 1). */
+static int ln3_of(int k)
+{
+	return k < 66 ? ln3[k] : (int)(3072 * num_log(k) + 0.5);
+}
+
+/* The codes of the 8 cells of row y from x0 on, a byte each, for the
+ * player m (0 White, 1 Black) to act: an empty cell 0 to 3 (1 if m
+ * reaches it, 2 if the other does), a piece 4 (m's) or 5.  All 8 at once
+ * from the cell and reach bytes (past the row's end: the frame's and the
+ * next row's, which the caller leaves alone). */
+static inline uint64_t row_codes(const struct state *s, int x0, int y, int m)
 {
 	uint64_t r, c;
-	int at = cell_of(s, 0, y);
+	int at = cell_of(s, x0, y);
 	memcpy(&r, s->reach + at, sizeof r);
 	memcpy(&c, s->cell + at, sizeof c);
 	uint64_t col = c & BYTES(3), piece = (col | col >> 1) & BYTES(1);
@@ -916,11 +925,31 @@ static inline uint64_t row_codes(const struct state *s, int y, int m)
 		      : (b | w << 1) + 6 * piece - col;
 }
 
-/* Whether the learned table judges s: it is the square 8x8 board's,
- * without the diagonal rule. */
+/* Whether the learned table judges s: a square board without the
+ * diagonal rule. */
 static int has_table(const struct state *s)
 {
-	return !s->hex && !s->diagonal && s->size == LSIDE;
+	return !s->hex && !s->diagonal;
+}
+
+/* Row y's pairs of codes: byte x of pair[] is cells x and x + 1 as
+ * 6 * code(x) + code(x + 1), for x = 0 to n - 2 (and past them, up to 8
+ * bytes of room, what the caller leaves alone).  Each 8 cells give 7
+ * pairs; the 8th byte is the next chunk's first, written over. */
+static inline void row_pairs(const struct state *s, int y, int m, uint8_t *pair)
+{
+	for (int x0 = 0; x0 < s->size - 1; x0 += 7) {
+		uint64_t code = row_codes(s, x0, y, m);
+		uint64_t p = code * 6 + (code >> 8);
+		memcpy(pair + x0, &p, sizeof p);
+	}
+}
+
+/* Where a 2x2 square's first coordinate lies among k places: 0 at the
+ * first, 2 at the last, 1 between. */
+static uint32_t edge_class(int x, int k)
+{
+	return x == 0 ? 0 : x == k - 1 ? 2 : 1;
 }
 
 static int tt_features(const void *st, uint32_t *idx, double *base)
@@ -929,23 +958,26 @@ static int tt_features(const void *st, uint32_t *idx, double *base)
 	*base = 0;
 	if (!has_table(s))
 		return 0;
-	int m = to_move(s) - 1, k = 0;
+	int m = to_move(s) - 1, k = 0, n = s->size;
 	int a = s->ntarget[m], b = s->ntarget[1 - m];
 	if (!is_setup(s))
-		*base = (ln3[a + 1] - ln3[b + 1]) / 1024.0;
-	/* byte x of a row's pairs: the codes of cells x and x + 1 */
-	uint64_t code = row_codes(s, 0, m), top = code * 6 + (code >> 8);
-	for (int y = 0; y < LSIDE - 1; y++) {
-		code = row_codes(s, y + 1, m);
-		uint64_t bot = code * 6 + (code >> 8);
-		for (int x = 0; x < LSIDE - 1; x++)
-			idx[k++] = F_SQ +
-				   (uint32_t)(y * (LSIDE - 1) + x) * 1296 +
-				   (uint32_t)(top >> 8 * x & 255) * 36 +
-				   (uint32_t)(bot >> 8 * x & 255);
+		*base = (ln3_of(a + 1) - ln3_of(b + 1)) / 1024.0;
+	uint8_t pairs[2][40], *top = pairs[0], *bot = pairs[1];
+	row_pairs(s, 0, m, top);
+	for (int y = 0; y < n - 1; y++) {
+		row_pairs(s, y + 1, m, bot);
+		/* the first square of a row, those between, the last */
+		uint32_t row = F_SQ + edge_class(y, n - 1) * 3 * 1296;
+		idx[k++] = row + (uint32_t)top[0] * 36 + bot[0];
+		for (int x = 1; x < n - 2; x++)
+			idx[k++] = row + 1296 + (uint32_t)top[x] * 36 + bot[x];
+		idx[k++] =
+			row + 2 * 1296 + (uint32_t)top[n - 2] * 36 + bot[n - 2];
+		uint8_t *t = top;
 		top = bot;
+		bot = t;
 	}
-	int ph = s->placed / 8;
+	int ph = s->placed * 8 / s->squares;
 	idx[k++] = F_CNT +
 		   ((uint32_t)(ph < 7 ? ph : 7) * LCNT +
 		    (uint32_t)(a < LCNT ? a : LCNT - 1)) *
@@ -958,12 +990,12 @@ extern const struct learn_weights tiptoe_weights;
 static const struct learn_spec tt_learn = {F_SIZE, F_MAX, tt_features,
 					   &tiptoe_weights};
 
-/* The value for each player: on the 8x8 board the learned table's for
- * the player to act, elsewhere the cubes.  It judges both a new move (its
- * prior) and the end of a playout.  A search iteration takes about 1.6
- * times as long so (`bench_ai rate tiptoe ""`), and at movetime 100 the
- * table scored 58.5% of 400 games against the cubes alone, +59.6 Elo
- * (+25.6 to +94.9; docs/strength.md, "A learned evaluation"). */
+/* The value for each player: on a square board without the diagonal
+ * rule the learned table's for the player to act, elsewhere the cubes.
+ * It judges both a new move (its prior) and the end of a playout.  A
+ * search iteration takes about 1.6 times as long so (`bench_ai rate
+ * tiptoe ""`); docs/strength.md, "A learned evaluation", has what it is
+ * worth on each size. */
 static void tt_evaluate(const void *st, double *value)
 {
 	const struct state *s = st;
@@ -1004,12 +1036,12 @@ static int tt_minimax_eval(const void *st)
 }
 
 /* The weight of the evaluation in a new node, in visits: 12 on the
- * hexagonal board and on 8x8 (its learned table), the search's 7
- * elsewhere.  At movetime 100 on hex's default board, 12 against 7 scored
- * 59.5% of 200 games, +66.8 Elo (+18.8 to +117.6); on 8x8 with the table
- * 55.3% of 400 (50.4 to 60.1), where with the cubes alone 14 against 7
- * scored 47.5% (docs/strength.md, at PRIOR_VISITS and "A learned
- * evaluation"). */
+ * hexagonal board and where the learned table judges, the search's 7
+ * under the diagonal rule.  At movetime 100 on hex's default board, 12
+ * against 7 scored 59.5% of 200 games, +66.8 Elo (+18.8 to +117.6); on
+ * 8x8 with an earlier table (a weight set for each 2x2 square) 55.3% of
+ * 400 (50.4 to 60.1), where with the cubes alone 14 against 7 scored
+ * 47.5% (docs/strength.md, at PRIOR_VISITS and "A learned evaluation"). */
 static int tt_prior_visits(const void *st)
 {
 	const struct state *s = st;

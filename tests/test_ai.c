@@ -3433,7 +3433,7 @@ START_TEST(the_prior_weighs_what_the_game_asks)
 		const char *opts;
 		unsigned long want;
 	} cases[] = {{game_find("tiptoe"), "hex=1 size=4", 12},
-		     {game_find("tiptoe"), "size=6", 7},
+		     {game_find("tiptoe"), "size=6 diagonal=1", 7},
 		     {&big, "size=6", 15},
 		     {game_find("checkertoe"), "", 7}};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

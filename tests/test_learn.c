@@ -178,18 +178,16 @@ START_TEST(a_table_meets_another)
 }
 END_TEST
 
-/* Along random games the features stay in the table and within their
- * count, and the compiled evaluation is a value in [0, 1]. */
-START_TEST(features_stay_in_their_table)
+/* Along random games from opts the features stay in the table and
+ * within their count, and the compiled evaluation is a value in [0, 1]. */
+static void stay_in_table(const struct game *g, const char *opts)
 {
-	const struct learn_weights *lw = tables[_i].w;
-	const struct game *g = game_find(lw->game);
 	const struct learn_spec *ls = game_search(g)->learn;
 	char err[GAME_ERR_MAX];
 	uint32_t *idx = malloc((size_t)ls->max_features * sizeof *idx);
 	struct move *list = malloc((size_t)g->max_moves * sizeof *list);
 	for (uint64_t seed = 1; seed <= 40; seed++) {
-		void *st = game_new_state(g, lw->options, seed, err);
+		void *st = game_new_state(g, opts, seed, err);
 		ck_assert_msg(st != NULL, "%s", err);
 		struct rng r;
 		rng_seed(&r, seed);
@@ -199,7 +197,8 @@ START_TEST(features_stay_in_their_table)
 				break;
 			double base = NAN;
 			int n = ls->features(st, idx, &base);
-			ck_assert(n > 0 && n <= ls->max_features);
+			ck_assert_msg(n >= 0 && n <= ls->max_features,
+				      "%s %s: %d features", g->name, opts, n);
 			ck_assert(isfinite(base));
 			for (int i = 0; i < n; i++)
 				ck_assert_uint_lt(idx[i], ls->size);
@@ -219,6 +218,27 @@ START_TEST(features_stay_in_their_table)
 	}
 	free(idx);
 	free(list);
+}
+
+/* ... from the table's own set-up, and from both ends of each number its
+ * game takes alone (a board's smallest and largest size), where a table
+ * that reads any size of board must stay within its room. */
+START_TEST(features_stay_in_their_table)
+{
+	const struct learn_weights *lw = tables[_i].w;
+	const struct game *g = game_find(lw->game);
+	stay_in_table(g, lw->options);
+	for (const struct game_option_spec *o = g->options; o && o->key; o++) {
+		if (o->type != OPT_INT)
+			continue;
+		long end[2] = {o->min, o->max};
+		for (int e = 0; e < 2; e++) {
+			char opts[64];
+			fit(opts, sizeof opts, "%s=%ld", o->key, end[e]);
+			if (takes_options(g, opts))
+				stay_in_table(g, opts);
+		}
+	}
 }
 END_TEST
 
