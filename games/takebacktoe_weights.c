@@ -1,5 +1,6 @@
 /* takebacktoe_weights.c: the learned evaluation of Take-Back-Toe (learn.h),
- * written by scripts/tools/train.c (make train GAME=takebacktoe): do not edit.
+ * written by scripts/tools/train.c
+ * (make train GAME=takebacktoe): do not edit.
  * 3000 rounds of 256 games from "", seed 1, alpha 0.01,
  * epsilon 0.1. */
 #include "learn.h"

@@ -1,5 +1,6 @@
 /* tiptoe_weights.c: the learned evaluation of Tiptoe (learn.h),
- * written by scripts/tools/train.c (make train GAME=tiptoe): do not edit.
+ * written by scripts/tools/train.c
+ * (make train GAME=tiptoe): do not edit.
  * 3000 rounds of 256 games from "", seed 1, alpha 0.5,
  * epsilon 0.1. */
 #include "learn.h"

@@ -79,14 +79,16 @@ static int write_weights(const char *path, const struct game *g,
 		return -1;
 	fprintf(f,
 		"/* %s_weights.c: the learned evaluation of %s (learn.h),\n"
-		" * written by scripts/tools/train.c (make train GAME=%s): do "
-		"not edit.\n"
+		" * written by scripts/tools/train.c\n"
+		" * (make train GAME=%s%s%s%s): do not edit.\n"
 		" * %d rounds of %d games from \"%s\", seed %llu, alpha %g,\n"
 		" * epsilon %g. */\n"
 		"#include \"learn.h\"\n\n"
 		"static const int16_t w[%u] = {\n",
-		g->name, g->title, g->name, rounds, o->games, o->options,
-		(unsigned long long)o->seed, o->alpha, o->epsilon, size);
+		g->name, g->title, g->name, *o->options ? " OPTIONS=\"" : "",
+		o->options, *o->options ? "\"" : "", rounds, o->games,
+		o->options, (unsigned long long)o->seed, o->alpha, o->epsilon,
+		size);
 	for (uint32_t i = 0; i < size; i++)
 		fprintf(f, "%d,%s", w[i],
 			i % 16 == 15 || i + 1 == size ? "\n" : " ");
