@@ -993,9 +993,10 @@ static const struct learn_spec tt_learn = {F_SIZE, F_MAX, tt_features,
 /* The value for each player: on a square board without the diagonal
  * rule the learned table's for the player to act, elsewhere the cubes.
  * It judges both a new move (its prior) and the end of a playout.  A
- * search iteration takes about 1.6 times as long so (`bench_ai rate
- * tiptoe ""`); docs/strength.md, "A learned evaluation", has what it is
- * worth on each size. */
+ * search iteration takes about 1.6 times as long so on 8x8 (`bench_ai
+ * rate tiptoe ""`), 2.4 times the instructions on 26x26 (`bench_ai
+ * iterations` under callgrind); docs/strength.md, "A learned
+ * evaluation", has what it is worth on each size. */
 static void tt_evaluate(const void *st, double *value)
 {
 	const struct state *s = st;
