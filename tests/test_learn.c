@@ -197,7 +197,7 @@ static void stay_in_table(const struct game *g, const char *opts)
 				break;
 			double base = NAN;
 			int n = ls->features(st, idx, &base);
-			ck_assert_msg(n >= 0 && n <= ls->max_features,
+			ck_assert_msg(n > 0 && n <= ls->max_features,
 				      "%s %s: %d features", g->name, opts, n);
 			ck_assert(isfinite(base));
 			for (int i = 0; i < n; i++)
