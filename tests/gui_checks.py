@@ -316,14 +316,11 @@ class PageChecks:
             return
         also = [l.split()[1] for l in said[-1][1:].split("\n")
                 if l.startswith("also ")]
-        on = self.browser.js(
+        words = self.browser.js(
             "return [...document.querySelectorAll('#words button')]"
-            ".filter(e => !e.disabled).map(e => e.dataset.word)")
-        self.assertEqual(sorted(on), sorted(
-            w for w in self.browser.js(
-                "return [...document.querySelectorAll('#words button')]"
-                ".map(e => e.dataset.word)")
-            if w in listed or w in also))
+            ".map(e => [e.dataset.word, !e.disabled])")
+        self.assertEqual([w for w, on in words if on],
+                         [w for w, _ in words if w in listed or w in also])
 
     def free_move(self, rng):
         """A free move (turn_info's moves free): the engine's own, clicked
