@@ -925,11 +925,23 @@ static inline uint64_t row_codes(const struct state *s, int x0, int y, int m)
 		      : (b | w << 1) + 6 * piece - col;
 }
 
-/* Whether the learned table judges s: a square board without the
+/* Whether the learned table reads s: a square board without the
  * diagonal rule. */
 static int has_table(const struct state *s)
 {
 	return !s->hex && !s->diagonal;
+}
+
+/* Whether the search judges s by the table: where it reads s and the
+ * board is 10x10 at most.  Judging each new node's children by the
+ * table costs more the bigger the board, and more the longer the search
+ * runs: a 5 s search makes 83% of a 0.1 s one's iterations a second on
+ * 10x10, 48% on 12x12 and 24% on 26x26, where the cubes make 105% or
+ * more (`bench_ai rate tiptoe size=N`, docs/benchmarks.md); its worth is
+ * measured on 6x6, 8x8 and 10x10 alone (docs/strength.md). */
+static int judged_by_table(const struct state *s)
+{
+	return has_table(s) && s->size <= 10;
 }
 
 /* Row y's pairs of codes: byte x of pair[] is cells x and x + 1 as
@@ -990,12 +1002,11 @@ extern const struct learn_weights tiptoe_weights;
 static const struct learn_spec tt_learn = {F_SIZE, F_MAX, tt_features,
 					   &tiptoe_weights};
 
-/* The value for each player: on a square board without the diagonal
- * rule the learned table's for the player to act, elsewhere the cubes.
- * It judges both a new move (its prior) and the end of a playout.  A
- * search iteration takes about 1.6 times as long so on 8x8 (`bench_ai
- * rate tiptoe ""`), 2.4 times the instructions on 26x26 (`bench_ai
- * iterations` under callgrind); docs/strength.md, "A learned
+/* The value for each player: on a square board up to 10x10 without the
+ * diagonal rule the learned table's for the player to act, elsewhere the
+ * cubes.  It judges both a new move (its prior) and the end of a
+ * playout.  A search iteration takes about 1.6 times as long so on 8x8
+ * (`bench_ai rate tiptoe ""`); docs/strength.md, "A learned
  * evaluation", has what it is worth on each size. */
 static void tt_evaluate(const void *st, double *value)
 {
@@ -1011,7 +1022,7 @@ static void tt_evaluate(const void *st, double *value)
 	}
 	uint32_t idx[F_MAX];
 	double base;
-	int n = tt_features(s, idx, &base);
+	int n = judged_by_table(s) ? tt_features(s, idx, &base) : 0;
 	if (n) {
 		int m = to_move(s) - 1;
 		value[m] = learn_value(tiptoe_weights.w, base, idx, n);
@@ -1046,7 +1057,7 @@ static int tt_minimax_eval(const void *st)
 static int tt_prior_visits(const void *st)
 {
 	const struct state *s = st;
-	return s->hex || has_table(s) ? 12 : 0;
+	return s->hex || judged_by_table(s) ? 12 : 0;
 }
 
 /* A random-looking 64-bit number for a piece of colour p on (x, y), the
