@@ -269,14 +269,17 @@ book: $(SOLVER)
 		$(BOOK_SPEC)
 	$(CLANG_FORMAT) -i games/ai/book_data.c
 
-# make train GAME=takebacktoe [OPTIONS="size=6"]: learns the game's
-# evaluation from games the player plays against itself
+# make train GAME=takebacktoe [OPTIONS="size=6"] [CONTENTS=1]: learns the
+# game's evaluation from games the player plays against itself
 # (scripts/tools/train.c, games/learn.h), from the set-up OPTIONS give (the
 # game's default without them), on every core, and writes
-# games/GAME_weights.c, compiled in like the book.
+# games/GAME_weights.c, compiled in like the book.  A game without
+# features of its own (learn_spec), or any with CONTENTS=1, learns over the
+# lines of its board's contents (games/ai/pattern.h).
 # TRAIN_<game> are the settings its compiled weights were made with (the file
 # records them, and make check plays their first rounds again:
-# tests/test_learn.c); TRAIN_FLAGS adds to them (-t THREADS).  A run saves
+# tests/test_learn.c), TRAIN_DEFAULT those of a game without its own;
+# TRAIN_FLAGS adds to them (-t THREADS).  A run saves
 # $(BUILD)/train/GAME.ckpt (GAME-size6.ckpt with OPTIONS=size=6) every
 # minute and, run again, goes on from it.
 TRAIN = $(BUILD)/scripts/train
@@ -287,6 +290,8 @@ TRAIN_CKPT = $(BUILD)/train/$(GAME)$(if $(TRAIN_TAG),-$(TRAIN_TAG)).ckpt
 TRAIN_FLAGS ?=
 TRAIN_takebacktoe = -s 1 -g 256 -e 0.1 -n 3000
 TRAIN_tiptoe = -s 1 -g 256 -e 0.1 -a 0.5 -n 3000
+TRAIN_DEFAULT = -s 1 -g 256 -e 0.1 -n 1000
+TRAIN_SETTINGS = $(or $(TRAIN_$(GAME)),$(TRAIN_DEFAULT))
 
 $(TRAIN): scripts/tools/train.c $(LIB_OBJ) $(HEADERS)
 	@mkdir -p $(dir $@)
@@ -294,9 +299,9 @@ $(TRAIN): scripts/tools/train.c $(LIB_OBJ) $(HEADERS)
 
 .PHONY: train
 train: $(TRAIN)
-	@test -n "$(TRAIN_$(GAME))" || \
-		{ echo "make train GAME=takebacktoe|tiptoe: no settings for '$(GAME)'"; exit 2; }
+	@test -n "$(GAME)" || { echo "make train GAME=name"; exit 2; }
 	@mkdir -p $(BUILD)/train
-	$(TRAIN) $(TRAIN_$(GAME)) $(TRAIN_FLAGS) -c $(TRAIN_CKPT) \
+	$(TRAIN) $(TRAIN_SETTINGS) $(if $(CONTENTS),-b) $(TRAIN_FLAGS) \
+		-c $(TRAIN_CKPT) \
 		$(GAME) "$(OPTIONS)" games/$(GAME)_weights.c
 	$(CLANG_FORMAT) -i games/$(GAME)_weights.c

@@ -216,14 +216,14 @@ struct game_search {
 	 * default (EVAL_AFTER in games/ai/playout.c).  -1: no playout at all,
 	 * evaluate() judges the position where the tree stops (a learned
 	 * evaluation that knows more than a few random plies tell).  Only
-	 * with evaluate. */
+	 * with evaluate or contents_table. */
 	int (*eval_after)(const void *st);
 
 	/* The weight of evaluate() in the value of a new node of a search of
 	 * st, in visits (1 to 15): how long the search trusts the game's
 	 * judgement of a move before its playouts outvote it.  NULL or 0: the
 	 * search's default (PRIOR_VISITS in games/ai/expand.c).  Only with
-	 * evaluate. */
+	 * evaluate or contents_table. */
 	int (*prior_visits)(const void *st);
 
 	/* What playing the legal move mv would make of st, without playing
@@ -251,6 +251,14 @@ struct game_search {
 	 * evaluate() reads the weights it learned.  Two players only.
 	 * NULL: none. */
 	const struct learn_spec *learn;
+
+	/* A table learned over the lines of the board's contents, for a
+	 * game with no features of its own, or where it played better than
+	 * them (games/ai/pattern.h; `make train GAME=...` writes it).  The
+	 * search then judges two-player set-ups by it, with evaluate(),
+	 * where the game has one, as the first guess it corrects.  NULL:
+	 * none. */
+	const struct learn_weights *contents_table;
 
 	/* Its levels between greedy and the top, chosen so that each beats
 	 * the one below by about as much across this game's span from greedy

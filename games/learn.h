@@ -55,6 +55,9 @@ struct learn_weights {
 	int sample;          /* rounds of the sample below */
 	uint64_t sample_sum; /* learn_sum of the table after `sample` rounds */
 	uint64_t sum;        /* learn_sum of w */
+	/* the features are the board's contents' lines (games/ai/pattern.h),
+	 * not the game's learn_spec */
+	int contents;
 	uint32_t size;
 	const int16_t *w;
 };

@@ -10,7 +10,7 @@ set -eu
 build=$(dirname "$1")
 src=$(dirname "$0")/../games/ai
 # the layers, lowest first (book_data.c is the book's data, in its layer)
-layers="scratch reward request train timeman solve_table solve tree worker
+layers="scratch pattern reward request train timeman solve_table solve tree worker
 playout expand endgame results iterate team search book ai"
 rank() { # NAME: its layer's place, or nothing
 	name=${1%_data}

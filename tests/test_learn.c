@@ -7,6 +7,7 @@
 #include <math.h>
 #include <unistd.h>
 
+#include "../games/ai/pattern.h"
 #include "../games/ai/train.h"
 
 extern const struct learn_weights takebacktoe_weights, tiptoe_weights;
@@ -29,7 +30,8 @@ static struct train_opts opts_of(const struct learn_weights *lw, int threads)
 				   .games = lw->games,
 				   .alpha = lw->alpha,
 				   .epsilon = lw->epsilon,
-				   .threads = threads};
+				   .threads = threads,
+				   .contents = lw->contents};
 }
 
 /* The checksum of a trainer's table after `rounds` more rounds. */
@@ -51,8 +53,9 @@ START_TEST(the_compiled_weights_are_whole)
 	const struct learn_weights *lw = tables[_i].w;
 	const struct game *g = game_find(lw->game);
 	ck_assert_ptr_nonnull(g);
-	ck_assert_ptr_nonnull(game_search(g)->learn);
-	ck_assert_uint_eq(lw->size, game_search(g)->learn->size);
+	ck_assert(lw->contents || game_search(g)->learn);
+	ck_assert_uint_eq(lw->size, lw->contents ? PAT_SIZE
+						 : game_search(g)->learn->size);
 	ck_assert_msg(learn_sum(lw->w, lw->size) == lw->sum,
 		      "%s's weights differ from the checksum train wrote",
 		      lw->game);
@@ -164,7 +167,9 @@ START_TEST(a_table_meets_another)
 {
 	const struct learn_weights *lw = tables[_i].w;
 	const struct game *g = game_find(lw->game);
-	ck_assert_ptr_eq(game_search(g)->learn->compiled, lw);
+	ck_assert_ptr_eq(lw->contents ? game_search(g)->contents_table
+				      : game_search(g)->learn->compiled,
+			 lw);
 	struct train_opts o = opts_of(lw, 1);
 	char err[GAME_ERR_MAX];
 	struct trainer *t = train_new(g, &o, err);
@@ -242,6 +247,139 @@ START_TEST(features_stay_in_their_table)
 }
 END_TEST
 
+/* The lines of three that the contents reader finds on a board of
+ * squares (7 by 6: Connect Four's), by direction: across, rising to the
+ * right, up, rising to the left; and the lines whose middle cell lies on
+ * the board's edge. */
+START_TEST(the_lines_follow_the_geometry)
+{
+	const struct game *g = game_find("connect4");
+	ck_assert_ptr_nonnull(g);
+	char err[GAME_ERR_MAX];
+	void *st = game_new_state(g, "", 1, err);
+	ck_assert_msg(st != NULL, "%s", err);
+	struct pattern p;
+	ck_assert_msg(pattern_init(&p, g, st, err) == 0, "%s", err);
+	ck_assert_int_eq(p.cells, 42);
+	int dir[PAT_DIRS] = {0}, edge = 0;
+	for (int l = 0; l < p.lines; l++) {
+		dir[p.cls[l] / 2]++;
+		edge += p.cls[l] % 2;
+		/* three cells in a row: the middle one halfway */
+		int a = p.line[l][0], b = p.line[l][1], c = p.line[l][2];
+		ck_assert_int_eq(a % 7 + c % 7, 2 * (b % 7));
+		ck_assert_int_eq(a / 7 + c / 7, 2 * (b / 7));
+	}
+	ck_assert_int_eq(dir[0], 5 * 6);
+	ck_assert_int_eq(dir[1], 5 * 4);
+	ck_assert_int_eq(dir[2], 7 * 4);
+	ck_assert_int_eq(dir[3], 5 * 4);
+	/* middles on the edge: across along the bottom and top rows (10),
+	 * up along the outer columns (8) */
+	ck_assert_int_eq(edge, 18);
+	pattern_free(&p);
+	free(st);
+}
+END_TEST
+
+/* Along random games of every game and variant for two players, the
+ * contents' features stay in the table and within the lines found, read
+ * the same position the same way, and a table's value is in [0, 1]. */
+static void contents_stay_in_table(const struct game *g, const char *opts)
+{
+	char err[GAME_ERR_MAX];
+	void *st = game_new_state(g, opts, 1, err);
+	ck_assert_msg(st != NULL, "%s", err);
+	if (g->players(st) != 2) {
+		free(st);
+		return;
+	}
+	struct pattern p;
+	ck_assert_msg(pattern_init(&p, g, st, err) == 0, "%s %s: %s", g->name,
+		      opts, err);
+	ck_assert_int_le(p.lines, PAT_DIRS * p.cells);
+	int16_t *w = malloc(PAT_SIZE * sizeof *w);
+	uint32_t *idx = malloc(PAT_MAX_FEATURES * sizeof *idx),
+		 *again = malloc(PAT_MAX_FEATURES * sizeof *again);
+	struct move *list = malloc((size_t)g->max_moves * sizeof *list);
+	for (int i = 0; i < PAT_SIZE; i++)
+		w[i] = (int16_t)(i % 97 - 48);
+	struct rng r;
+	rng_seed(&r, 1);
+	for (int ply = 0; ply < 400; ply++) {
+		struct game_status s = g->status(st);
+		if (s.phase == GAME_OVER)
+			break;
+		ck_assert_int_eq(pattern_refresh(&p, st, err), 0);
+		double base = NAN, base2;
+		int n = pattern_features(&p, st, idx, &base);
+		ck_assert_int_eq(n, p.lines + 2);
+		ck_assert(isfinite(base));
+		for (int i = 0; i < n; i++)
+			ck_assert_uint_lt(idx[i], PAT_SIZE);
+		ck_assert_int_eq(pattern_features(&p, st, again, &base2), n);
+		ck_assert(!memcmp(idx, again, (size_t)n * sizeof *idx));
+		double v[GAME_MAX_PLAYERS];
+		pattern_evaluate(&p, w, st, v);
+		ck_assert(v[0] >= 0 && v[0] <= 1 && v[0] + v[1] == 1);
+		if (s.phase == GAME_ROLL) {
+			g->roll(st, game_chance_pick(g, st, &r));
+			continue;
+		}
+		struct move mv;
+		int k = g->moves(st, list);
+		if (k > 0)
+			mv = list[rng_below(&r, (uint32_t)k)];
+		else
+			ck_assert_int_eq(g->random_move(st, &r, &mv), 0);
+		g->play(st, &mv);
+	}
+	pattern_free(&p);
+	free(w);
+	free(idx);
+	free(again);
+	free(list);
+	free(st);
+}
+
+START_TEST(contents_features_stay_in_their_table)
+{
+	each_variant(contents_stay_in_table);
+}
+END_TEST
+
+/* A game added to the table with no features and no evaluation of its
+ * own (Connect Four) learns one from its contents: after 20 rounds of
+ * 256 games, one move deep, the table wins clearly against its first
+ * guess (which, knowing nothing, takes the first move it lists), and the
+ * same rounds on 1 thread and on 2 make the same table. */
+START_TEST(a_game_without_features_learns_from_its_contents)
+{
+	const struct game *g = game_find("connect4");
+	ck_assert_ptr_null(game_search(g)->learn);
+	ck_assert_ptr_null(game_search(g)->evaluate);
+	uint64_t sum[2];
+	for (int threads = 1; threads <= 2; threads++) {
+		struct train_opts o = {.options = "",
+				       .seed = 7,
+				       .games = 256,
+				       .alpha = 0.01,
+				       .epsilon = 0.1,
+				       .threads = threads};
+		char err[GAME_ERR_MAX];
+		struct trainer *t = train_new(g, &o, err);
+		ck_assert_msg(t != NULL, "%s", err);
+		ck_assert_uint_eq(train_size(t), PAT_SIZE);
+		double empty = train_match(t, NULL, 200, 1);
+		sum[threads - 1] = after_rounds(t, 20);
+		double full = train_match(t, NULL, 200, 1);
+		ck_assert_msg(full > 0.7, "%g (empty: %g)", full, empty);
+		train_free(t);
+	}
+	ck_assert(sum[0] == sum[1]);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("learn");
@@ -254,6 +392,9 @@ static Suite *suite(void)
 	tcase_add_loop_test(t, the_table_beats_its_first_guess, 0, NTABLES);
 	tcase_add_loop_test(t, a_table_meets_another, 0, NTABLES);
 	tcase_add_loop_test(t, features_stay_in_their_table, 0, NTABLES);
+	tcase_add_test(t, the_lines_follow_the_geometry);
+	tcase_add_test(t, contents_features_stay_in_their_table);
+	tcase_add_test(t, a_game_without_features_learns_from_its_contents);
 	suite_add_tcase(s, t);
 	return s;
 }

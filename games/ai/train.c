@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../util/numbers.h"
+#include "pattern.h"
 
 #define MAX_PLIES 100000 /* a game longer than this stops unlearned */
 /* In a game without chance the match between two tables opens with this
@@ -30,6 +31,7 @@ struct trainer {
 	char *options;
 	uint32_t size;
 	int nf;       /* features a state picks at most */
+	int contents; /* the features are pattern.h's lines, not the game's */
 	double *w;    /* the weights, in the logistic's units */
 	int rounds;   /* played so far */
 	double first; /* the last round's mean result for the first player */
@@ -61,16 +63,18 @@ static double result_for(struct game_status s, int player)
 }
 
 /* Looks at st with the weights w, or with the first guess alone when w
- * is NULL. */
+ * is NULL; through the lines of pat where the trainer reads contents. */
 static void look(const struct trainer *t, const double *w, const void *st,
-		 struct after *a)
+		 struct pattern *pat, struct after *a)
 {
 	a->s = t->g->status(st);
 	a->n = 0;
 	if (a->s.phase == GAME_OVER)
 		return;
 	double sum;
-	a->n = game_search(t->g)->learn->features(st, a->idx, &sum);
+	a->n = t->contents
+		       ? pattern_features(pat, st, a->idx, &sum)
+		       : game_search(t->g)->learn->features(st, a->idx, &sum);
 	for (int i = 0; w && i < a->n; i++)
 		sum += w[a->idx[i]];
 	a->v = num_logistic(sum);
@@ -101,7 +105,7 @@ static uint64_t game_seed(const struct trainer *t, int game)
  * position in cand[0] (cand[1] is scratch). */
 static int choose(const struct trainer *t, const double *w, const void *st,
 		  int player, const struct move *list, int n, int only,
-		  void *tmp, struct after *cand)
+		  void *tmp, struct pattern *pat, struct after *cand)
 {
 	double best = -1;
 	int chosen = 0;
@@ -110,7 +114,7 @@ static int choose(const struct trainer *t, const double *w, const void *st,
 			continue;
 		game_copy(t->g, tmp, st);
 		t->g->play(tmp, &list[i]);
-		look(t, w, tmp, &cand[1]);
+		look(t, w, tmp, pat, &cand[1]);
 		double v = value_for(&cand[1], player);
 		if (v > best) {
 			struct after x = cand[0];
@@ -134,6 +138,12 @@ static int play_game(struct worker *wk, int game, void *tmp, struct move *list,
 	void *st = game_new_state(g, t->options, seed, wk->err);
 	if (!st)
 		return -1;
+	/* the lines of this game's board (a random set-up may differ) */
+	struct pattern pat = {0};
+	if (t->contents && pattern_init(&pat, g, st, wk->err) < 0) {
+		free(st);
+		return -1;
+	}
 	struct rng r;
 	rng_seed(&r, seed);
 	int have_prev = 0, first = g->status(st).player;
@@ -146,11 +156,16 @@ static int play_game(struct worker *wk, int game, void *tmp, struct move *list,
 		int n = s.phase == GAME_PLAY ? g->moves(st, list) : 0;
 		if (n == 0)
 			break;
+		if (t->contents && pattern_refresh(&pat, st, wk->err) < 0) {
+			pattern_free(&pat);
+			free(st);
+			return -1;
+		}
 		int pick = t->o.epsilon > 0 && rng_unit(&r) < t->o.epsilon
 				   ? (int)rng_below(&r, (uint32_t)n)
 				   : -1;
-		int chosen =
-			choose(t, t->w, st, s.player, list, n, pick, tmp, cand);
+		int chosen = choose(t, t->w, st, s.player, list, n, pick, tmp,
+				    &pat, cand);
 		g->play(st, &list[chosen]);
 		if (have_prev) {
 			double target = value_for(&cand[0], prev->s.player);
@@ -172,6 +187,7 @@ static int play_game(struct worker *wk, int game, void *tmp, struct move *list,
 		cand[0] = x;
 		have_prev = 1;
 	}
+	pattern_free(&pat);
 	free(st);
 	return 0;
 }
@@ -201,10 +217,6 @@ static void *work(void *arg)
 struct trainer *train_new(const struct game *g, const struct train_opts *o,
 			  char *err)
 {
-	if (!game_search(g)->learn) {
-		game_fail(err, "%s has no learned evaluation", g->name);
-		return NULL;
-	}
 	void *st = game_new_state(g, o->options, o->seed, err);
 	if (!st)
 		return NULL;
@@ -219,8 +231,10 @@ struct trainer *train_new(const struct game *g, const struct train_opts *o,
 		t->g = g;
 		t->o = *o;
 		t->options = strdup(o->options);
-		t->size = game_search(g)->learn->size;
-		t->nf = game_search(g)->learn->max_features;
+		const struct learn_spec *ls = game_search(g)->learn;
+		t->contents = o->contents || !ls;
+		t->size = t->contents ? PAT_SIZE : ls->size;
+		t->nf = t->contents ? PAT_MAX_FEATURES : ls->max_features;
 		t->w = calloc(t->size, sizeof *t->w);
 	}
 	if (!t || !t->options || !t->w) {
@@ -341,6 +355,12 @@ double train_match(const struct trainer *t, const int16_t *other, int games,
 			game_new_state(g, t->options, seed + (uint64_t)i, err);
 		if (!st)
 			break;
+		struct pattern pat = {0};
+		if (t->contents && pattern_init(&pat, g, st, err) < 0) {
+			free(st);
+			games = played = -1;
+			break;
+		}
 		struct rng r;
 		rng_seed(&r, seed + (uint64_t)i);
 		int table = 1 + i % 2; /* the seat the table plays */
@@ -352,7 +372,8 @@ double train_match(const struct trainer *t, const int16_t *other, int games,
 				continue;
 			}
 			int n = g->moves(st, list);
-			if (n == 0)
+			if (n == 0 ||
+			    (t->contents && pattern_refresh(&pat, st, err) < 0))
 				break;
 			struct after cand[2] = {{.idx = idx},
 						{.idx = idx + t->nf}};
@@ -360,11 +381,13 @@ double train_match(const struct trainer *t, const int16_t *other, int games,
 					   ? (int)rng_below(&r, (uint32_t)n)
 					   : -1;
 			int best = choose(t, s.player == table ? t->w : ow, st,
-					  s.player, list, n, only, tmp, cand);
+					  s.player, list, n, only, tmp, &pat,
+					  cand);
 			g->play(st, &list[best]);
 		}
 		points += s.phase == GAME_OVER ? result_for(s, table) : 0.5;
 		played++;
+		pattern_free(&pat);
 		free(st);
 	}
 	free(tmp);
@@ -388,10 +411,11 @@ void train_export(const struct trainer *t, int16_t *out)
 static void settings(const struct trainer *t, char *buf, size_t size)
 {
 	snprintf(buf, size,
-		 "quintet-train 1 %s size=%u seed=%llu games=%d alpha=%.17g "
+		 "quintet-train 1 %s%s size=%u seed=%llu games=%d alpha=%.17g "
 		 "epsilon=%.17g options=%s\n",
-		 t->g->name, t->size, (unsigned long long)t->o.seed, t->o.games,
-		 t->o.alpha, t->o.epsilon, t->options);
+		 t->g->name, t->contents ? " contents" : "", t->size,
+		 (unsigned long long)t->o.seed, t->o.games, t->o.alpha,
+		 t->o.epsilon, t->options);
 }
 
 int train_save(const struct trainer *t, const char *path, char *err)

@@ -23,13 +23,17 @@ struct train_opts {
 	double alpha;   /* step size, in the logistic's units */
 	double epsilon; /* share of moves played at random */
 	int threads;
+	/* read the board's contents (pattern.h) where the game has features
+	 * of its own too; a game without them is always read so */
+	int contents;
 };
 
 struct trainer;
 
-/* A trainer with every weight 0.  NULL with the reason in err
- * (GAME_ERR_MAX bytes): a game with no learn_spec or not for two
- * players, bad options, no memory. */
+/* A trainer with every weight 0, of the game's learn_spec features or,
+ * where it has none (or o->contents asks), of its contents' lines
+ * (pattern.h).  NULL with the reason in err (GAME_ERR_MAX bytes): not for
+ * two players, bad options, no memory. */
 struct trainer *train_new(const struct game *g, const struct train_opts *o,
 			  char *err);
 void train_free(struct trainer *t);

@@ -2,10 +2,12 @@
  * and writes its weights as C (games/GAME_weights.c, see games/learn.h).
  *
  *   train [-t THREADS] [-s SEED] [-g GAMES] [-a ALPHA] [-e EPSILON]
- *         [-n ROUNDS] [-c CHECKPOINT] GAME "OPTIONS" OUT.c
+ *         [-n ROUNDS] [-c CHECKPOINT] [-b] GAME "OPTIONS" OUT.c
  *
  * plays ROUNDS rounds of GAMES games each (defaults 1000 and 512) on
- * THREADS threads (default: the processors online), saving the weights to
+ * THREADS threads (default: the processors online), over the features
+ * of the game's learn_spec or, where it has none (or with -b), over the
+ * lines of the board's contents (games/ai/pattern.h), saving the weights to
  * CHECKPOINT (default OUT.c.ckpt) every minute and at the end.  Run again
  * with the same settings, it goes on from the checkpoint, so a run cut
  * short loses a minute at most; the weights depend on the settings alone,
@@ -40,7 +42,7 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: train [-t THREADS] [-s SEED] [-g GAMES] "
 			"[-a ALPHA] [-e EPSILON] [-n ROUNDS] [-c CHECKPOINT] "
-			"GAME \"OPTIONS\" OUT.c\n");
+			"[-b] GAME \"OPTIONS\" OUT.c\n");
 	exit(2);
 }
 
@@ -99,11 +101,12 @@ static int write_weights(const char *path, const struct game *g,
 		"\t.seed = %lluULL,\n\t.games = %d,\n\t.rounds = %d,\n"
 		"\t.alpha = %.17g,\n\t.epsilon = %.17g,\n"
 		"\t.sample = %d,\n\t.sample_sum = 0x%016llxULL,\n"
-		"\t.sum = 0x%016llxULL,\n\t.size = %u,\n\t.w = w,\n};\n",
+		"\t.sum = 0x%016llxULL,\n\t.contents = %d,\n\t.size = %u,\n"
+		"\t.w = w,\n};\n",
 		g->name, g->name, o->options, (unsigned long long)o->seed,
 		o->games, rounds, o->alpha, o->epsilon, SAMPLE_ROUNDS,
 		(unsigned long long)sample_sum(g, o),
-		(unsigned long long)learn_sum(w, size), size);
+		(unsigned long long)learn_sum(w, size), o->contents, size);
 	return fclose(f);
 }
 
@@ -116,8 +119,11 @@ int main(int argc, char **argv)
 			       .threads = (int)sysconf(_SC_NPROCESSORS_ONLN)};
 	int rounds = 1000, c;
 	const char *ckpt = NULL;
-	while ((c = getopt(argc, argv, "t:s:g:a:e:n:c:")) != -1) {
+	while ((c = getopt(argc, argv, "t:s:g:a:e:n:c:b")) != -1) {
 		switch (c) {
+		case 'b':
+			o.contents = 1;
+			break;
 		case 't':
 			o.threads = atoi(optarg);
 			break;
@@ -194,7 +200,12 @@ int main(int argc, char **argv)
 		}
 	}
 	double guess = train_match(t, NULL, MATCH_GAMES, o.seed);
-	const struct learn_weights *lw = game_search(g)->learn->compiled;
+	/* (a game without features of its own is read by its contents) */
+	o.contents = o.contents || !game_search(g)->learn;
+	const struct learn_weights *lw =
+		o.contents              ? game_search(g)->contents_table
+		: game_search(g)->learn ? game_search(g)->learn->compiled
+					: NULL;
 	if (lw && lw->size != train_size(t))
 		lw = NULL; /* a table of other features: nothing to compare */
 	double old = lw ? train_match(t, lw->w, MATCH_GAMES, o.seed) : 0;
