@@ -15,6 +15,7 @@
 #include "test_util.h"
 
 #include "../games/ai/ai.h"
+#include "../games/ai/pattern.h"
 #include "../games/ai/playout.h"
 #include "../games/ai/search.h"
 #include "../games/ai/tree.h"
@@ -3464,6 +3465,67 @@ START_TEST(the_prior_weighs_what_the_game_asks)
 }
 END_TEST
 
+/* The search of a game with a contents table (game_search's
+ * contents_table, games/ai/pattern.h) judges by it: Connect Four given a
+ * table whose every weight is +4, which values every position as a sure
+ * win for the player to act there, and no playouts (eval_after -1), so
+ * that each leaf is judged where it stands: after 7 iterations from the
+ * opening every move has had one visit, and every one looks lost to the
+ * root's mover, where without the table random playouts find some of
+ * them won; with two threads too. */
+static int no_playout(const void *st)
+{
+	(void)st;
+	return -1;
+}
+
+static double best_of_seven(const struct game *g, const void *st, int threads)
+{
+	struct search_kit *t = rig_new(8 << 20);
+	ck_assert_int_eq(rig_threads(t, threads), 0);
+	double now = ai_now_ms();
+	struct ai_search how = {.level = AI_LEVEL_MAX,
+				.playouts = 7,
+				.start_ms = now,
+				.seed = 1,
+				.info_moves = 7};
+	struct ai_time time = {.start = now};
+	struct ai_result res;
+	struct move mv;
+	ck_assert_int_eq(search_choose(t, g, st, &how, &time, &mv, &res), 0);
+	double best = 0;
+	for (int i = 0; i < res.n; i++)
+		best = res.cand[i].mean > best ? res.cand[i].mean : best;
+	rig_free(t);
+	return best;
+}
+
+START_TEST(a_contents_table_judges_the_search)
+{
+	static int16_t sure[PAT_SIZE];
+	for (int i = 0; i < PAT_SIZE; i++)
+		sure[i] = 4 * LEARN_SCALE;
+	const struct learn_weights table = {
+		.game = "connect4", .contents = 1, .size = PAT_SIZE, .w = sure};
+	const struct game *plain = game_find("connect4");
+	struct game g = *plain, h = *plain;
+	struct game_search gs = *game_search(plain), hs = gs;
+	gs.contents_table = &table;
+	gs.eval_after = hs.eval_after = no_playout;
+	g.search = &gs;
+	h.search = &hs;
+	void *st = new_state(plain, "", 1);
+	for (int threads = 1; threads <= 2; threads++) {
+		double with = best_of_seven(&g, st, threads),
+		       without = best_of_seven(&h, st, threads);
+		ck_assert_msg(with < 0.01, "%d threads: %g", threads, with);
+		ck_assert_msg(without > 0.5, "%d threads: %g", threads,
+			      without);
+	}
+	free(st);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("ai");
@@ -3471,6 +3533,7 @@ static Suite *suite(void)
 	tcase_set_timeout(t, 120);
 	tcase_add_test(t, checkertoe_takes_the_win);
 	tcase_add_test(t, the_prior_weighs_what_the_game_asks);
+	tcase_add_test(t, a_contents_table_judges_the_search);
 	tcase_add_test(t, checkertoe_blocks_the_loss);
 	tcase_add_test(t, every_game_takes_wins_and_blocks_losses);
 	tcase_add_test(t, a_bigger_win_beats_a_win_at_once);

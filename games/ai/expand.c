@@ -31,8 +31,9 @@ void expand_setup(struct tree *t, const struct game *g, const void *st)
 	t->im = im;
 	/* the prior's weight is the tree's: a tree grown with another cannot
 	 * be searched on */
-	int prior = game_search(g)->evaluate && game_search(g)->prior_visits
-			    ? game_search(g)->prior_visits(st)
+	const struct game_search *gs = game_search(g);
+	int prior = (gs->evaluate || gs->contents_table) && gs->prior_visits
+			    ? gs->prior_visits(st)
 			    : 0;
 	uint32_t pv = prior <= 0          ? PRIOR_VISITS
 		      : prior > PRIOR_MAX ? PRIOR_MAX
@@ -67,6 +68,7 @@ static int decisive(struct worker *m, const void *st, int mover, int n)
 {
 	const struct game *g = m->g;
 	int nwin = 0, nsafe = 0, own = 1 + m->pl.team[mover - 1];
+	int judges = worker_judges(m);
 	unsigned char *cls = m->cls;
 	double val[GAME_MAX_PLAYERS];
 	m->have_prior = 0;
@@ -79,7 +81,9 @@ static int decisive(struct worker *m, const void *st, int mover, int n)
 		}
 		struct game_status cs;
 		int pts[GAME_MAX_PLAYERS];
-		if (game_search(g)->preview &&
+		/* (the game's preview judges by its evaluate(), not by a
+		 * contents table) */
+		if (!m->table && game_search(g)->preview &&
 		    game_search(g)->preview(st, &m->list[i], &cs, val, pts) ==
 			    0) {
 			if (cs.phase == GAME_OVER)
@@ -88,18 +92,18 @@ static int decisive(struct worker *m, const void *st, int mover, int n)
 			game_copy(g, m->st2, st);
 			g->play(m->st2, &m->list[i]);
 			cs = g->status(m->st2);
-			if (game_search(g)->evaluate && cs.phase == GAME_OVER)
+			if (judges && cs.phase == GAME_OVER)
 				ai_reward_at(g, m->st2, cs, &m->pl, val);
-			else if (game_search(g)->evaluate)
-				game_search(g)->evaluate(m->st2, val);
+			else if (judges)
+				worker_judge(m, m->st2, val);
 		}
 		cls[i] = end_class(m, cs);
 		nwin += cls[i] == own;
 		nsafe += cls[i] <= 1;
-		if (game_search(g)->evaluate)
+		if (judges)
 			m->prior[i] = val[mover - 1];
 	}
-	m->have_prior = game_search(g)->evaluate != NULL;
+	m->have_prior = judges;
 	if (!nwin && (!nsafe || nsafe == n))
 		return n;
 	int only_wins = nwin && m->np != 2, k = 0;

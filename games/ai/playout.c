@@ -6,7 +6,8 @@
 #include <string.h>
 
 #define MAX_PLAYOUT 100000 /* plies; a longer playout counts as stuck */
-/* Playout plies before a game's evaluate() (when it has one) takes over,
+/* Playout plies before the search judges a position (worker_judge: the
+ * game's evaluate() or contents table), where it can,
  * unless the game names its own (eval_after): a short random tail, then
  * the game's own judgement.  At movetime 100 against 8, 200 games each:
  * Tiptoe 8x8 with 4 scored -34.9 Elo (-84.3 to +13.2) and with 16 -190.8,
@@ -59,7 +60,7 @@ static int random_plies(struct worker *m, void *st, int n)
 int playout(struct worker *m, void *st, double *rew)
 {
 	const struct game *g = m->g;
-	int judge = game_search(g)->evaluate && m->np > 1;
+	int judge = worker_judges(m) && m->np > 1;
 	int after = judge && game_search(g)->eval_after
 			    ? game_search(g)->eval_after(st)
 			    : 0;
@@ -70,7 +71,7 @@ int playout(struct worker *m, void *st, double *rew)
 	struct game_status s = g->status(st);
 	for (int ply = 0; s.phase != GAME_OVER && ply < MAX_PLAYOUT;) {
 		if (judge && ply >= after) {
-			game_search(g)->evaluate(st, rew);
+			worker_judge(m, st, rew);
 			return 0;
 		}
 		if (ply && tm_watched(&m->clock) && tm_out_of_time(&m->clock))

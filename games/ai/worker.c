@@ -11,6 +11,7 @@ void worker_scratch_free(struct worker_scratch *s)
 	scratch_free(&s->states);
 	scratch_free(&s->reroot);
 	scratch_free(&s->pending);
+	pattern_free(&s->pat);
 }
 
 /* m's scratch space, from m->sc.  Returns 0, or -1 when out of memory. */
@@ -28,6 +29,27 @@ static int scratch(struct worker *m)
 	return 0;
 }
 
+/* Reads the lines of st's board into m's scratch, where the game has a
+ * contents table and two players (the table is a two-player value).  A
+ * board the lines cannot read leaves the game's evaluate() to judge. */
+static void find_table(struct worker *m, const void *st)
+{
+	const struct learn_weights *w = game_search(m->g)->contents_table;
+	char err[GAME_ERR_MAX];
+	pattern_free(&m->sc->pat);
+	m->table = NULL;
+	if (w && m->np == 2 && pattern_init(&m->sc->pat, m->g, st, err) == 0)
+		m->table = w->w;
+}
+
+void worker_judge(struct worker *m, const void *st, double *value)
+{
+	if (m->table)
+		pattern_evaluate(&m->sc->pat, m->table, st, value);
+	else
+		game_search(m->g)->evaluate(st, value);
+}
+
 int worker_start(struct worker *m, struct tree *t, struct worker_scratch *sc,
 		 const struct game *g, const void *st, struct rng *r,
 		 int (*stop)(void *ctx), void *ctx)
@@ -42,6 +64,7 @@ int worker_start(struct worker *m, struct tree *t, struct worker_scratch *sc,
 	m->im = t->im;
 	m->ss = g->state_size;
 	tm_watch_start(&m->clock, stop, ctx);
+	find_table(m, st);
 	return scratch(m);
 }
 
@@ -68,6 +91,15 @@ int worker_follow(struct worker *m, const struct worker *lead,
 	m->im = lead->im;
 	m->ss = lead->ss;
 	tm_watch_start(&m->clock, NULL, NULL); /* (the input is the lead's) */
+	/* the lead's board: its state is the root's, whose lines are the
+	 * lead's too, so the helper reads them afresh from the lead's */
+	m->table = NULL;
+	if (lead->table) {
+		char err[GAME_ERR_MAX];
+		pattern_free(&sc->pat);
+		if (pattern_copy(&sc->pat, &lead->sc->pat, err) == 0)
+			m->table = lead->table;
+	}
 	m->lock = lead->lock;
 	m->tickets = lead->tickets;
 	m->grown = 1; /* the main search makes room (team_run) */

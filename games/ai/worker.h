@@ -8,6 +8,7 @@
 
 #include <stdatomic.h>
 
+#include "pattern.h"
 #include "reward.h"
 #include "scratch.h"
 #include "timeman.h"
@@ -22,6 +23,8 @@ struct worker_scratch {
 	struct scratch states;  /* scratch states */
 	struct scratch reroot;  /* states on the way to a new root */
 	struct scratch pending; /* a shared tree's updates held back */
+	struct pattern pat;     /* the lines of the search's board, where the
+				 * game's contents table judges it */
 };
 void worker_scratch_free(struct worker_scratch *s);
 
@@ -66,6 +69,10 @@ struct worker {
 	int np;               /* players */
 	struct ai_players pl; /* and their teams */
 	int im;               /* the nodes keep minimax values (node's im) */
+	/* the game's contents table (game_search's contents_table), where
+	 * it judges this search's positions through sc->pat; NULL: the
+	 * game's evaluate(), if any */
+	const int16_t *table;
 	/* the lazy scans of the busiest nodes, emptied when the pool is
 	 * compacted: the tree's compactions when they were last emptied */
 	struct lazy lazy[LAZY_SLOTS];
@@ -113,6 +120,18 @@ int worker_start(struct worker *m, struct tree *t, struct worker_scratch *sc,
  * -1 when out of memory. */
 int worker_follow(struct worker *m, const struct worker *lead,
 		  struct worker_scratch *sc, struct rng *r);
+
+/* Whether m's search judges positions (the game's evaluate(), or its
+ * contents table): only then do new nodes get a prior and playouts stop
+ * early. */
+static inline int worker_judges(const struct worker *m)
+{
+	return m->table || game_search(m->g)->evaluate;
+}
+
+/* The judgement of st, a state going on, for each player: by the game's
+ * contents table where m has it, else by its evaluate(). */
+void worker_judge(struct worker *m, const void *st, double *value);
 
 /* Gives m, about to search a shared tree, its room for held back visits
  * (from its scratch space).  Returns 0, or -1 when out of memory. */
