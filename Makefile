@@ -14,7 +14,8 @@
 # make train GAME=takebacktoe   learns the game's evaluation from self-play
 #                    into games/takebacktoe_weights.c (minutes; see below;
 #                    GAME=tiptoe for Tiptoe's square boards; OPTIONS=...
-#                    plays its games from another set-up)
+#                    plays its games from another set-up; any other game
+#                    learns over its board's contents)
 # make web          the engine in WebAssembly with the GUI's page, as static
 #                    files in build/web/ (needs Emscripten; see below)
 # BUILD=dir puts objects and test binaries there (default build/).
@@ -273,20 +274,23 @@ book: $(SOLVER)
 # game's evaluation from games the player plays against itself
 # (scripts/tools/train.c, games/learn.h), from the set-up OPTIONS give (the
 # game's default without them), on every core, and writes
-# games/GAME_weights.c, compiled in like the book.  A game without
+# games/GAME_weights.c (games/GAME_size6_weights.c with OPTIONS=size=6),
+# compiled in like the book.  A game without
 # features of its own (learn_spec), or any with CONTENTS=1, learns over the
 # lines of its board's contents (games/ai/pattern.h).
 # TRAIN_<game> are the settings its compiled weights were made with (the file
 # records them, and make check plays their first rounds again:
 # tests/test_learn.c), TRAIN_DEFAULT those of a game without its own;
 # TRAIN_FLAGS adds to them (-t THREADS).  A run saves
-# $(BUILD)/train/GAME.ckpt (GAME-size6.ckpt with OPTIONS=size=6) every
+# $(BUILD)/train/GAME.ckpt (GAME_size6.ckpt with OPTIONS=size=6) every
 # minute and, run again, goes on from it.
 TRAIN = $(BUILD)/scripts/train
 empty :=
 space := $(empty) $(empty)
-TRAIN_TAG = $(subst $(space),-,$(subst =,,$(strip $(OPTIONS))))
-TRAIN_CKPT = $(BUILD)/train/$(GAME)$(if $(TRAIN_TAG),-$(TRAIN_TAG)).ckpt
+TRAIN_TAG = $(subst $(space),_,$(subst =,,$(strip $(OPTIONS))))
+TRAIN_NAME = $(GAME)$(if $(TRAIN_TAG),_$(TRAIN_TAG))
+TRAIN_CKPT = $(BUILD)/train/$(TRAIN_NAME).ckpt
+TRAIN_OUT = games/$(TRAIN_NAME)_weights.c
 TRAIN_FLAGS ?=
 TRAIN_takebacktoe = -s 1 -g 256 -e 0.1 -n 3000
 TRAIN_tiptoe = -s 1 -g 256 -e 0.1 -a 0.5 -n 3000
@@ -303,5 +307,5 @@ train: $(TRAIN)
 	@mkdir -p $(BUILD)/train
 	$(TRAIN) $(TRAIN_SETTINGS) $(if $(CONTENTS),-b) $(TRAIN_FLAGS) \
 		-c $(TRAIN_CKPT) \
-		$(GAME) "$(OPTIONS)" games/$(GAME)_weights.c
-	$(CLANG_FORMAT) -i games/$(GAME)_weights.c
+		$(GAME) "$(OPTIONS)" $(TRAIN_OUT)
+	$(CLANG_FORMAT) -i $(TRAIN_OUT)

@@ -9,9 +9,10 @@
  * cell of one table, read from a few squares at once.  The training tool
  * (scripts/tools/train.c, games/ai/train.c) learns the weights by
  * temporal differences over games the player plays against itself and
- * writes them as C, games/<game>_weights.c, compiled in like the opening
- * book.  The game's evaluate() reads them through learn_value; the search
- * sees evaluate() alone. */
+ * writes them as C, games/<game>_weights.c (games/<game>_size6_weights.c
+ * from the set-up size=6), compiled in like the opening book.  The game's
+ * evaluate() reads them through learn_value; the search sees evaluate() alone.
+ */
 #ifndef LEARN_H
 #define LEARN_H
 
@@ -37,9 +38,11 @@ struct learn_spec {
 	 * (Take-Back-Toe's threats).  Returns how many features.  Called on
 	 * states still going on, with two players. */
 	int (*features)(const void *st, uint32_t *idx, double *base);
-	/* The table compiled in, that evaluate() reads (the training tool
-	 * measures a new table against it).  NULL: none yet. */
-	const struct learn_weights *compiled;
+	/* The tables compiled in, that evaluate() reads, each for the
+	 * set-ups its options name (the training tool measures a new table
+	 * against the one of its own set-up), ended by NULL.  NULL: none
+	 * yet. */
+	const struct learn_weights *const *compiled;
 };
 
 /* The compiled weights and how they were made (scripts/tools/train.c

@@ -816,8 +816,10 @@ static int tb_eval_after(const void *st)
 	return -1;
 }
 
+static const struct learn_weights *const tb_tables[] = {&takebacktoe_weights,
+							NULL};
 static const struct learn_spec tb_learn = {F_SIZE, F_MAX, tb_features,
-					   &takebacktoe_weights};
+					   tb_tables};
 
 /* The learned value of the roll in s for its mover, from its faces
  * (which do not depend on a die showing). */

@@ -11,7 +11,9 @@
  * CHECKPOINT (default OUT.c.ckpt) every minute and at the end.  Run again
  * with the same settings, it goes on from the checkpoint, so a run cut
  * short loses a minute at most; the weights depend on the settings alone,
- * not on the threads or where a run was cut.  OUT.c records the settings
+ * not on the threads or where a run was cut.  OUT.c holds the table as
+ * `const struct learn_weights OUT` (games/tiptoe_weights.c:
+ * tiptoe_weights), which records the settings
  * and a checksum of the weights after the first SAMPLE_ROUNDS rounds,
  * which make check plays again (tests/test_learn.c).  At the end it says
  * what the table is worth beside its first guess: the share of 4000
@@ -72,22 +74,41 @@ static uint64_t sample_sum(const struct game *g, const struct train_opts *o)
 	return sum;
 }
 
-static int write_weights(const char *path, const struct game *g,
-			 const struct train_opts *o, int rounds,
-			 const int16_t *w, uint32_t size)
+/* The name of the table a file holds: its own name, without the
+ * directory and ".c" (games/tiptoe_size6_weights.c holds
+ * tiptoe_size6_weights), or NULL where that is no C name. */
+static const char *table_name(const char *path, char *buf, size_t size)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	size_t n = strlen(base);
+	if (n < 3 || n - 2 >= size || strcmp(base + n - 2, ".c"))
+		return NULL;
+	memcpy(buf, base, n - 2);
+	buf[n - 2] = 0;
+	for (size_t i = 0; i < n - 2; i++)
+		if (!(buf[i] == '_' || (buf[i] >= 'a' && buf[i] <= 'z') ||
+		      (buf[i] >= 'A' && buf[i] <= 'Z') ||
+		      (i && buf[i] >= '0' && buf[i] <= '9')))
+			return NULL;
+	return buf;
+}
+
+static int write_weights(const char *path, const char *name,
+			 const struct game *g, const struct train_opts *o,
+			 int rounds, const int16_t *w, uint32_t size)
 {
 	FILE *f = fopen(path, "w");
 	if (!f)
 		return -1;
 	fprintf(f,
-		"/* %s_weights.c: the learned evaluation of %s (learn.h),\n"
+		"/* %s.c: the learned evaluation of %s (learn.h),\n"
 		" * written by scripts/tools/train.c\n"
 		" * (make train GAME=%s%s%s%s): do not edit.\n"
 		" * %d rounds of %d games from \"%s\", seed %llu, alpha %g,\n"
 		" * epsilon %g. */\n"
 		"#include \"learn.h\"\n\n"
 		"static const int16_t w[%u] = {\n",
-		g->name, g->title, g->name, *o->options ? " OPTIONS=\"" : "",
+		name, g->title, g->name, *o->options ? " OPTIONS=\"" : "",
 		o->options, *o->options ? "\"" : "", rounds, o->games,
 		o->options, (unsigned long long)o->seed, o->alpha, o->epsilon,
 		size);
@@ -96,14 +117,14 @@ static int write_weights(const char *path, const struct game *g,
 			i % 16 == 15 || i + 1 == size ? "\n" : " ");
 	fprintf(f,
 		"};\n\n"
-		"const struct learn_weights %s_weights = {\n"
+		"const struct learn_weights %s = {\n"
 		"\t.game = \"%s\",\n\t.options = \"%s\",\n"
 		"\t.seed = %lluULL,\n\t.games = %d,\n\t.rounds = %d,\n"
 		"\t.alpha = %.17g,\n\t.epsilon = %.17g,\n"
 		"\t.sample = %d,\n\t.sample_sum = 0x%016llxULL,\n"
 		"\t.sum = 0x%016llxULL,\n\t.contents = %d,\n\t.size = %u,\n"
 		"\t.w = w,\n};\n",
-		g->name, g->name, o->options, (unsigned long long)o->seed,
+		name, g->name, o->options, (unsigned long long)o->seed,
 		o->games, rounds, o->alpha, o->epsilon, SAMPLE_ROUNDS,
 		(unsigned long long)sample_sum(g, o),
 		(unsigned long long)learn_sum(w, size), o->contents, size);
@@ -158,7 +179,14 @@ int main(int argc, char **argv)
 	}
 	o.options = argv[optind + 1];
 	const char *out = argv[optind + 2];
-	char err[GAME_ERR_MAX], path[4096];
+	char err[GAME_ERR_MAX], path[4096], name[256];
+	if (!table_name(out, name, sizeof name)) {
+		fprintf(stderr,
+			"train: %s: the table takes the file's name, "
+			"which must be a C name ending in .c\n",
+			out);
+		return 2;
+	}
 	if (!ckpt) {
 		snprintf(path, sizeof path, "%s.ckpt", out);
 		ckpt = path;
@@ -202,10 +230,14 @@ int main(int argc, char **argv)
 	double guess = train_match(t, NULL, MATCH_GAMES, o.seed);
 	/* (a game without features of its own is read by its contents) */
 	o.contents = o.contents || !game_search(g)->learn;
-	const struct learn_weights *lw =
-		o.contents              ? game_search(g)->contents_table
-		: game_search(g)->learn ? game_search(g)->learn->compiled
-					: NULL;
+	const struct learn_weights *lw = game_search(g)->contents_table;
+	if (!o.contents) {
+		/* the table compiled in for the same set-up */
+		const struct learn_weights *const *in =
+			game_search(g)->learn->compiled;
+		for (lw = NULL; in && *in && !lw; in++)
+			lw = strcmp((*in)->options, o.options) ? NULL : *in;
+	}
 	if (lw && lw->size != train_size(t))
 		lw = NULL; /* a table of other features: nothing to compare */
 	double old = lw ? train_match(t, lw->w, MATCH_GAMES, o.seed) : 0;
@@ -229,7 +261,7 @@ int main(int argc, char **argv)
 	if (!w)
 		return 1;
 	train_export(t, w);
-	if (write_weights(out, g, &o, train_rounds(t), w, size) != 0) {
+	if (write_weights(out, name, g, &o, train_rounds(t), w, size) != 0) {
 		fprintf(stderr, "train: cannot write %s\n", out);
 		return 1;
 	}
