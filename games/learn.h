@@ -10,9 +10,9 @@
  * (scripts/tools/train.c, games/ai/train.c) learns the weights by
  * temporal differences over games the player plays against itself and
  * writes them as C, games/<game>_weights.c (games/<game>_size6_weights.c
- * from the set-up size=6), compiled in like the opening book.  The game's
- * evaluate() reads them through learn_value; the search sees evaluate() alone.
- */
+ * from the set-up size=6), compiled in like the opening book.  The
+ * game's evaluate() reads them through learn_value; the search sees
+ * evaluate() alone. */
 #ifndef LEARN_H
 #define LEARN_H
 

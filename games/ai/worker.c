@@ -91,8 +91,8 @@ int worker_follow(struct worker *m, const struct worker *lead,
 	m->im = lead->im;
 	m->ss = lead->ss;
 	tm_watch_start(&m->clock, NULL, NULL); /* (the input is the lead's) */
-	/* the lead's board: its state is the root's, whose lines are the
-	 * lead's too, so the helper reads them afresh from the lead's */
+	/* a copy of the lead's lines: the helper is given no state of the
+	 * root to read them from */
 	m->table = NULL;
 	if (lead->table) {
 		char err[GAME_ERR_MAX];
