@@ -243,6 +243,11 @@ START_TEST(features_stay_in_their_table)
 	const struct learn_weights *lw = tables[_i].w;
 	const struct game *g = game_find(lw->game);
 	stay_in_table(g, lw->options);
+	/* the ends of its options: once for all the game's tables, whose
+	 * features are the game's */
+	for (int j = 0; j < _i; j++)
+		if (!strcmp(tables[j].w->game, lw->game))
+			return;
 	for (const struct game_option_spec *o = g->options; o && o->key; o++) {
 		if (o->type != OPT_INT)
 			continue;
@@ -359,34 +364,36 @@ START_TEST(contents_features_stay_in_their_table)
 END_TEST
 
 /* A game added to the table with no features and no evaluation of its
- * own (Connect Four) learns one from its contents: after 20 rounds of
+ * own (Connect Four) learns one from its contents: after 10 rounds of
  * 256 games, one move deep, the table wins clearly against its first
- * guess (which, knowing nothing, takes the first move it lists), and the
- * same rounds on 1 thread and on 2 make the same table. */
+ * guess (which, knowing nothing, takes the first move it lists; 85.8%
+ * of 4000 games by the training tool), and its first rounds make the
+ * same table on 1 thread and on 2. */
 START_TEST(a_game_without_features_learns_from_its_contents)
 {
 	const struct game *g = game_find("connect4");
 	ck_assert_ptr_null(game_search(g)->learn);
 	ck_assert_ptr_null(game_search(g)->evaluate);
-	uint64_t sum[2];
-	for (int threads = 1; threads <= 2; threads++) {
-		struct train_opts o = {.options = "",
-				       .seed = 7,
-				       .games = 256,
-				       .alpha = 0.01,
-				       .epsilon = 0.1,
-				       .threads = threads};
-		char err[GAME_ERR_MAX];
-		struct trainer *t = train_new(g, &o, err);
-		ck_assert_msg(t != NULL, "%s", err);
-		ck_assert_uint_eq(train_size(t), PAT_SIZE);
-		double empty = train_match(t, NULL, 200, 1);
-		sum[threads - 1] = after_rounds(t, 20);
-		double full = train_match(t, NULL, 200, 1);
-		ck_assert_msg(full > 0.7, "%g (empty: %g)", full, empty);
-		train_free(t);
-	}
-	ck_assert(sum[0] == sum[1]);
+	struct train_opts o = {.options = "",
+			       .seed = 7,
+			       .games = 256,
+			       .alpha = 0.01,
+			       .epsilon = 0.1,
+			       .threads = 1};
+	char err[GAME_ERR_MAX];
+	struct trainer *t = train_new(g, &o, err), *two;
+	ck_assert_msg(t != NULL, "%s", err);
+	ck_assert_uint_eq(train_size(t), PAT_SIZE);
+	uint64_t one = after_rounds(t, 2);
+	after_rounds(t, 8);
+	double full = train_match(t, NULL, 200, 1);
+	ck_assert_msg(full > 0.7, "%g", full);
+	train_free(t);
+	o.threads = 2;
+	two = train_new(g, &o, err);
+	ck_assert_msg(two != NULL, "%s", err);
+	ck_assert(after_rounds(two, 2) == one);
+	train_free(two);
 }
 END_TEST
 
