@@ -275,9 +275,9 @@ book: $(SOLVER)
 # (scripts/tools/train.c, games/learn.h), from the set-up OPTIONS give (the
 # game's default without them), on every core, and writes
 # games/GAME_weights.c (games/GAME_size6_weights.c with OPTIONS=size=6),
-# compiled in like the book.  A game without
-# features of its own (learn_spec), or any with CONTENTS=1, learns over the
-# lines of its board's contents (games/ai/pattern.h).
+# compiled in like the book.  A game without features of its own
+# (learn_spec), or any with CONTENTS=1, learns over the lines of its
+# board's contents (games/ai/pattern.h).
 # TRAIN_<game> are the settings its compiled weights were made with (the file
 # records them, and make check plays their first rounds again:
 # tests/test_learn.c), TRAIN_DEFAULT those of a game without its own;

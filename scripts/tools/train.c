@@ -103,15 +103,16 @@ static int write_weights(const char *path, const char *name,
 	fprintf(f,
 		"/* %s.c: the learned evaluation of %s (learn.h),\n"
 		" * written by scripts/tools/train.c\n"
-		" * (make train GAME=%s%s%s%s): do not edit.\n"
+		" * (make train GAME=%s%s%s%s%s): do not edit.\n"
 		" * %d rounds of %d games from \"%s\", seed %llu, alpha %g,\n"
 		" * epsilon %g. */\n"
 		"#include \"learn.h\"\n\n"
 		"static const int16_t w[%u] = {\n",
 		name, g->title, g->name, *o->options ? " OPTIONS=\"" : "",
-		o->options, *o->options ? "\"" : "", rounds, o->games,
-		o->options, (unsigned long long)o->seed, o->alpha, o->epsilon,
-		size);
+		o->options, *o->options ? "\"" : "",
+		o->contents && game_search(g)->learn ? " CONTENTS=1" : "",
+		rounds, o->games, o->options, (unsigned long long)o->seed,
+		o->alpha, o->epsilon, size);
 	for (uint32_t i = 0; i < size; i++)
 		fprintf(f, "%d,%s", w[i],
 			i % 16 == 15 || i + 1 == size ? "\n" : " ");
