@@ -935,7 +935,7 @@ static int has_table(const struct state *s)
 /* Whether the search judges s by the table: where it reads s and the
  * board is 10x10 at most.  Judging each new node's children by the
  * table costs more the bigger the board, and more the longer the search
- * runs: a 5 s search makes 83% of a 0.1 s one's iterations a second on
+ * runs: a 5 s search makes 82% of a 0.1 s one's iterations a second on
  * 10x10, 48% on 12x12 and 24% on 26x26, where the cubes make 105% or
  * more (`bench_ai rate tiptoe size=N`, docs/benchmarks.md); its worth is
  * measured on 6x6, 8x8 and 10x10 alone (docs/strength.md). */

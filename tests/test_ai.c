@@ -3472,7 +3472,8 @@ END_TEST
  * that each leaf is judged where it stands: after 7 iterations from the
  * opening every move has had one visit, and every one looks lost to the
  * root's mover, where without the table random playouts find some of
- * them won; with two threads too. */
+ * them won; with two threads too, and in a second search on the same
+ * kit. */
 static int no_playout(const void *st)
 {
 	(void)st;
@@ -3492,10 +3493,16 @@ static double best_of_seven(const struct game *g, const void *st, int threads)
 	struct ai_time time = {.start = now};
 	struct ai_result res;
 	struct move mv;
-	ck_assert_int_eq(search_choose(t, g, st, &how, &time, &mv, &res), 0);
 	double best = 0;
-	for (int i = 0; i < res.n; i++)
-		best = res.cand[i].mean > best ? res.cand[i].mean : best;
+	/* twice on one kit: the second search reads the board in the
+	 * first's room */
+	for (int run = 0; run < 2; run++) {
+		ck_assert_int_eq(
+			search_choose(t, g, st, &how, &time, &mv, &res), 0);
+		for (int i = 0; i < res.n; i++)
+			best = res.cand[i].mean > best ? res.cand[i].mean
+						       : best;
+	}
 	rig_free(t);
 	return best;
 }

@@ -113,8 +113,7 @@ static int make_room(struct pattern *p, char *err)
 
 int pattern_copy(struct pattern *dst, const struct pattern *src, char *err)
 {
-	memset(dst, 0, sizeof *dst);
-	if (make_room(dst, err) < 0)
+	if (!dst->line && make_room(dst, err) < 0)
 		return -1;
 	dst->g = src->g;
 	dst->cells = src->cells;
@@ -222,11 +221,12 @@ static uint32_t lead(int x)
 	return (uint32_t)(x + 4);
 }
 
-int pattern_features(struct pattern *p, const void *st, uint32_t *idx,
-		     double *base)
+/* pattern_features for `me`, st's player to act. */
+static int features_for(struct pattern *p, const void *st, int me,
+			uint32_t *idx, double *base)
 {
 	const struct game *g = p->g;
-	int me = g->status(st).player, you = 3 - me, k = 0;
+	int you = 3 - me, k = 0;
 	*base = 0;
 	if (game_search(g)->evaluate) {
 		double v[GAME_MAX_PLAYERS];
@@ -269,12 +269,18 @@ int pattern_features(struct pattern *p, const void *st, uint32_t *idx,
 	return k;
 }
 
+int pattern_features(struct pattern *p, const void *st, uint32_t *idx,
+		     double *base)
+{
+	return features_for(p, st, p->g->status(st).player, idx, base);
+}
+
 void pattern_evaluate(struct pattern *p, const int16_t *w, const void *st,
 		      double *value)
 {
 	double base;
-	int n = pattern_features(p, st, p->idx, &base);
 	int me = p->g->status(st).player;
+	int n = features_for(p, st, me, p->idx, &base);
 	value[me - 1] = learn_value(w, base, p->idx, n);
 	value[2 - me] = 1 - value[me - 1];
 }

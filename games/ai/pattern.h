@@ -67,7 +67,8 @@ int pattern_init(struct pattern *p, const struct game *g, const void *st,
 int pattern_refresh(struct pattern *p, const void *st, char *err);
 void pattern_free(struct pattern *p);
 
-/* dst made a copy of src's lines with room of its own (for another
+/* dst (zeroed, or made by pattern_init or pattern_copy, whose room it
+ * keeps) made a copy of src's lines with room of its own (for another
  * thread).  Returns 0, or -1 with the reason in err. */
 int pattern_copy(struct pattern *dst, const struct pattern *src, char *err);
 

@@ -30,15 +30,26 @@ static int scratch(struct worker *m)
 }
 
 /* Reads the lines of st's board into m's scratch, where the game has a
- * contents table and two players (the table is a two-player value).  A
- * board the lines cannot read leaves the game's evaluate() to judge. */
+ * contents table and two players (the table is a two-player value): in
+ * the room of the last search of the same game, whose lines stand where
+ * the board is the same.  A board the lines cannot read leaves the
+ * game's evaluate() to judge. */
 static void find_table(struct worker *m, const void *st)
 {
 	const struct learn_weights *w = game_search(m->g)->contents_table;
+	struct pattern *p = &m->sc->pat;
 	char err[GAME_ERR_MAX];
-	pattern_free(&m->sc->pat);
 	m->table = NULL;
-	if (w && m->np == 2 && pattern_init(&m->sc->pat, m->g, st, err) == 0)
+	if (!w || m->np != 2)
+		return;
+	int ok;
+	if (p->line && p->g == m->g) {
+		ok = pattern_refresh(p, st, err) == 0;
+	} else {
+		pattern_free(p);
+		ok = pattern_init(p, m->g, st, err) == 0;
+	}
+	if (ok)
 		m->table = w->w;
 }
 
@@ -96,7 +107,6 @@ int worker_follow(struct worker *m, const struct worker *lead,
 	m->table = NULL;
 	if (lead->table) {
 		char err[GAME_ERR_MAX];
-		pattern_free(&sc->pat);
 		if (pattern_copy(&sc->pat, &lead->sc->pat, err) == 0)
 			m->table = lead->table;
 	}
