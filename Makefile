@@ -280,7 +280,9 @@ book: $(SOLVER)
 # board's contents (games/ai/pattern.h).
 # TRAIN_<game> are the settings its compiled weights were made with (the file
 # records them, and make check plays their first rounds again:
-# tests/test_learn.c), TRAIN_DEFAULT those of a game without its own;
+# tests/test_learn.c), TRAIN_<game>_<options> those of one set-up's table
+# where they differ (TRAIN_tiptoe_hex), TRAIN_DEFAULT those of a game
+# without its own;
 # TRAIN_FLAGS adds to them (-t THREADS).  A run saves
 # $(BUILD)/train/GAME.ckpt (GAME_size6.ckpt with OPTIONS=size=6) every
 # minute and, run again, goes on from it.
@@ -294,8 +296,9 @@ TRAIN_OUT = games/$(TRAIN_NAME)_weights.c
 TRAIN_FLAGS ?=
 TRAIN_takebacktoe = -s 1 -g 256 -e 0.1 -n 3000
 TRAIN_tiptoe = -s 1 -g 256 -e 0.1 -a 0.5 -n 3000
+TRAIN_tiptoe_hex = -s 1 -g 64 -e 0.1 -a 0.5 -n 3200
 TRAIN_DEFAULT = -s 1 -g 256 -e 0.1 -n 1000
-TRAIN_SETTINGS = $(or $(TRAIN_$(GAME)),$(TRAIN_DEFAULT))
+TRAIN_SETTINGS = $(or $(TRAIN_$(TRAIN_NAME)),$(TRAIN_$(GAME)),$(TRAIN_DEFAULT))
 
 $(TRAIN): scripts/tools/train.c $(LIB_OBJ) $(HEADERS)
 	@mkdir -p $(dir $@)

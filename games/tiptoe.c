@@ -858,17 +858,19 @@ BITS_HOT static int tt_playout(void *st, struct rng *r, int max_plies)
 	return plies;
 }
 
-/* The learned evaluation (learn.h), on square boards without the
- * diagonal rule, of any size: an n-tuple network over each 2x2 square of
- * the board, its cells seen from the player to act (empty, and which sides
- * reach it; a piece of either side), with one table for the squares inside
- * the board and one for each edge and corner they touch (so one table
+/* The learned evaluation (learn.h), on boards without the diagonal rule,
+ * of any size: an n-tuple network over each 2x2 square of the board (on
+ * the hexagonal board each rhombus of two triangles of neighbours), its
+ * cells seen from the player to act (empty, and which sides reach it; a
+ * piece of either side), with one table for the squares inside the board
+ * and one for each way they touch its edges and corners (so one table
  * plays on every size), and a table of both sides' counts of targets by
  * the eighth of the board filled, over a first guess made by hand (the
- * cubes, below).  The hexagonal board and the diagonal rule judge by the
- * cubes alone. */
-#define LCLASS 9 /* where a 2x2 square lies: inside, at an edge, a corner */
-#define LCNT 32  /* target counts told apart: 0 to 30, and 31 or more */
+ * cubes, below).  The diagonal rule judges by the cubes alone. */
+/* where a 2x2 square lies (inside, at an edge, a corner), or which of a
+ * rhombus's cells lie on the rim */
+#define LCLASS 9
+#define LCNT 32 /* target counts told apart: 0 to 30, and 31 or more */
 enum {
 	F_SQ = 0,                     /* each 2x2 square: 6^4 codes */
 	F_CNT = F_SQ + LCLASS * 1296, /* both counts, by eighths filled */
@@ -925,23 +927,24 @@ static inline uint64_t row_codes(const struct state *s, int x0, int y, int m)
 		      : (b | w << 1) + 6 * piece - col;
 }
 
-/* Whether the learned table reads s: a square board without the
- * diagonal rule. */
+/* Whether the learned tables read s: every board without the diagonal
+ * rule. */
 static int has_table(const struct state *s)
 {
-	return !s->hex && !s->diagonal;
+	return !s->diagonal;
 }
 
-/* Whether the search judges s by the table: where it reads s and the
- * board is 10x10 at most.  Judging each new node's children by the
- * table costs more the bigger the board, and more the longer the search
- * runs: a 5 s search makes 82% of a 0.1 s one's iterations a second on
- * 10x10, 48% on 12x12 and 24% on 26x26, where the cubes make 105% or
- * more (`bench_ai rate tiptoe size=N`, docs/benchmarks.md); its worth is
- * measured on 6x6, 8x8 and 10x10 alone (docs/strength.md). */
+/* Whether the search judges s by a table: where one reads s and the
+ * board is 10x10 at most, or a hexagon of side 8 at most.  Judging each
+ * new node's children by the table costs more the bigger the board, and
+ * more the longer the search runs: a 5 s search makes 82% of a 0.1 s
+ * one's iterations a second on 10x10, 48% on 12x12 and 24% on 26x26,
+ * where the cubes make 105% or more (`bench_ai rate tiptoe size=N`,
+ * docs/benchmarks.md); its worth is measured on 6x6, 8x8, 10x10 and the
+ * hexagon of side 8 alone (docs/strength.md). */
 static int judged_by_table(const struct state *s)
 {
-	return has_table(s) && s->size <= 10;
+	return has_table(s) && s->size <= (s->hex ? 8 : 10);
 }
 
 /* Row y's pairs of codes: byte x of pair[] is cells x and x + 1 as
@@ -964,16 +967,62 @@ static uint32_t edge_class(int x, int k)
 	return x == 0 ? 0 : x == k - 1 ? 2 : 1;
 }
 
-static int tt_features(const void *st, uint32_t *idx, double *base)
+/* The class of a hexagon's rhombus by which of its four cells lie on
+ * the board's rim (bit i for cell i of hex_rhombi's order): the nine
+ * masks that occur on every side of hexagon, the inside (0) first.  The
+ * others never occur, and would put a feature far past the table, where
+ * tests/test_learn.c's features_stay_in_their_table would see it. */
+#define NEVER 255
+static const uint8_t rim_class[16] = {
+	0, 1,     NEVER, 2, NEVER, 3, NEVER, NEVER,
+	4, NEVER, 5,     6, 7,     8, NEVER, NEVER,
+};
+
+/* On the hexagonal board, the same tables over its rhombi: the 2x2
+ * squares of the grid that holds it, (x, y), (x + 1, y), (x, y + 1) and
+ * (x + 1, y + 1), are two triangles of neighbouring cells.  Those whose
+ * four cells lie on the board (c <= x + y <= 3c - 2 for side c + 1),
+ * each in the table of its class by the cells it has on the rim. */
+static int hex_rhombi(const struct state *s, int m, uint32_t *idx)
 {
-	const struct state *s = st;
-	*base = 0;
-	if (!has_table(s))
-		return 0;
-	int m = to_move(s) - 1, k = 0, n = s->size;
-	int a = s->ntarget[m], b = s->ntarget[1 - m];
-	if (!is_setup(s))
-		*base = (ln3_of(a + 1) - ln3_of(b + 1)) / 1024.0;
+	int n = span(s), c = s->size - 1, k = 0;
+	uint8_t codes[2][2 * MAX_SIDE + 8], *top = codes[0], *bot = codes[1];
+	for (int x0 = 0; x0 < n; x0 += 8) {
+		uint64_t v = row_codes(s, x0, 0, m);
+		memcpy(top + x0, &v, sizeof v);
+	}
+	for (int y = 0; y < n - 1; y++) {
+		for (int x0 = 0; x0 < n; x0 += 8) {
+			uint64_t v = row_codes(s, x0, y + 1, m);
+			memcpy(bot + x0, &v, sizeof v);
+		}
+		int lo = c - y > 0 ? c - y : 0;
+		int hi = 3 * c - 2 - y < n - 2 ? 3 * c - 2 - y : n - 2;
+		for (int x = lo; x <= hi; x++) {
+			int t = x + y;
+			unsigned rim = (y == 0 || x == 0 || t == c) |
+				       (y == 0 || x + 1 == n - 1) << 1 |
+				       (x == 0 || y + 1 == n - 1) << 2 |
+				       (y + 1 == n - 1 || x + 1 == n - 1 ||
+					t + 2 == 3 * c)
+					       << 3;
+			idx[k++] = F_SQ + rim_class[rim] * 1296u +
+				   ((top[x] * 6u + top[x + 1]) * 6u + bot[x]) *
+					   6u +
+				   bot[x + 1];
+		}
+		uint8_t *swap = top;
+		top = bot;
+		bot = swap;
+	}
+	return k;
+}
+
+/* The 2x2 squares of a square board, each in the table of where it lies
+ * (inside, along an edge, in a corner). */
+static int square_quads(const struct state *s, int m, uint32_t *idx)
+{
+	int k = 0, n = s->size;
 	uint8_t pairs[2][40], *top = pairs[0], *bot = pairs[1];
 	row_pairs(s, 0, m, top);
 	for (int y = 0; y < n - 1; y++) {
@@ -989,6 +1038,20 @@ static int tt_features(const void *st, uint32_t *idx, double *base)
 		top = bot;
 		bot = t;
 	}
+	return k;
+}
+
+static int tt_features(const void *st, uint32_t *idx, double *base)
+{
+	const struct state *s = st;
+	*base = 0;
+	if (!has_table(s))
+		return 0;
+	int m = to_move(s) - 1;
+	int a = s->ntarget[m], b = s->ntarget[1 - m];
+	if (!is_setup(s))
+		*base = (ln3_of(a + 1) - ln3_of(b + 1)) / 1024.0;
+	int k = s->hex ? hex_rhombi(s, m, idx) : square_quads(s, m, idx);
 	int ph = s->placed * 8 / s->squares;
 	idx[k++] = F_CNT +
 		   ((uint32_t)(ph < 7 ? ph : 7) * LCNT +
@@ -998,28 +1061,32 @@ static int tt_features(const void *st, uint32_t *idx, double *base)
 	return k;
 }
 
-/* Two tables of the same features: one learned on 6x6 for that board,
- * one learned on 8x8 for the others.  On 6x6, in the search at movetime
- * 100, the board's own table beat the 8x8 one by +115.2 Elo
- * (docs/strength.md, "A learned evaluation"). */
-extern const struct learn_weights tiptoe_weights, tiptoe_size6_weights;
+/* Three tables of the same features: one learned on the hexagon of side
+ * 8 for the hexagonal boards, one on 6x6 for that board, one on 8x8 for
+ * the other squares.  On 6x6, in the search at movetime 100, the board's
+ * own table beat the 8x8 one by +115.2 Elo (docs/strength.md, "A
+ * learned evaluation"). */
+extern const struct learn_weights tiptoe_weights, tiptoe_size6_weights,
+	tiptoe_hex_weights;
 static const struct learn_weights *const tt_tables[] = {
-	&tiptoe_weights, &tiptoe_size6_weights, NULL};
+	&tiptoe_weights, &tiptoe_size6_weights, &tiptoe_hex_weights, NULL};
 static const struct learn_spec tt_learn = {F_SIZE, F_MAX, tt_features,
 					   tt_tables};
 
 /* The table that judges s. */
 static const int16_t *table_of(const struct state *s)
 {
-	return s->size == 6 ? tiptoe_size6_weights.w : tiptoe_weights.w;
+	return s->hex         ? tiptoe_hex_weights.w
+	       : s->size == 6 ? tiptoe_size6_weights.w
+			      : tiptoe_weights.w;
 }
 
-/* The value for each player: on a square board up to 10x10 without the
- * diagonal rule the learned table's for the player to act, elsewhere the
- * cubes.  It judges both a new move (its prior) and the end of a
- * playout.  A search iteration takes about 1.6 times as long so on 8x8
- * (`bench_ai rate tiptoe ""`); docs/strength.md, "A learned
- * evaluation", has what it is worth on each size. */
+/* The value for each player: where a table judges (judged_by_table) the
+ * learned table's for the player to act, elsewhere the cubes.  It judges
+ * both a new move (its prior) and the end of a playout.  A search
+ * iteration takes about 1.6 times as long so on 8x8 (`bench_ai rate
+ * tiptoe ""`); docs/strength.md, "A learned evaluation", has what it is
+ * worth on each board. */
 static void tt_evaluate(const void *st, double *value)
 {
 	const struct state *s = st;

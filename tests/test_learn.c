@@ -11,20 +11,21 @@
 #include "../games/ai/train.h"
 
 extern const struct learn_weights takebacktoe_weights, tiptoe_weights,
-	tiptoe_size6_weights;
+	tiptoe_size6_weights, tiptoe_hex_weights;
 
 /* Every game's compiled weights, with the game they belong to, and the
  * share of games one move deep that the table wins, at the least, against
  * its first guess (scripts/tools/train.c prints it at its end, over 4000
  * games: 91.0% in Take-Back-Toe, whose first guess is a race of threats;
- * 75.4% in Tiptoe 8x8 and 65.8% on 6x6, whose first guess, the cubes,
- * plays well already). */
+ * 75.4% in Tiptoe 8x8, 65.8% on 6x6 and 70.7% on the hexagon of side 8,
+ * whose first guess, the cubes, plays well already). */
 static const struct table {
 	const struct learn_weights *w;
 	double beats;
 } tables[] = {{&takebacktoe_weights, 0.75},
 	      {&tiptoe_weights, 0.62},
-	      {&tiptoe_size6_weights, 0.58}};
+	      {&tiptoe_size6_weights, 0.58},
+	      {&tiptoe_hex_weights, 0.65}};
 #define NTABLES (int)(sizeof tables / sizeof tables[0])
 
 static struct train_opts opts_of(const struct learn_weights *lw, int threads)
@@ -235,29 +236,37 @@ static void stay_in_table(const struct game *g, const char *opts)
 	free(list);
 }
 
-/* ... from the table's own set-up, and from both ends of each number its
- * game takes alone (a board's smallest and largest size), where a table
- * that reads any size of board must stay within its room. */
+/* The smallest (or, with down, the largest) value of number o that the
+ * set-up `base` takes beside it, written as base and o into opts; 0 if
+ * it takes none. */
+static int end_of(const struct game *g, const char *base,
+		  const struct game_option_spec *o, int down, char *opts,
+		  size_t n)
+{
+	for (long i = 0; i <= o->max - o->min; i++) {
+		long v = down ? o->max - i : o->min + i;
+		fit(opts, n, "%s%s%s=%ld", base, *base ? " " : "", o->key, v);
+		if (takes_options(g, opts))
+			return 1;
+	}
+	return 0;
+}
+
+/* ... from the table's own set-up, and from both ends of each number that
+ * set-up takes beside its own options (a board's smallest and largest
+ * size: a hexagon's are not a square's), where a table that reads any
+ * size of board must stay within its room. */
 START_TEST(features_stay_in_their_table)
 {
 	const struct learn_weights *lw = tables[_i].w;
 	const struct game *g = game_find(lw->game);
 	stay_in_table(g, lw->options);
-	/* the ends of its options: once for all the game's tables, whose
-	 * features are the game's */
-	for (int j = 0; j < _i; j++)
-		if (!strcmp(tables[j].w->game, lw->game))
-			return;
 	for (const struct game_option_spec *o = g->options; o && o->key; o++) {
-		if (o->type != OPT_INT)
-			continue;
-		long end[2] = {o->min, o->max};
-		for (int e = 0; e < 2; e++) {
-			char opts[64];
-			fit(opts, sizeof opts, "%s=%ld", o->key, end[e]);
-			if (takes_options(g, opts))
+		char opts[128];
+		for (int down = 0; down < 2; down++)
+			if (o->type == OPT_INT &&
+			    end_of(g, lw->options, o, down, opts, sizeof opts))
 				stay_in_table(g, opts);
-		}
 	}
 }
 END_TEST
