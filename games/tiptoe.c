@@ -948,12 +948,14 @@ static int judged_by_table(const struct state *s)
 }
 
 /* Row y's pairs of codes: byte x of pair[] is cells x and x + 1 as
- * 6 * code(x) + code(x + 1), for x = 0 to n - 2 (and past them, up to 8
- * bytes of room, what the caller leaves alone).  Each 8 cells give 7
- * pairs; the 8th byte is the next chunk's first, written over. */
+ * 6 * code(x) + code(x + 1), for x = 0 to n - 2, n the grid's width (and
+ * past them, up to 8 bytes of room, what the caller leaves alone; on a
+ * hexagon the pairs with a cell off the board, which it leaves alone
+ * too).  Each 8 cells give 7 pairs; the 8th byte is the next chunk's
+ * first, written over. */
 static inline void row_pairs(const struct state *s, int y, int m, uint8_t *pair)
 {
-	for (int x0 = 0; x0 < s->size - 1; x0 += 7) {
+	for (int x0 = 0; x0 < span(s) - 1; x0 += 7) {
 		uint64_t code = row_codes(s, x0, y, m);
 		uint64_t p = code * 6 + (code >> 8);
 		memcpy(pair + x0, &p, sizeof p);
@@ -986,16 +988,10 @@ static const uint8_t rim_class[16] = {
 static int hex_rhombi(const struct state *s, int m, uint32_t *idx)
 {
 	int n = span(s), c = s->size - 1, k = 0;
-	uint8_t codes[2][2 * MAX_SIDE + 8], *top = codes[0], *bot = codes[1];
-	for (int x0 = 0; x0 < n; x0 += 8) {
-		uint64_t v = row_codes(s, x0, 0, m);
-		memcpy(top + x0, &v, sizeof v);
-	}
+	uint8_t pairs[2][40], *top = pairs[0], *bot = pairs[1];
+	row_pairs(s, 0, m, top);
 	for (int y = 0; y < n - 1; y++) {
-		for (int x0 = 0; x0 < n; x0 += 8) {
-			uint64_t v = row_codes(s, x0, y + 1, m);
-			memcpy(bot + x0, &v, sizeof v);
-		}
+		row_pairs(s, y + 1, m, bot);
 		int lo = c - y > 0 ? c - y : 0;
 		int hi = 3 * c - 2 - y < n - 2 ? 3 * c - 2 - y : n - 2;
 		for (int x = lo; x <= hi; x++) {
@@ -1007,9 +1003,7 @@ static int hex_rhombi(const struct state *s, int m, uint32_t *idx)
 					t + 2 == 3 * c)
 					       << 3;
 			idx[k++] = F_SQ + rim_class[rim] * 1296u +
-				   ((top[x] * 6u + top[x + 1]) * 6u + bot[x]) *
-					   6u +
-				   bot[x + 1];
+				   (uint32_t)top[x] * 36 + bot[x];
 		}
 		uint8_t *swap = top;
 		top = bot;
