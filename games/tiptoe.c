@@ -936,12 +936,12 @@ static int has_table(const struct state *s)
 
 /* Whether the search judges s by a table: where one reads s and the
  * board is 10x10 at most, or a hexagon of side 8 at most.  Judging each
- * new node's children by the table costs more the bigger the board, and
- * more the longer the search runs: a 5 s search makes 82% of a 0.1 s
- * one's iterations a second on 10x10, 48% on 12x12 and 24% on 26x26,
- * where the cubes make 105% or more (`bench_ai rate tiptoe size=N`,
- * docs/benchmarks.md); its worth is measured on 6x6, 8x8, 10x10 and the
- * hexagon of side 8 alone (docs/strength.md). */
+ * new node's children by the table costs more the bigger the board: from
+ * the opening on 26x26 a 5 s search made 57,000 iterations a second with
+ * it and 401,000 with the cubes (`bench_ai rate tiptoe size=26`; the
+ * set-up, which nothing judges, makes a short search from the opening
+ * cheaper still: docs/benchmarks.md); its worth is measured on 6x6, 8x8,
+ * 10x10 and the hexagon of side 8 alone (docs/strength.md). */
 static int judged_by_table(const struct state *s)
 {
 	return has_table(s) && s->size <= (s->hex ? 8 : 10);
