@@ -143,6 +143,28 @@ START_TEST(a_checkpoint_goes_on_where_it_stopped)
 }
 END_TEST
 
+/* A step the round's cap makes no different from 0.5 (or one that
+ * would train nothing) is refused with the reason, not taken. */
+START_TEST(a_step_past_the_cap_is_refused)
+{
+	const struct learn_weights *lw = tables[0].w;
+	const struct game *g = game_find(lw->game);
+	struct train_opts o = opts_of(lw, 1);
+	char err[GAME_ERR_MAX] = "";
+	const double bad[] = {0.6, 1, 0, -0.1};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		o.alpha = bad[i];
+		ck_assert_msg(train_new(g, &o, err) == NULL, "%g taken",
+			      bad[i]);
+		ck_assert_msg(strstr(err, "at most 0.5"), "%s", err);
+	}
+	o.alpha = 0.5;
+	struct trainer *t = train_new(g, &o, err);
+	ck_assert_msg(t != NULL, "%s", err);
+	train_free(t);
+}
+END_TEST
+
 /* The compiled table knows more than its first guess: one move deep, the
  * player going by it wins clearly more games than the player going by
  * the first guess alone (400 games; `beats` in tables above), while an
@@ -415,6 +437,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(t, a_sample_of_the_training_is_made_again, 0,
 			    NTABLES);
 	tcase_add_test(t, a_checkpoint_goes_on_where_it_stopped);
+	tcase_add_test(t, a_step_past_the_cap_is_refused);
 	tcase_add_loop_test(t, the_table_beats_its_first_guess, 0, NTABLES);
 	tcase_add_loop_test(t, a_table_meets_another, 0, NTABLES);
 	tcase_add_loop_test(t, features_stay_in_their_table, 0, NTABLES);

@@ -217,6 +217,16 @@ static void *work(void *arg)
 struct trainer *train_new(const struct game *g, const struct train_opts *o,
 			  char *err)
 {
+	/* (a step above ROUND_STEP would train the same table as ROUND_STEP:
+	 * tell the author rather than let the number seem to count) */
+	if (!(o->alpha > 0 && o->alpha <= ROUND_STEP)) {
+		game_fail(err,
+			  "the step (-a) must be above 0 and at most %g: a "
+			  "weight moves by at most %g over the times a round "
+			  "picks it, so a larger step changes nothing",
+			  ROUND_STEP, ROUND_STEP);
+		return NULL;
+	}
 	void *st = game_new_state(g, o->options, o->seed, err);
 	if (!st)
 		return NULL;

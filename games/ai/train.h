@@ -20,7 +20,7 @@ struct train_opts {
 	const char *options; /* the set-up, as newgame reads it */
 	uint64_t seed;
 	int games;      /* games a round */
-	double alpha;   /* step size, in the logistic's units */
+	double alpha;   /* step size, in the logistic's units: (0, 0.5] */
 	double epsilon; /* share of moves played at random */
 	int threads;
 	/* read the board's contents (pattern.h) where the game has features
@@ -33,7 +33,7 @@ struct trainer;
 /* A trainer with every weight 0, of the game's learn_spec features or,
  * where it has none (or o->contents asks), of its contents' lines
  * (pattern.h).  NULL with the reason in err (GAME_ERR_MAX bytes): not for
- * two players, bad options, no memory. */
+ * two players, bad options, a step (alpha) not in (0, 0.5], no memory. */
 struct trainer *train_new(const struct game *g, const struct train_opts *o,
 			  char *err);
 void train_free(struct trainer *t);

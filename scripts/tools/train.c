@@ -4,7 +4,9 @@
  *   train [-t THREADS] [-s SEED] [-g GAMES] [-a ALPHA] [-e EPSILON]
  *         [-n ROUNDS] [-c CHECKPOINT] [-b] GAME "OPTIONS" OUT.c
  *
- * plays ROUNDS rounds of GAMES games each (defaults 1000 and 512) on
+ * plays ROUNDS rounds of GAMES games each (defaults 1000 and 512), with
+ * a step of ALPHA (default 0.01; above 0 and at most 0.5, the most a
+ * weight moves in a round, over the times it is picked there) on
  * THREADS threads (default: the processors online), over the features
  * of the game's learn_spec or, where it has none (or with -b), over the
  * lines of the board's contents (games/ai/pattern.h), saving the weights to
