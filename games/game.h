@@ -222,8 +222,11 @@ struct game_search {
 	/* The weight of evaluate() in the value of a new node of a search of
 	 * st, in visits (1 to 15): how long the search trusts the game's
 	 * judgement of a move before its playouts outvote it.  NULL or 0: the
-	 * search's default (PRIOR_VISITS in games/ai/expand.c).  Only with
-	 * evaluate or contents_table. */
+	 * search's default (PRIOR_VISITS in games/ai/expand.c).  Below 0:
+	 * none, new moves get no first value (where the judgement measured
+	 * worse as one: checkertoe but on its plain 6x6 board).  Only with
+	 * evaluate or
+	 * contents_table. */
 	int (*prior_visits)(const void *st);
 
 	/* What playing the legal move mv would make of st, without playing

@@ -3412,6 +3412,38 @@ START_TEST(analyze_counts_every_thread)
 }
 END_TEST
 
+/* Where a game asks for no prior (prior_visits below 0: checkertoe but
+ * on the plain 6x6 board) its search is the one it would make with no
+ * evaluate() at all: from the same seed, the same moves and the same
+ * trees. */
+START_TEST(no_prior_searches_as_without_an_evaluation)
+{
+	const struct game *g = game_find("checkertoe");
+	struct game plain = *g;
+	struct game_search gs = *game_search(g);
+	gs.evaluate = NULL;
+	gs.eval_after = NULL;
+	gs.prior_visits = NULL;
+	plain.search = &gs;
+	static const char *const variants[] = {"", "float", "size=6 exchange"};
+	for (int v = 0; v < 3; v++) {
+		void *st = new_state(g, variants[v], 1);
+		for (int ply = 0; ply < 4; ply++) {
+			struct move a, b;
+			struct search_info ia, ib;
+			hot_search(g, st, 0, 9, &a, &ia);
+			hot_search(&plain, st, 0, 9, &b, &ib);
+			ck_assert_uint_eq(ia.prior_visits, 0);
+			ck_assert(move_equal(&a, &b));
+			ck_assert_uint_eq(ia.nodes, ib.nodes);
+			ck_assert_uint_eq(ia.chosen, ib.chosen);
+			g->play(st, &a);
+		}
+		free(st);
+	}
+}
+END_TEST
+
 /* A game whose prior_visits asks for more than a search gives. */
 static int too_many_prior_visits(const void *st)
 {
@@ -3421,8 +3453,9 @@ static int too_many_prior_visits(const void *st)
 
 /* The game's evaluation counts in a new node as the visits the game asks
  * for (struct game_search, prior_visits: Tiptoe's hex board 12, the default 7,
- * at most 15), and every count of real visits leaves them out: the
- * visits of the root moves an info line names add up to the root's. */
+ * at most 15, none where the game says so: checkertoe's 5x5 board), and
+ * every count of real visits leaves them out: the visits of the root
+ * moves an info line names add up to the root's. */
 START_TEST(the_prior_weighs_what_the_game_asks)
 {
 	struct game big = *game_find("tiptoe");
@@ -3436,7 +3469,8 @@ START_TEST(the_prior_weighs_what_the_game_asks)
 	} cases[] = {{game_find("tiptoe"), "hex=1 size=4", 12},
 		     {game_find("tiptoe"), "size=6 diagonal=1", 7},
 		     {&big, "size=6", 15},
-		     {game_find("checkertoe"), "", 7}};
+		     {game_find("checkertoe"), "size=6", 15},
+		     {game_find("checkertoe"), "", 0}};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		void *st = new_state(cases[i].g, cases[i].opts, 1);
 		struct search_kit *t = rig_new(8 << 20);
@@ -3540,6 +3574,7 @@ static Suite *suite(void)
 	tcase_set_timeout(t, 120);
 	tcase_add_test(t, checkertoe_takes_the_win);
 	tcase_add_test(t, the_prior_weighs_what_the_game_asks);
+	tcase_add_test(t, no_prior_searches_as_without_an_evaluation);
 	tcase_add_test(t, a_contents_table_judges_the_search);
 	tcase_add_test(t, checkertoe_blocks_the_loss);
 	tcase_add_test(t, every_game_takes_wins_and_blocks_losses);

@@ -438,6 +438,118 @@ START_TEST(test_playout_is_random_move)
 }
 END_TEST
 
+/* The tic-tac-toes player pl would count if each square of `open` went
+ * to either player with even odds, counted line by line: grid[y][x] is
+ * 'x', 'o' or '.', from board= (n rows, the top row first). */
+static double expected_oracle(char grid[8][8], int n, const int open[8][8],
+			      int pl)
+{
+	static const int dirs[4][2] = {{1, 0}, {0, 1}, {1, 1}, {1, -1}};
+	char me = pl ? 'o' : 'x';
+	double sum = 0;
+	for (int y = 0; y < n; y++)
+		for (int x = 0; x < n; x++)
+			for (int d = 0; d < 4; d++) {
+				int ex = x + 2 * dirs[d][0],
+				    ey = y + 2 * dirs[d][1];
+				if (ex < 0 || ex >= n || ey < 0 || ey >= n)
+					continue;
+				double w = 1;
+				for (int k = 0; k < 3; k++) {
+					int cx = x + k * dirs[d][0],
+					    cy = y + k * dirs[d][1];
+					if (grid[cy][cx] == me)
+						continue;
+					w *= open[cy][cx] ? 0.5 : 0;
+				}
+				sum += w;
+			}
+	return sum;
+}
+
+/* The difference of the players' expected tic-tac-toes at st, counted
+ * line by line from `position`'s board= and, while checkers are placed,
+ * the squares `moves` lists (placements are named by their square;
+ * exchanges and pass are longer). */
+static double expected_difference(const struct game *g, const void *st)
+{
+	struct text t;
+	text_init(&t);
+	g->position(st, &t);
+	const char *b = strstr(t.s, "board=") + 6;
+	char grid[8][8];
+	int open[8][8] = {{0}};
+	int n = (int)strcspn(b, "/ ");
+	for (int y = n - 1; y >= 0; y--, b++)
+		for (int x = 0; x < n; x++)
+			grid[y][x] = *b++;
+	text_free(&t);
+	struct move list[18 * 18 + 1];
+	int nm = g->moves(st, list);
+	for (int i = 0; i < nm; i++) {
+		char name[MOVE_TEXT_MAX];
+		g->format(st, &list[i], name);
+		if (strlen(name) == 2)
+			open[name[1] - '1'][name[0] - 'a'] = 1;
+	}
+	return expected_oracle(grid, n, open, 0) -
+	       expected_oracle(grid, n, open, 1);
+}
+
+/* The search's first guess at a position (evaluate()) follows the
+ * difference of both players' expected tic-tac-toes (expected_difference):
+ * along random games of every variant, a bigger difference never gets a
+ * smaller value, an equal one the same value, and the sign of the
+ * difference is the side of 0.5. */
+START_TEST(test_first_guess_follows_the_expected_lines)
+{
+	static const char *const variants[] = {"first=1", "size=6", "float",
+					       "exchange", "size=6 exchange"};
+	const struct game *g = game_find("checkertoe");
+	ck_assert_ptr_nonnull(game_search(g)->evaluate);
+	char err[GAME_ERR_MAX];
+	enum { N = 2000, PLIES = 20 };
+	static double diff[N], val[N];
+	int k = 0;
+	struct rng r;
+	rng_seed(&r, 5);
+	for (int v = 0; v < 5; v++)
+		for (int game = 0; game < N / 5 / PLIES; game++) {
+			void *st = game_new_state(g, variants[v], 1, err);
+			ck_assert_msg(st != NULL, "%s", err);
+			/* one or two random moves between looks */
+			struct move mv;
+			for (int look = 0; look < PLIES; look++) {
+				for (int i = (int)rng_below(&r, 2); i < 2; i++)
+					if (g->random_move(st, &r, &mv) == 0)
+						g->play(st, &mv);
+				if (g->status(st).phase == GAME_OVER)
+					break;
+				double value[GAME_MAX_PLAYERS];
+				game_search(g)->evaluate(st, value);
+				diff[k] = expected_difference(g, st);
+				val[k] = value[0];
+				ck_assert_double_eq_tol(value[0] + value[1], 1,
+							1e-12);
+				ck_assert_msg((val[k] > 0.5) == (diff[k] > 0) &&
+						      (val[k] < 0.5) ==
+							      (diff[k] < 0),
+					      "%s: difference %g, value %g",
+					      variants[v], diff[k], val[k]);
+				k++;
+			}
+			free(st);
+		}
+	ck_assert_int_gt(k, N / 2);
+	for (int i = 0; i < k; i++)
+		for (int j = 0; j < k; j++)
+			ck_assert_msg(diff[i] > diff[j] ||
+					      val[i] <= val[j] + 1e-12,
+				      "differences %g and %g, values %g and %g",
+				      diff[i], diff[j], val[i], val[j]);
+}
+END_TEST
+
 /* turn_info counts the placements; scoring lists each line of three, a
  * line of four as its two, and only at the end the lines through the
  * empty square. */
@@ -510,6 +622,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_geometry);
 	tcase_add_test(tc, test_playout_is_random_move);
 	tcase_add_test(tc, test_turn_info_and_scoring);
+	tcase_add_test(tc, test_first_guess_follows_the_expected_lines);
 	suite_add_tcase(su, tc);
 	return su;
 }

@@ -35,7 +35,8 @@ void expand_setup(struct tree *t, const struct game *g, const void *st)
 	int prior = (gs->evaluate || gs->contents_table) && gs->prior_visits
 			    ? gs->prior_visits(st)
 			    : 0;
-	uint32_t pv = prior <= 0          ? PRIOR_VISITS
+	uint32_t pv = prior < 0           ? 0 /* none */
+		      : prior == 0        ? PRIOR_VISITS
 		      : prior > PRIOR_MAX ? PRIOR_MAX
 					  : (uint32_t)prior;
 	if (pv != t->prior_visits)
@@ -68,7 +69,7 @@ static int decisive(struct worker *m, const void *st, int mover, int n)
 {
 	const struct game *g = m->g;
 	int nwin = 0, nsafe = 0, own = 1 + m->pl.team[mover - 1];
-	int judges = worker_judges(m);
+	int judges = worker_judges(m) && m->t->prior_visits;
 	unsigned char *cls = m->cls;
 	double val[GAME_MAX_PLAYERS];
 	m->have_prior = 0;
