@@ -225,8 +225,7 @@ struct game_search {
 	 * search's default (PRIOR_VISITS in games/ai/expand.c).  Below 0:
 	 * none, new moves get no first value (where the judgement measured
 	 * worse as one: checkertoe but on its plain 6x6 board).  Only with
-	 * evaluate or
-	 * contents_table. */
+	 * evaluate or contents_table. */
 	int (*prior_visits)(const void *st);
 
 	/* What playing the legal move mv would make of st, without playing

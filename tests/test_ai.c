@@ -3428,7 +3428,7 @@ START_TEST(no_prior_searches_as_without_an_evaluation)
 	static const char *const variants[] = {"", "float", "size=6 exchange"};
 	for (int v = 0; v < 3; v++) {
 		void *st = new_state(g, variants[v], 1);
-		for (int ply = 0; ply < 4; ply++) {
+		for (int ply = 0; ply < 2; ply++) {
 			struct move a, b;
 			struct search_info ia, ib;
 			hot_search(g, st, 0, 9, &a, &ia);
