@@ -120,6 +120,30 @@ START_TEST(test_empty_square_counts_for_both)
 }
 END_TEST
 
+/* The lines of three on an n x n board (n at most 8), each as its three
+ * squares {x, y}; returns how many.  The oracles below count along them,
+ * independently of the game's own tables. */
+#define LINES_MAX (4 * 8 * 8)
+static int lines_of_three(int n, int line[][3][2])
+{
+	static const int dirs[4][2] = {{1, 0}, {0, 1}, {1, 1}, {1, -1}};
+	int count = 0;
+	for (int y = 0; y < n; y++)
+		for (int x = 0; x < n; x++)
+			for (int d = 0; d < 4; d++) {
+				int ex = x + 2 * dirs[d][0],
+				    ey = y + 2 * dirs[d][1];
+				if (ex < 0 || ex >= n || ey < 0 || ey >= n)
+					continue;
+				for (int k = 0; k < 3; k++) {
+					line[count][k][0] = x + k * dirs[d][0];
+					line[count][k][1] = y + k * dirs[d][1];
+				}
+				count++;
+			}
+	return count;
+}
+
 /* An independent count: reads showboard's grid and counts every line of
  * three of one player's checkers (and, when over, the empty square). */
 static void oracle(const char *board, int over, int *pts, int *nlines)
@@ -134,30 +158,19 @@ static void oracle(const char *board, int over, int *pts, int *nlines)
 		}
 		p = strchr(p, '\n') + 1;
 	}
-	static const int dirs[4][2] = {{1, 0}, {0, 1}, {1, 1}, {1, -1}};
-	pts[0] = pts[1] = *nlines = 0;
-	for (int y = 0; y < 5; y++)
-		for (int x = 0; x < 5; x++)
-			for (int d = 0; d < 4; d++) {
-				int ex = x + 2 * dirs[d][0],
-				    ey = y + 2 * dirs[d][1];
-				if (ex < 0 || ex > 4 || ey < 0 || ey > 4)
-					continue;
-				++*nlines;
-				for (int pl = 0; pl < 2; pl++) {
-					char me = pl ? 'O' : 'X';
-					int good = 1;
-					for (int k = 0; k < 3; k++) {
-						char c =
-							grid[y + k * dirs[d][1]]
-							    [x +
-							     k * dirs[d][0]];
-						good &= c == me ||
-							(over && c == '.');
-					}
-					pts[pl] += good;
-				}
+	int line[LINES_MAX][3][2];
+	*nlines = lines_of_three(5, line);
+	pts[0] = pts[1] = 0;
+	for (int i = 0; i < *nlines; i++)
+		for (int pl = 0; pl < 2; pl++) {
+			char me = pl ? 'O' : 'X';
+			int good = 1;
+			for (int k = 0; k < 3; k++) {
+				char c = grid[line[i][k][1]][line[i][k][0]];
+				good &= c == me || (over && c == '.');
 			}
+			pts[pl] += good;
+		}
 }
 
 START_TEST(test_random_games_against_oracle)
@@ -444,26 +457,18 @@ END_TEST
 static double expected_oracle(char grid[8][8], int n, const int open[8][8],
 			      int pl)
 {
-	static const int dirs[4][2] = {{1, 0}, {0, 1}, {1, 1}, {1, -1}};
 	char me = pl ? 'o' : 'x';
+	int line[LINES_MAX][3][2], nlines = lines_of_three(n, line);
 	double sum = 0;
-	for (int y = 0; y < n; y++)
-		for (int x = 0; x < n; x++)
-			for (int d = 0; d < 4; d++) {
-				int ex = x + 2 * dirs[d][0],
-				    ey = y + 2 * dirs[d][1];
-				if (ex < 0 || ex >= n || ey < 0 || ey >= n)
-					continue;
-				double w = 1;
-				for (int k = 0; k < 3; k++) {
-					int cx = x + k * dirs[d][0],
-					    cy = y + k * dirs[d][1];
-					if (grid[cy][cx] == me)
-						continue;
-					w *= open[cy][cx] ? 0.5 : 0;
-				}
-				sum += w;
-			}
+	for (int i = 0; i < nlines; i++) {
+		double w = 1;
+		for (int k = 0; k < 3; k++) {
+			int cx = line[i][k][0], cy = line[i][k][1];
+			if (grid[cy][cx] != me)
+				w *= open[cy][cx] ? 0.5 : 0;
+		}
+		sum += w;
+	}
 	return sum;
 }
 
