@@ -914,11 +914,10 @@ static void ct_evaluate(const void *st, double *value)
  * a game may give it (+41.9 Elo against the search without it where 7
  * scored +33.1, 200 games each); elsewhere none.  On 5x5 the book and
  * the solver settle the plain game (every pair of 200 games split with
- * it as without it), yet at movetime 50 it lost the result in a position
- * of scripts/bench-strength that the search without it keeps; in the
- * float game, whose layout is not yet known, it scored 37.8% of 200
- * games, and with the exchange on 6x6, whose last two turns swap
- * checkers, 35.2% (docs/strength.md, "A first guess for checkertoe"). */
+ * it as without it), so it buys nothing there; in the float game, whose
+ * layout is not yet known, it scored 37.8% of 200 games, and with the
+ * exchange on 6x6, whose last two turns swap checkers, 35.2%
+ * (docs/strength.md, "A first guess for checkertoe"). */
 static int ct_prior_visits(const void *st)
 {
 	const struct state *s = st;
