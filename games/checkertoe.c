@@ -57,6 +57,14 @@ struct state {
 #define START_LEFT COLS(0, 5)
 #define START_RIGHT COLS(2, 7)
 
+/* The four directions of a line, as steps through the grid (rows,
+ * columns, up-right and up-left diagonals), and the squares a line of
+ * each may start on: the lines lines_in() counts, for the code that
+ * walks them one direction at a time. */
+static const int LINE_STEP[4] = {1, W, W + 1, W - 1};
+static const uint64_t LINE_START[4] = {START_LEFT, ~(uint64_t)0, START_LEFT,
+				       START_RIGHT};
+
 /* Lines of three within the squares of m: a line of four holds two, a line
  * of five three. */
 static inline int lines_in(uint64_t m)
@@ -714,15 +722,12 @@ static void ct_turn(const void *st, struct game_turn *out)
 static void ct_units(const void *st, struct text *out)
 {
 	const struct state *s = st;
-	static const int step[4] = {1, W, W + 1, W - 1};
-	static const uint64_t start[4] = {START_LEFT, ~(uint64_t)0, START_LEFT,
-					  START_RIGHT};
 	uint64_t hole = over(s) ? layout(s) & ~(s->men[0] | s->men[1]) : 0;
 	for (int p = 0; p < 2; p++) {
 		uint64_t ok = s->men[p] | hole;
 		for (int d = 0; d < 4; d++) {
-			int k = step[d];
-			uint64_t m = ok & ok >> k & ok >> 2 * k & start[d];
+			int k = LINE_STEP[d];
+			uint64_t m = ok & ok >> k & ok >> 2 * k & LINE_START[d];
 			for (; m; m &= m - 1) {
 				int sq = bit_first(m);
 				text_printf(out,
@@ -871,20 +876,18 @@ BITS_HOT static int ct_playout(void *st, struct rng *r, int max_plies)
 /* The tic-tac-toes player p would count if every empty square a checker
  * may go on now went to either player with even odds: each line of three
  * with none of the other's checkers, halved for each empty square in it
- * (once all are placed, p's lines as they stand).  The lines start where
- * lines_in()'s do, each direction's three squares side by side in three
- * masks, whose bits tell lines of 0, 1, 2 and 3 empty squares apart. */
+ * (once all are placed, p's lines as they stand).  Each direction's
+ * lines (LINE_STEP, LINE_START) as their three squares side by side in
+ * three masks, whose bits tell lines of 0, 1, 2 and 3 empty squares
+ * apart. */
 static double expected_lines(const struct state *s, int p)
 {
-	static const int step[4] = {1, W, W + 1, W - 1};
-	static const uint64_t starts[4] = {START_LEFT, ~(uint64_t)0, START_LEFT,
-					   START_RIGHT};
 	uint64_t e = placing(s) ? allowed(s) & ~(s->men[0] | s->men[1]) : 0;
 	uint64_t ok = s->men[p] | e;
 	double sum = 0;
 	for (int k = 0; k < 4; k++) {
-		int d = step[k];
-		uint64_t open = ok & ok >> d & ok >> 2 * d & starts[k];
+		int d = LINE_STEP[k];
+		uint64_t open = ok & ok >> d & ok >> 2 * d & LINE_START[k];
 		uint64_t a = e & open, b = e >> d & open, c = e >> 2 * d & open;
 		uint64_t three = a & b & c, odd = a ^ b ^ c, any = a | b | c;
 		sum += bit_count(open & ~any) + bit_count(odd & ~three) / 2.0 +
